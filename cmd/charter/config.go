@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/validate"
+)
+
+// loaded is a validated repository and what loading it reported.
+type loaded struct {
+	*validate.Result
+	// Files counts the .cue files read.
+	Files int
+}
+
+// loadWorktree loads and validates the config root in the working tree.
+func loadWorktree(g *globals) (*loaded, error) {
+	fi, err := os.Stat(g.dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fail(fmt.Errorf("config root %s does not exist", g.dir), "pass the directory of your charter repository with -C DIR, or create one with charter init")
+	case err != nil:
+		return nil, fail(fmt.Errorf("cannot read config root: %v", err), "")
+	case !fi.IsDir():
+		return nil, fail(fmt.Errorf("config root %s is not a directory", g.dir), "-C takes the directory that holds your .cue files")
+	}
+	return loadFS(os.DirFS(g.dir), g.dir)
+}
+
+// loadFS loads and validates a config root given as a file system.
+func loadFS(fsys fs.FS, name string) (*loaded, error) {
+	repo, ds, err := load.Load(fsys, name)
+	if err != nil {
+		var nf *load.NoFilesError
+		if errors.As(err, &nf) {
+			return nil, fail(err, "")
+		}
+		return nil, fail(fmt.Errorf("cannot read %s: %v", name, err), "")
+	}
+	res := validate.Run(repo)
+	res.Diagnostics = diag.Sort(append(ds, res.Diagnostics...))
+	return &loaded{Result: res, Files: len(repo.Files)}, nil
+}
+
+// writeDiagnostics prints ds in the chosen format: text to stderr, data
+// formats to stdout.
+func writeDiagnostics(g *globals, format string, ds []diag.Diagnostic) error {
+	switch format {
+	case "text":
+		for _, d := range ds {
+			fmt.Fprintln(g.stderr, d.String())
+		}
+		return nil
+	case "json":
+		b, err := diag.JSON(ds)
+		if err != nil {
+			return err
+		}
+		_, err = g.stdout.Write(b)
+		return err
+	}
+	return usage("unknown format %q; valid formats: text, json", format)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	if strings.HasSuffix(word, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// countBySeverity says "2 errors, 1 warning".
+func countBySeverity(ds []diag.Diagnostic) string {
+	var e, w, i int
+	for _, d := range ds {
+		switch d.Severity {
+		case diag.Error:
+			e++
+		case diag.Warning:
+			w++
+		default:
+			i++
+		}
+	}
+	s := plural(e, "error")
+	if w > 0 {
+		s += ", " + plural(w, "warning")
+	}
+	if i > 0 {
+		s += ", " + fmt.Sprintf("%d info", i)
+	}
+	return s
+}

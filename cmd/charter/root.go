@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, as DESIGN.md fixes them.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+// exitErr carries an exit code out of a command. A nil err means the
+// message was already printed (diagnostics).
+type exitErr struct {
+	code int
+	err  error
+	hint string
+}
+
+func (e *exitErr) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// findings ends a command with exit 1 after its output said why.
+func findings() error { return &exitErr{code: exitFindings} }
+
+// fail ends a command with exit 2 and a message, and an optional hint.
+func fail(err error, hint string) error { return &exitErr{code: exitError, err: err, hint: hint} }
+
+// usage ends a command with exit 2 for a usage error.
+func usage(format string, args ...any) error {
+	return &exitErr{code: exitError, err: fmt.Errorf(format, args...)}
+}
+
+// globals are the flags every command takes.
+type globals struct {
+	dir    string
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// Main runs charter with os.Args and returns the exit code. It is the one
+// place that prints errors and picks the exit code.
+func Main() (code int) {
+	return run(os.Args[1:], os.Stdout, os.Stderr)
+}
+
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "charter: internal error: %v\n%s\nThis is a bug in charter; please report it with the input that caused it.\n", r, debug.Stack())
+			code = exitError
+		}
+	}()
+	g := &globals{stdout: stdout, stderr: stderr}
+	root := newRoot(g)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitErr
+	if !errors.As(err, &ee) {
+		// cobra's own errors: unknown command or flag, wrong argument count.
+		fmt.Fprintf(stderr, "charter: %v\n", err)
+		fmt.Fprintf(stderr, "run 'charter --help' for usage\n")
+		return exitError
+	}
+	if ee.err != nil {
+		fmt.Fprintf(stderr, "charter: %v\n", ee.err)
+	}
+	if ee.hint != "" {
+		fmt.Fprintf(stderr, "hint: %s\n", ee.hint)
+	}
+	return ee.code
+}
+
+func newRoot(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "charter",
+		Short: "Compile and lint LLM agent configuration kept as CUE in Git",
+		Long: `charter validates, lints and compiles LLM agent configuration declared in CUE:
+behavior categories, agent types, agent identities, composable behaviors and
+rule profiles. It builds reproducible prompt bundles and audits every agent
+identity across Git history.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usage("%v (see 'charter %s --help')", err, c.Name())
+	})
+	root.AddCommand(
+		newValidateCmd(g),
+		newInitCmd(g),
+		newVersionCmd(g),
+	)
+	return root
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+type validateOptions struct {
+	format string
+}
+
+func newValidateCmd(g *globals) *cobra.Command {
+	o := &validateOptions{}
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check the repository against the schema and its cross-references",
+		Long: `validate loads every .cue file under the config root, checks it against
+charter's schema and standard library, and checks that every name it uses
+(agent types, presets, profiles, behavior types, categories, settings and
+options) exists. It prints one line per problem at the user's
+file:line:col and exits 1 when there is an error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(g, o) },
+	}
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runValidate(g *globals, o *validateOptions) error {
+	if o.format != "text" && o.format != "json" {
+		return usage("unknown format %q; valid formats: text, json", o.format)
+	}
+	l, err := loadWorktree(g)
+	if err != nil {
+		return err
+	}
+	if err := writeDiagnostics(g, o.format, l.Diagnostics); err != nil {
+		return err
+	}
+	if !l.OK() {
+		if o.format == "text" {
+			fmt.Fprintf(g.stderr, "charter: %s\n", countBySeverity(l.Diagnostics))
+		}
+		return findings()
+	}
+	if o.format == "text" {
+		c := l.Config
+		fmt.Fprintf(g.stdout, "ok: %s, %s, %s, %s, %s, %s, %s in %s\n",
+			plural(len(c.Agents), "agent"), plural(len(c.AgentTypes), "agent type"),
+			plural(len(c.Categories), "category"), plural(len(c.Presets), "preset"),
+			plural(len(c.BehaviorTypes), "behavior type"), plural(len(c.Profiles), "profile"),
+			plural(len(c.Tests), "test"), plural(l.Files, "file"))
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package load
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/build"
+
+	embedded "github.com/charter-dev/charter/cue"
+)
+
+// embeddedPrefix starts the file name of every embedded schema and standard
+// library file in positions, so they are never mistaken for user files.
+const embeddedPrefix = "<charter>/"
+
+// IsEmbedded reports whether a position's file name is an embedded file.
+func IsEmbedded(filename string) bool { return strings.HasPrefix(filename, embeddedPrefix) }
+
+// Schema is the embedded schema and standard library.
+type Schema struct {
+	// Defs holds the schema's definitions (#Config, #Agent, ...).
+	Defs cue.Value
+	// Stdlib is the standard library's value.
+	Stdlib cue.Value
+}
+
+// Def returns the definition of the given name, such as "#Agent".
+func (s *Schema) Def(name string) cue.Value {
+	return s.Defs.LookupPath(cue.MakePath(cue.Def(name)))
+}
+
+func buildSchema(ctx *cue.Context) (*Schema, error) {
+	defs, err := buildEmbedded(ctx, "schema")
+	if err != nil {
+		return nil, err
+	}
+	std, err := buildEmbedded(ctx, "stdlib")
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{Defs: defs, Stdlib: std}, nil
+}
+
+func buildEmbedded(ctx *cue.Context, dir string) (cue.Value, error) {
+	entries, err := fs.ReadDir(embedded.Files, dir)
+	if err != nil {
+		return cue.Value{}, err
+	}
+	inst := build.NewContext().NewInstance("", nil)
+	for _, e := range entries {
+		p := dir + "/" + e.Name()
+		src, err := fs.ReadFile(embedded.Files, p)
+		if err != nil {
+			return cue.Value{}, err
+		}
+		if err := inst.AddFile(embeddedPrefix+p, src); err != nil {
+			return cue.Value{}, fmt.Errorf("internal error: embedded %s: %v", p, err)
+		}
+	}
+	v := ctx.BuildInstance(inst)
+	if err := v.Err(); err != nil {
+		return cue.Value{}, fmt.Errorf("internal error: embedded %s: %v", dir, err)
+	}
+	return v, nil
+}

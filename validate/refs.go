@@ -1,0 +1,381 @@
+package validate
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/charter-dev/charter/model"
+)
+
+// references checks what the schema cannot: option membership, names that
+// must exist, cycles, and rules about lists.
+func (v *validator) references() {
+	c := v.res.Config
+	for _, name := range names(c.Categories) {
+		v.category(name, c.Categories[name])
+	}
+	for _, name := range names(c.Presets) {
+		v.behavior(Path{"presets", name, "behavior"}, c.Presets[name].Behavior)
+	}
+	for _, slug := range names(c.AgentTypes) {
+		t := c.AgentTypes[slug]
+		v.refList(Path{"agentTypes", slug, "presets"}, t.Presets, "presets", "preset")
+		v.behavior(Path{"agentTypes", slug, "behavior"}, t.Behavior)
+	}
+	for _, name := range names(c.BehaviorTypes) {
+		v.behaviorType(name, c.BehaviorTypes[name])
+	}
+	v.profiles()
+	for _, id := range names(c.Agents) {
+		v.agent(id, c.Agents[id])
+	}
+	for _, name := range names(c.Tests) {
+		v.test(name, c.Tests[name])
+	}
+}
+
+// exists reports whether kind.name is declared (valid or not).
+func (v *validator) exists(kind, name string, ok bool) bool {
+	return ok || v.res.Invalid[kind+"."+name]
+}
+
+func (v *validator) ref(path Path, kind, noun, name string, ok bool, candidates []string) {
+	if v.exists(kind, name, ok) {
+		return
+	}
+	v.report("reference", path, "unknown %s %q%s", noun, name, didYouMean(name, candidates, noun+"s"))
+}
+
+func (v *validator) refList(path Path, list []string, kind, noun string) {
+	c := v.res.Config
+	for i, name := range list {
+		var ok bool
+		switch kind {
+		case "presets":
+			_, ok = c.Presets[name]
+			v.ref(path.Child(Index(i)), kind, noun, name, ok, names(c.Presets))
+		}
+	}
+}
+
+func (v *validator) category(name string, cat *model.Category) {
+	for _, sname := range names(cat.Settings) {
+		s := cat.Settings[sname]
+		p := Path{"categories", name, "settings", sname}
+		hasOpts, numeric := len(s.Options) > 0, s.Numeric()
+		switch {
+		case hasOpts && numeric:
+			v.report("schema", p, "a setting has either options or a range/values, not both")
+			continue
+		case !hasOpts && !numeric:
+			v.report("schema", p, "a setting needs options (named choices) or a range or values (numbers)")
+			continue
+		}
+		if s.Range != nil && s.Range.Min > s.Range.Max {
+			v.report("schema", p.Child("range"), "min %v is greater than max %v", s.Range.Min, s.Range.Max)
+		}
+		if msg := v.choiceProblem(s, s.Default); msg != "" {
+			v.report("schema", p.Child("default"), "the default %s", msg)
+		}
+		for _, ph := range placeholders(s.Line) {
+			if ph != "text" && ph != "value" {
+				v.report("placeholder", p.Child("line"), "unknown placeholder {%s} in a setting's line; a line may use {text} (the option's text) and {value} (the option's name or number)", ph)
+			}
+		}
+		if numeric && strings.Contains(s.Line, "{text}") {
+			v.report("placeholder", p.Child("line"), "numeric settings have no option text: use {value} instead of {text}")
+		}
+	}
+}
+
+// choiceProblem says why ch is not a valid choice of s, or "".
+func (v *validator) choiceProblem(s *model.Setting, ch model.Choice) string {
+	if s.Numeric() {
+		if !ch.IsNumber {
+			return fmt.Sprintf("%q is not a number; valid values: %s", ch.Name, numericDomain(s))
+		}
+		if s.Range != nil && (ch.Number < s.Range.Min || ch.Number > s.Range.Max) ||
+			len(s.Values) > 0 && !slices.Contains(s.Values, ch.Number) {
+			return fmt.Sprintf("%s is out of range; valid values: %s", ch, numericDomain(s))
+		}
+		return ""
+	}
+	if ch.IsNumber {
+		return fmt.Sprintf("%s is a number, not an option; valid options: %s", ch, join(names(s.Options)))
+	}
+	if _, ok := s.Options[ch.Name]; !ok {
+		msg := fmt.Sprintf("%q is not an option; valid options: %s", ch.Name, join(names(s.Options)))
+		if c, ok := closest(ch.Name, names(s.Options)); ok {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		return msg
+	}
+	return ""
+}
+
+func numericDomain(s *model.Setting) string {
+	if s.Range != nil {
+		return fmt.Sprintf("%s to %s", model.NumberChoice(s.Range.Min), model.NumberChoice(s.Range.Max))
+	}
+	var parts []string
+	for _, x := range s.Values {
+		parts = append(parts, model.NumberChoice(x).String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// behavior checks a selection of options.
+func (v *validator) behavior(path Path, b model.Behavior) {
+	c := v.res.Config
+	for _, cname := range names(b) {
+		cat, ok := c.Categories[cname]
+		if !ok {
+			v.report("unknown-category", path.Child(cname), "unknown category %q%s", cname, didYouMean(cname, names(c.Categories), "categories"))
+			continue
+		}
+		if v.res.Invalid["categories."+cname] {
+			continue // its own errors come first
+		}
+		for _, sname := range names(b[cname]) {
+			s, ok := cat.Settings[sname]
+			if !ok {
+				v.report("unknown-setting", path.Child(cname, sname), "category %s has no setting %q%s", cname, sname, didYouMean(sname, names(cat.Settings), "settings"))
+				continue
+			}
+			if msg := v.choiceProblem(s, b[cname][sname]); msg != "" {
+				v.report("unknown-option", path.Child(cname, sname), "%s", msg)
+			}
+		}
+	}
+}
+
+func (v *validator) behaviorType(name string, bt *model.BehaviorType) {
+	for _, pname := range names(bt.Params) {
+		p := bt.Params[pname]
+		if p.Default != nil && !paramTypeOK(p.Type, p.Default) {
+			v.report("schema", Path{"behaviorTypes", name, "params", pname, "default"}, "default %v is not of type %s", p.Default, p.Type)
+		}
+	}
+}
+
+func paramTypeOK(typ string, x any) bool {
+	switch typ {
+	case "string":
+		_, ok := x.(string)
+		return ok
+	case "bool":
+		_, ok := x.(bool)
+		return ok
+	case "list":
+		_, ok := x.([]any)
+		return ok
+	case "int":
+		switch n := x.(type) {
+		case int, int64:
+			return true
+		case float64:
+			return n == float64(int64(n))
+		}
+		return false
+	case "number":
+		switch x.(type) {
+		case int, int64, float64:
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+func (v *validator) agent(id string, a *model.Agent) {
+	c := v.res.Config
+	p := Path{"agents", id}
+	_, ok := c.AgentTypes[a.Type]
+	v.ref(p.Child("type"), "agentTypes", "agent type", a.Type, ok, names(c.AgentTypes))
+	if a.Profile != "" {
+		_, ok := c.Profiles[a.Profile]
+		v.ref(p.Child("profile"), "profiles", "profile", a.Profile, ok, names(c.Profiles))
+	}
+	v.refList(p.Child("presets"), a.Presets, "presets", "preset")
+	v.behavior(p.Child("behavior"), a.Behavior)
+	for i, use := range a.Behaviors {
+		bp := p.Child("behaviors", Index(i))
+		bt, ok := c.BehaviorTypes[use.Type]
+		if !ok {
+			v.ref(bp.Child("type"), "behaviorTypes", "behavior type", use.Type, false, names(c.BehaviorTypes))
+			continue
+		}
+		for _, pname := range names(use.Params) {
+			param, ok := bt.Params[pname]
+			if !ok {
+				v.report("unknown-param", bp.Child("params", pname), "behavior type %s has no parameter %q%s", use.Type, pname, didYouMean(pname, names(bt.Params), "parameters"))
+				continue
+			}
+			if !paramTypeOK(param.Type, use.Params[pname]) {
+				v.report("schema", bp.Child("params", pname), "%v has the wrong type: want %s", use.Params[pname], param.Type)
+			}
+		}
+	}
+	v.skills(p.Child("skills"), a.Skills)
+}
+
+func (v *validator) skills(p Path, s model.SkillSet) {
+	tiers := map[string]string{}
+	for _, tier := range []struct {
+		name   string
+		skills []model.Skill
+	}{{"primary", s.Primary}, {"secondary", s.Secondary}} {
+		seen := map[string]bool{}
+		for i, sk := range tier.skills {
+			sp := p.Child(tier.name, Index(i), "id")
+			switch {
+			case seen[sk.ID]:
+				v.report("skill", sp, "duplicate skill id %q in %s skills; each skill appears once per tier", sk.ID, tier.name)
+			case tiers[sk.ID] != "" && tiers[sk.ID] != tier.name:
+				v.report("skill", sp, "skill %q is in both primary and secondary skills; keep it in one tier", sk.ID)
+			}
+			seen[sk.ID] = true
+			tiers[sk.ID] = tier.name
+		}
+	}
+}
+
+// profiles checks extends (names and cycles) and each rule.
+func (v *validator) profiles() {
+	c := v.res.Config
+	for _, name := range names(c.Profiles) {
+		pr := c.Profiles[name]
+		p := Path{"profiles", name}
+		if pr.Extends != "" {
+			_, ok := c.Profiles[pr.Extends]
+			v.ref(p.Child("extends"), "profiles", "profile", pr.Extends, ok, names(c.Profiles))
+		}
+		// Walk the chain; report a cycle once, at the profile with the
+		// smallest name in it.
+		seen := []string{name}
+		for cur := pr.Extends; cur != ""; {
+			if i := slices.Index(seen, cur); i >= 0 {
+				cycle := append(seen[i:], cur)
+				if slices.Min(seen[i:]) == name {
+					v.report("extends-cycle", p.Child("extends"), "profiles extend each other in a cycle: %s; remove one extends", strings.Join(cycle, " -> "))
+				}
+				break
+			}
+			seen = append(seen, cur)
+			next, ok := c.Profiles[cur]
+			if !ok {
+				break
+			}
+			cur = next.Extends
+		}
+		inherited := v.inheritedRules(name)
+		for _, rid := range names(pr.Rules) {
+			v.rule(p.Child("rules", rid), pr.Rules[rid], inherited[rid])
+		}
+	}
+}
+
+// inheritedRules lists the rules a profile's ancestors declare.
+func (v *validator) inheritedRules(name string) map[string]bool {
+	c := v.res.Config
+	out := map[string]bool{}
+	seen := map[string]bool{name: true}
+	for cur := c.Profiles[name].Extends; cur != "" && !seen[cur]; {
+		seen[cur] = true
+		pr, ok := c.Profiles[cur]
+		if !ok {
+			break
+		}
+		for id := range pr.Rules {
+			out[id] = true
+		}
+		cur = pr.Extends
+	}
+	return out
+}
+
+func (v *validator) rule(p Path, r *model.Rule, inherited bool) {
+	if !inherited {
+		var missing []string
+		if r.Trigger == "" {
+			missing = append(missing, "trigger")
+		}
+		if r.Action == "" {
+			missing = append(missing, "action")
+		}
+		if len(missing) > 0 {
+			v.report("rule", p, "a new rule needs %s (this rule is not inherited through extends, so there is nothing to change)", strings.Join(missing, " and "))
+		}
+	}
+	if r.Condition == nil {
+		return
+	}
+	cp := p.Child("condition")
+	cond := r.Condition
+	need := func(field string, present bool) {
+		if !present {
+			v.report("rule", cp, "a %s condition needs %s", cond.Type, field)
+		}
+	}
+	switch cond.Type {
+	case "contains":
+		need("field", cond.Field != "")
+		need("substring", cond.Substring != "")
+	case "matches":
+		need("field", cond.Field != "")
+		need("pattern", cond.Pattern != "")
+		if _, err := regexp.Compile(cond.Pattern); err != nil {
+			v.report("regex", cp.Child("pattern"), "the pattern does not compile: %v", err)
+		}
+	case "not_in":
+		need("field", cond.Field != "")
+		need("values", len(cond.Values) > 0)
+	case "expr":
+		need("expr", cond.Expr != "")
+	}
+}
+
+func (v *validator) test(name string, t *model.Test) {
+	c := v.res.Config
+	p := Path{"tests", name}
+	switch {
+	case t.Profile != "" && t.Agent != "":
+		v.report("reference", p, "a test names a profile or an agent, not both")
+	case t.Profile != "":
+		_, ok := c.Profiles[t.Profile]
+		v.ref(p.Child("profile"), "profiles", "profile", t.Profile, ok, names(c.Profiles))
+	case t.Agent != "":
+		_, ok := c.Agents[t.Agent]
+		v.ref(p.Child("agent"), "agents", "agent", t.Agent, ok, names(c.Agents))
+	default:
+		v.report("reference", p, "a test needs a profile or an agent whose rules it tests")
+	}
+	for i, e := range t.Expect {
+		if e.Call >= len(t.Calls) {
+			v.report("reference", p.Child("expect", Index(i), "call"), "call %d does not exist: the test has %d calls, numbered from 0", e.Call, len(t.Calls))
+		}
+	}
+}
+
+// placeholders lists the {name} placeholders of a line template.
+func placeholders(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' {
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '{' {
+			i++
+			continue
+		}
+		end := strings.IndexByte(s[i:], '}')
+		if end < 0 {
+			break
+		}
+		out = append(out, s[i+1:i+end])
+		i += end
+	}
+	return out
+}

@@ -1,0 +1,70 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// closest returns the candidate nearest to name by edit distance, if it is
+// near enough to be a likely typo.
+func closest(name string, candidates []string) (string, bool) {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := distance(strings.ToLower(name), strings.ToLower(c))
+		if bestD < 0 || d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	limit := max(2, len(name)/3)
+	if bestD < 0 || bestD > limit {
+		return "", false
+	}
+	return best, true
+}
+
+// Closest is closest for other packages (rule ids, agent ids).
+func Closest(name string, candidates []string) (string, bool) { return closest(name, candidates) }
+
+// didYouMean returns `; did you mean "x"?` or, when nothing is close, the
+// list of valid names (at most a dozen).
+func didYouMean(name string, candidates []string, noun string) string {
+	if c, ok := closest(name, candidates); ok {
+		return fmt.Sprintf("; did you mean %q?", c)
+	}
+	if len(candidates) == 0 {
+		return ""
+	}
+	s := slices.Clone(candidates)
+	slices.Sort(s)
+	if len(s) > 12 {
+		return fmt.Sprintf("; valid %s include: %s, ...", noun, strings.Join(s[:12], ", "))
+	}
+	return fmt.Sprintf("; valid %s: %s", noun, strings.Join(s, ", "))
+}
+
+// distance is the Damerau-Levenshtein (optimal string alignment) distance.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,344 @@
+// Package validate checks a loaded repository against charter's schema and
+// cross-references, and decodes it into the model.
+//
+// It validates each declaration on its own (the standard library's value,
+// if any, unified with the user's and the declaration's definition), so
+// that CUE's habit of dropping errors beside an earlier one (cue-lang/cue
+// #2869) cannot hide a second mistake; it finds unknown fields itself;
+// and it checks option membership and references in Go, where the messages
+// can name the valid options and the closest name.
+package validate
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/token"
+
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/model"
+)
+
+// kind is one top-level map of declarations.
+type kind struct {
+	field string // top-level field, e.g. "agents"
+	def   string // its definition, e.g. "#Agent"
+	noun  string // what one is called in messages
+	slug  bool   // names must be slugs
+	new   func() any
+	store func(c *model.Config, name string, v any)
+}
+
+var kinds = []kind{
+	{"categories", "#Category", "category", false, func() any { return new(model.Category) },
+		func(c *model.Config, n string, v any) { c.Categories[n] = v.(*model.Category) }},
+	{"agentTypes", "#AgentType", "agent type", true, func() any { return new(model.AgentType) },
+		func(c *model.Config, n string, v any) { c.AgentTypes[n] = v.(*model.AgentType) }},
+	{"presets", "#Preset", "preset", false, func() any { return new(model.Preset) },
+		func(c *model.Config, n string, v any) { c.Presets[n] = v.(*model.Preset) }},
+	{"behaviorTypes", "#BehaviorType", "behavior type", false, func() any { return new(model.BehaviorType) },
+		func(c *model.Config, n string, v any) { c.BehaviorTypes[n] = v.(*model.BehaviorType) }},
+	{"profiles", "#Profile", "profile", true, func() any { return new(model.Profile) },
+		func(c *model.Config, n string, v any) { c.Profiles[n] = v.(*model.Profile) }},
+	{"agents", "#Agent", "agent", true, func() any { return new(model.Agent) },
+		func(c *model.Config, n string, v any) { c.Agents[n] = v.(*model.Agent) }},
+	{"tests", "#Test", "test", false, func() any { return new(model.Test) },
+		func(c *model.Config, n string, v any) { c.Tests[n] = v.(*model.Test) }},
+	{"models", "#ModelInfo", "model", false, func() any { return new(model.ModelInfo) },
+		func(c *model.Config, n string, v any) { c.Models[n] = v.(*model.ModelInfo) }},
+}
+
+// singletons are top-level fields that hold one struct.
+var singletons = []struct {
+	field, def string
+	target     func(c *model.Config) any
+}{
+	{"lint", "#LintSettings", func(c *model.Config) any { return &c.Lint }},
+	{"a2a", "#A2ASettings", func(c *model.Config) any { return &c.A2A }},
+}
+
+// Result is the outcome of validation.
+type Result struct {
+	// Config is the decoded model. Declarations that failed the schema are
+	// in it too, decoded field by field as far as possible, and listed in
+	// Invalid; use Config only when OK reports true.
+	Config      *model.Config
+	Diagnostics []diag.Diagnostic
+	// Invalid holds "kind.name" of every declaration that failed.
+	Invalid map[string]bool
+	repo    *load.Repo
+}
+
+// OK reports whether validation found no errors.
+func (r *Result) OK() bool {
+	s, any := diag.Max(r.Diagnostics)
+	return !any || s < diag.Error
+}
+
+// Pos returns the user's position of the value at path (or of its nearest
+// ancestor in a user file).
+func (r *Result) Pos(path Path) token.Pos { return posOf(r.repo.Value, path) }
+
+// Repo returns the loaded repository the result is about.
+func (r *Result) Repo() *load.Repo { return r.repo }
+
+// Run validates a loaded repository.
+func Run(repo *load.Repo) *Result {
+	cfg := &model.Config{
+		Categories:    map[string]*model.Category{},
+		AgentTypes:    map[string]*model.AgentType{},
+		Presets:       map[string]*model.Preset{},
+		BehaviorTypes: map[string]*model.BehaviorType{},
+		Profiles:      map[string]*model.Profile{},
+		Agents:        map[string]*model.Agent{},
+		Tests:         map[string]*model.Test{},
+		Models:        map[string]*model.ModelInfo{},
+		Builtin:       map[string]bool{},
+	}
+	res := &Result{Config: cfg, Invalid: map[string]bool{}, repo: repo}
+	v := &validator{repo: repo, res: res}
+	v.topLevel()
+
+	var jobs []job
+	for _, k := range kinds {
+		jobs = append(jobs, v.declarations(k)...)
+	}
+	v.run(jobs)
+	for _, s := range singletons {
+		user := repo.Value.LookupPath(cue.MakePath(cue.Str(s.field)))
+		if !user.Exists() {
+			continue
+		}
+		def := repo.Schema.Def(s.def)
+		if v.check(Path{s.field}, def, cue.Value{}, user) {
+			v.decode(Path{s.field}, def.Unify(user), s.target(cfg))
+		}
+	}
+	v.references()
+	res.Diagnostics = diag.Sort(v.diags)
+	return res
+}
+
+type validator struct {
+	repo  *load.Repo
+	res   *Result
+	mu    sync.Mutex
+	diags []diag.Diagnostic
+}
+
+// report adds an error at the user's position of path.
+func (v *validator) report(rule string, path Path, format string, args ...any) {
+	v.reportAt(rule, path, posOf(v.repo.Value, path), format, args...)
+}
+
+func (v *validator) reportAt(rule string, path Path, pos token.Pos, format string, args ...any) {
+	d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Path: path.String(),
+		Message: path.String() + ": " + fmt.Sprintf(format, args...)}
+	if pos.IsValid() {
+		d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+	}
+	v.mu.Lock()
+	v.diags = append(v.diags, d)
+	v.mu.Unlock()
+}
+
+// topLevel reports top-level fields that charter does not know.
+func (v *validator) topLevel() {
+	cfgDef := v.repo.Schema.Def("#Config")
+	it, err := v.repo.Value.Fields()
+	if err != nil {
+		return // reported by the loader
+	}
+	var known []string
+	for _, k := range kinds {
+		known = append(known, k.field)
+	}
+	for _, s := range singletons {
+		known = append(known, s.field)
+	}
+	for it.Next() {
+		label := it.Selector().Unquoted()
+		if !cfgDef.Allows(cue.Str(label)) {
+			v.reportAt("unknown-field", Path{label}, userPos(it.Value()),
+				"unknown top-level field %q%s", label, didYouMean(label, known, "top-level fields"))
+		}
+	}
+}
+
+// job is one declaration to validate and decode.
+type job struct {
+	kind kind
+	name string
+	std  cue.Value
+	user cue.Value
+}
+
+func (v *validator) declarations(k kind) []job {
+	var jobs []job
+	seen := map[string]bool{}
+	std := v.repo.Schema.Stdlib.LookupPath(cue.MakePath(cue.Str(k.field)))
+	user := v.repo.Value.LookupPath(cue.MakePath(cue.Str(k.field)))
+	if user.Exists() && user.IncompleteKind() != cue.StructKind {
+		v.report("schema", Path{k.field}, "must be a struct of %ss keyed by name, not %s", k.noun, show(user))
+		user = cue.Value{}
+	}
+	for _, src := range []cue.Value{std, user} {
+		if !src.Exists() {
+			continue
+		}
+		it, err := src.Fields()
+		if err != nil {
+			continue
+		}
+		for it.Next() {
+			name := it.Selector().Unquoted()
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			sel := cue.MakePath(cue.Str(name))
+			j := job{kind: k, name: name, std: std.LookupPath(sel)}
+			if user.Exists() {
+				j.user = user.LookupPath(sel)
+			}
+			if j.std.Exists() {
+				v.res.Config.Builtin[k.field+"."+name] = true
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	return jobs
+}
+
+// run validates and decodes jobs on every CPU.
+func (v *validator) run(jobs []job) {
+	type decoded struct {
+		j   job
+		val any
+	}
+	out := make([]decoded, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				out[i] = decoded{j: jobs[i], val: v.one(jobs[i])}
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, d := range out {
+		key := d.j.kind.field + "." + d.j.name
+		if p, ok := d.val.(partial); ok {
+			v.res.Invalid[key] = true
+			d.val = p.v
+		}
+		d.j.kind.store(v.res.Config, d.j.name, d.val)
+	}
+}
+
+// one validates and decodes one declaration; nil means it failed.
+func (v *validator) one(j job) any {
+	path := Path{j.kind.field, j.name}
+	ok := true
+	if j.kind.slug && !IsSlug(j.name) {
+		v.report("slug", path, "%s id %q is not a slug: use lower-case letters, digits, '-' and '_', starting with a letter or digit (it becomes a file name in the bundle)", j.kind.noun, j.name)
+		ok = false
+	}
+	def := v.repo.Schema.Def(j.kind.def)
+	valid := v.check(path, def, j.std, j.user)
+	val := def
+	if j.std.Exists() {
+		val = val.Unify(j.std)
+	}
+	if j.user.Exists() {
+		val = val.Unify(j.user)
+	}
+	target := j.kind.new()
+	if !valid {
+		// Decode what can be decoded, so the reference checks still see
+		// the rest of the declaration.
+		decodePartial(target, val, j.user)
+		return partial{target}
+	}
+	if !v.decode(path, val, target) || !ok {
+		return partial{target}
+	}
+	return target
+}
+
+// partial wraps a declaration that failed validation but was decoded as far
+// as possible.
+type partial struct{ v any }
+
+// decodePartial decodes each field of the first of vals that has it into the
+// field of the struct target points at with the same JSON name, skipping
+// fields that fail.
+func decodePartial(target any, vals ...cue.Value) {
+	rv := reflect.ValueOf(target).Elem()
+	rt := rv.Type()
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		for _, val := range vals {
+			fv := val.LookupPath(cue.MakePath(cue.Str(name)))
+			if !fv.Exists() {
+				continue
+			}
+			tmp := reflect.New(rt.Field(i).Type)
+			if fv.Decode(tmp.Interface()) == nil {
+				rv.Field(i).Set(tmp.Elem())
+				break
+			}
+		}
+	}
+}
+
+// decode decodes a valid value into target.
+func (v *validator) decode(path Path, val cue.Value, target any) bool {
+	if err := val.Decode(target); err != nil {
+		v.report("schema", path, "cannot decode: %v", err)
+		return false
+	}
+	return true
+}
+
+// IsSlug reports whether s may be an agent id, type slug or profile name:
+// [a-z0-9][a-z0-9_-]*.
+func IsSlug(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+		case i > 0 && (r == '-' || r == '_'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isEmbedded(pos token.Pos) bool { return load.IsEmbedded(pos.Filename()) }
+
+// names returns the sorted keys of m.
+func names[V any](m map[string]V) []string { return model.Sorted(m) }
+
+func join(s []string) string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return strings.Join(s, ", ")
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 )
 
@@ -86,8 +87,14 @@ func posOf(v cue.Value, p Path) token.Pos {
 	return token.NoPos
 }
 
-// userPos returns the position of x's first conjunct in a user file.
+// userPos returns the position of x in a user file: of its value when it
+// is a literal (where a wrong value is), else of its label.
 func userPos(x cue.Value) token.Pos {
+	if f, ok := x.Source().(*ast.Field); ok {
+		if lit, ok := f.Value.(*ast.BasicLit); ok && lit.Pos().IsValid() && !isEmbedded(lit.Pos()) {
+			return lit.Pos()
+		}
+	}
 	if pos := x.Pos(); pos.IsValid() && !isEmbedded(pos) {
 		return pos
 	}

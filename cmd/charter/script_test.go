@@ -1,0 +1,75 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"charter": func() { os.Exit(Main()) },
+	})
+}
+
+// TestScript runs testdata/script/*.txtar, the end-to-end tests of every
+// command. $EXAMPLES is the repository's examples folder; `cpdir SRC DST`
+// copies a folder tree.
+func TestScript(t *testing.T) {
+	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "../../testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("EXAMPLES", examples)
+			// Deterministic git: fixed identities and dates, no user config.
+			for k, v := range map[string]string{
+				"GIT_AUTHOR_NAME":     "Ada Author",
+				"GIT_AUTHOR_EMAIL":    "ada@example.com",
+				"GIT_AUTHOR_DATE":     "2026-01-01T12:00:00Z",
+				"GIT_COMMITTER_NAME":  "Cy Committer",
+				"GIT_COMMITTER_EMAIL": "cy@example.com",
+				"GIT_COMMITTER_DATE":  "2026-01-01T12:00:00Z",
+				"GIT_CONFIG_NOSYSTEM": "1",
+				"GIT_CONFIG_GLOBAL":   "/dev/null",
+				"NO_COLOR":            "1",
+			} {
+				env.Setenv(k, v)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"cpdir": cpdir,
+		},
+		RequireExplicitExec: true,
+	})
+}
+
+// cpdir copies a directory tree: cpdir SRC DST.
+func cpdir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cpdir SRC DST")
+	}
+	src, dst := ts.MkAbs(args[0]), ts.MkAbs(args[1])
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	ts.Check(err)
+}

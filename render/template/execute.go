@@ -3,7 +3,8 @@ package template
 import "strings"
 
 // Lookup returns the value of the placeholder name, and false when it has
-// none. A nil Lookup knows no names.
+// none. A nil Lookup knows no names. Execute and Substitute call it once for
+// each use of a placeholder, in order of position.
 type Lookup func(name string) (value string, ok bool)
 
 // Map returns a Lookup that knows the names in m.

@@ -3,7 +3,8 @@ package template
 import "strings"
 
 // Lookup returns the value of the placeholder name, and false when it has
-// none. A nil Lookup knows no names.
+// none. A nil Lookup knows no names. Execute and Substitute call it once for
+// each use of a placeholder, in order of position.
 type Lookup func(name string) (value string, ok bool)
 
 // Map returns a Lookup that knows the names in m.
@@ -111,7 +112,7 @@ func (t *Template) Substitute(lookup Lookup) *Template {
 // Escape returns s as template text that renders as s: every "{" is doubled
 // and every "}" is doubled. It works on any bytes, valid UTF-8 or not.
 func Escape(s string) string {
-	if !strings.ContainsAny(s, "{}") {
+	if strings.IndexByte(s, '{') < 0 && strings.IndexByte(s, '}') < 0 {
 		return s
 	}
 	var b strings.Builder
@@ -121,14 +122,15 @@ func Escape(s string) string {
 }
 
 func writeEscaped(b *strings.Builder, s string) {
-	for {
-		i := strings.IndexAny(s, "{}")
-		if i < 0 {
-			b.WriteString(s)
+	f := braceFinder{src: s, open: -1, close: -1}
+	for i := 0; ; {
+		j := f.from(i)
+		if j == len(s) {
+			b.WriteString(s[i:])
 			return
 		}
-		b.WriteString(s[:i+1])
-		b.WriteByte(s[i])
-		s = s[i+1:]
+		b.WriteString(s[i : j+1])
+		b.WriteByte(s[j])
+		i = j + 1
 	}
 }

@@ -30,7 +30,9 @@ type Placeholder struct {
 // holding every error in src.
 func Parse(src string) (*Template, error) {
 	var (
-		segs []segment
+		// A guess: most "{" start a placeholder and the text after it.
+		segs = make([]segment, 0, 2*strings.Count(src, "{")+1)
+		next = braceFinder{src: src, open: -1, close: -1}
 		errs ErrorList
 		lc   = newLineCounter(src)
 		lit  = 0 // start of the literal text not yet in segs
@@ -41,11 +43,10 @@ func Parse(src string) (*Template, error) {
 		}
 	}
 	for i := 0; i < len(src); {
-		j := strings.IndexAny(src[i:], "{}")
-		if j < 0 {
+		j := next.from(i)
+		if j == len(src) {
 			break
 		}
-		j += i
 		doubled := j+1 < len(src) && src[j+1] == src[j]
 		switch {
 		case doubled:
@@ -152,3 +153,28 @@ func isNameByte(c byte) bool {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// braceFinder finds the next brace with two fast byte searches, remembering
+// each result until the parser has passed it.
+type braceFinder struct {
+	src         string
+	open, close int // offset of the next "{" and "}", or len(src); -1 at first
+}
+
+// from returns the offset of the first brace at or after i, or len(src).
+func (f *braceFinder) from(i int) int {
+	if f.open < i {
+		f.open = indexFrom(f.src, '{', i)
+	}
+	if f.close < i {
+		f.close = indexFrom(f.src, '}', i)
+	}
+	return min(f.open, f.close)
+}
+
+func indexFrom(s string, c byte, i int) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}

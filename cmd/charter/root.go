@@ -105,6 +105,9 @@ identity across Git history.`,
 	})
 	root.AddCommand(
 		newValidateCmd(g),
+		newBuildCmd(g),
+		newRenderCmd(g),
+		newWhyCmd(g),
 		newInitCmd(g),
 		newVersionCmd(g),
 	)

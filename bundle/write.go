@@ -22,7 +22,9 @@ type OutError struct {
 	Reason string
 }
 
-func (e *OutError) Error() string { return fmt.Sprintf("cannot write the bundle to %s: %s", e.Dir, e.Reason) }
+func (e *OutError) Error() string {
+	return fmt.Sprintf("cannot write the bundle to %s: %s", e.Dir, e.Reason)
+}
 
 // CheckOut refuses an output directory that would destroy something: a
 // file, the config root or a directory that holds it, or an existing

@@ -134,4 +134,3 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	}
 	return nil
 }
-

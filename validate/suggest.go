@@ -9,6 +9,16 @@ import (
 // closest returns the candidate nearest to name by edit distance, if it is
 // near enough to be a likely typo.
 func closest(name string, candidates []string) (string, bool) {
+	// A name that is the start of exactly one candidate means that one.
+	var prefixed []string
+	for _, c := range candidates {
+		if len(name) >= 3 && strings.HasPrefix(strings.ToLower(c), strings.ToLower(name)) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0], true
+	}
 	best, bestD := "", -1
 	for _, c := range candidates {
 		d := distance(strings.ToLower(name), strings.ToLower(c))

@@ -74,7 +74,7 @@ func TestNarrowed(t *testing.T) {
 		"agents.x.tools.denied":            Narrowed,
 		"agents.x.profile.rules[r].action": Narrowed,
 		"agents.x.profile.rules[s]":        Narrowed,
-		"agents.x.provided_tools":          Neutral,
+		"agents.x.provided_tools":          Narrowed,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -91,6 +91,20 @@ func (r *Repo) Git(args ...string) string {
 
 // TryGit is Git returning the error instead of failing the test.
 func (r *Repo) TryGit(args ...string) (string, error) {
+	return r.run("", args)
+}
+
+// GitStdin is Git with stdin as the command's standard input.
+func (r *Repo) GitStdin(stdin string, args ...string) string {
+	r.t.Helper()
+	out, err := r.run(stdin, args)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return out
+}
+
+func (r *Repo) run(stdin string, args []string) (string, error) {
 	date := Epoch
 	if !r.FixedDate {
 		date = Epoch.Add(time.Duration(r.Tick) * time.Minute)
@@ -99,6 +113,7 @@ func (r *Repo) TryGit(args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.Dir
 	cmd.Env = Env(date)
+	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

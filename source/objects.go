@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"sync"
 
@@ -233,9 +234,7 @@ func (o *objects) commitNode(h plumbing.Hash) (Node, error) {
 	if !o.graphOpened {
 		o.graphOpened = true
 		if !o.noGraph && o.dotgit != nil {
-			if g, err := commitgraph.OpenChainOrFileIndex(o.dotgit); err == nil {
-				o.graph = g
-			}
+			o.graph = openCommitGraph(o.dotgit)
 		}
 	}
 	if o.graph != nil {
@@ -273,3 +272,54 @@ func (o *objects) commit(h plumbing.Hash) (*object.Commit, error) {
 	defer o.mu.Unlock()
 	return o.commitLocked(h)
 }
+
+// openCommitGraph opens the commit-graph file, or chain of files, of the
+// git directory fsys, or returns nil when there is none or it is
+// unreadable (the walk then decodes commits). The files are read into
+// memory: go-git's reader issues a pread for every probe of its binary
+// search, which made lookups slower than decoding the commit.
+func openCommitGraph(fsys billy.Filesystem) commitgraph.Index {
+	read := func(name string) (commitgraph.ReaderAtCloser, error) {
+		f, err := fsys.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		b, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		return memReader{bytes.NewReader(b)}, nil
+	}
+	if r, err := read(path.Join("objects", "info", "commit-graph")); err == nil {
+		g, err := commitgraph.OpenFileIndex(r)
+		if err != nil {
+			return nil
+		}
+		return g
+	}
+	chain, err := fsys.Open(path.Join("objects", "info", "commit-graphs", "commit-graph-chain"))
+	if err != nil {
+		return nil
+	}
+	hashes, err := commitgraph.OpenChainFile(chain)
+	chain.Close()
+	if err != nil {
+		return nil
+	}
+	var g commitgraph.Index
+	for _, h := range hashes {
+		r, err := read(path.Join("objects", "info", "commit-graphs", "graph-"+h+".graph"))
+		if err != nil {
+			return nil
+		}
+		if g, err = commitgraph.OpenFileIndexWithParent(r, g); err != nil {
+			return nil
+		}
+	}
+	return g
+}
+
+type memReader struct{ *bytes.Reader }
+
+func (memReader) Close() error { return nil }

@@ -144,6 +144,10 @@ type ObjectError struct {
 	What string
 	// Missing is set when the object is absent; otherwise it is corrupt.
 	Missing bool
+	// Partial is set when the object is missing from a partial clone
+	// (git clone --filter), which fetches objects on demand; charter reads
+	// no network.
+	Partial bool
 	Err     error
 }
 
@@ -157,6 +161,9 @@ func (e *ObjectError) Error() string {
 		what = " (" + e.What + ")"
 	}
 	msg := fmt.Sprintf("git object %s%s %s", e.Hash, what, state)
+	if e.Partial {
+		return msg + "; this is a partial clone (--filter) and charter does not fetch: clone without --filter (in CI, leave actions/checkout's filter unset)"
+	}
 	if e.Err != nil && !e.Missing {
 		msg += ": " + e.Err.Error()
 	}

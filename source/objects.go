@@ -26,6 +26,9 @@ type objects struct {
 	st     storer.EncodedObjectStorer
 	dotgit billy.Filesystem
 	closed bool
+	// partial is set in a partial clone (extensions.partialClone), where
+	// objects may be missing by design.
+	partial bool
 
 	trees map[plumbing.Hash][]*node
 
@@ -58,20 +61,20 @@ func (o *objects) readLocked(t plumbing.ObjectType, h plumbing.Hash, what string
 	}
 	obj, err := o.st.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
-		return nil, objectError(h, what, err)
+		return nil, o.objectError(h, what, err)
 	}
 	if obj.Type() != t {
 		return nil, &ObjectError{Hash: h, What: what, Err: fmt.Errorf("it is a %s, not a %s", obj.Type(), t)}
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return nil, objectError(h, what, err)
+		return nil, o.objectError(h, what, err)
 	}
 	defer rd.Close()
 	b := make([]byte, 0, obj.Size())
 	buf := bytes.NewBuffer(b)
 	if _, err := io.Copy(buf, rd); err != nil {
-		return nil, objectError(h, what, err)
+		return nil, o.objectError(h, what, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -82,7 +85,7 @@ func (o *objects) read(t plumbing.ObjectType, h plumbing.Hash, what string) ([]b
 	return o.readLocked(t, h, what)
 }
 
-func objectError(h plumbing.Hash, what string, err error) error {
+func (o *objects) objectError(h plumbing.Hash, what string, err error) error {
 	if errors.Is(err, ErrClosed) {
 		return err
 	}
@@ -90,7 +93,8 @@ func objectError(h plumbing.Hash, what string, err error) error {
 	if errors.As(err, &oe) {
 		return err
 	}
-	return &ObjectError{Hash: h, What: what, Missing: errors.Is(err, plumbing.ErrObjectNotFound), Err: err}
+	missing := errors.Is(err, plumbing.ErrObjectNotFound)
+	return &ObjectError{Hash: h, What: what, Missing: missing, Partial: missing && o.partial, Err: err}
 }
 
 // blobSize returns the size of blob h without reading it when the storage
@@ -112,7 +116,7 @@ func (o *objects) blobSize(h plumbing.Hash) (int64, error) {
 	}
 	obj, err := o.st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
-		return 0, objectError(h, "blob", err)
+		return 0, o.objectError(h, "blob", err)
 	}
 	return obj.Size(), nil
 }

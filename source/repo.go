@@ -75,9 +75,10 @@ func Open(dir string) (*Repo, error) {
 		fsys = dotgit.NewRepositoryFilesystem(fsys, osfs.New(common))
 	}
 	st := filesystem.NewStorageWithOptions(fsys, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
-	if _, err := git.Open(st, osfs.New(top)); err != nil {
+	partial, err := checkRepository(st)
+	if err != nil {
 		st.Close()
-		if errors.Is(err, git.ErrRepositoryNotExists) {
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
 			return nil, &NotRepositoryError{Dir: dir}
 		}
 		return nil, fmt.Errorf("cannot open the git repository at %s: %w", top, err)
@@ -89,7 +90,7 @@ func Open(dir string) (*Repo, error) {
 	}
 	r := &Repo{
 		st:     st,
-		o:      &objects{st: st, dotgit: fsys},
+		o:      &objects{st: st, dotgit: fsys, partial: partial},
 		top:    top,
 		gitDir: gitDir,
 		path:   filepath.ToSlash(rel),
@@ -106,6 +107,48 @@ func Open(dir string) (*Repo, error) {
 		}
 	}
 	return r, nil
+}
+
+// checkRepository checks that st is a repository charter can read: HEAD
+// exists and every extension in its config is one that does not change
+// how objects and refs are stored. It reports whether the repository is a
+// partial clone (extensions.partialClone or a promisor remote), whose
+// missing objects charter cannot fetch.
+//
+// go-git's Open refuses worktreeConfig and partialClone (it compares
+// lower-cased names with camel-cased ones), which are harmless to a
+// reader, so charter checks for itself.
+func checkRepository(st *filesystem.Storage) (partial bool, err error) {
+	if _, err := st.Reference(plumbing.HEAD); err != nil {
+		return false, err
+	}
+	cfg, err := st.Config()
+	if err != nil {
+		return false, err
+	}
+	if cfg.Raw == nil {
+		return false, nil
+	}
+	// git 2.39 marks a partial clone with remote.<name>.promisor only.
+	for _, sub := range cfg.Raw.Section("remote").Subsections {
+		if strings.EqualFold(sub.Option("promisor"), "true") {
+			partial = true
+		}
+	}
+	for _, opt := range cfg.Raw.Section("extensions").Options {
+		switch name := strings.ToLower(opt.Key); name {
+		case "noop", "noop-v1", "worktreeconfig", "preciousobjects":
+		case "partialclone":
+			partial = true
+		case "objectformat":
+			if v := strings.ToLower(opt.Value); v != "sha1" {
+				return false, fmt.Errorf("the repository uses %s object names, which charter cannot read yet", v)
+			}
+		default:
+			return false, fmt.Errorf("the repository uses the git extension %s, which charter cannot read", opt.Key)
+		}
+	}
+	return partial, nil
 }
 
 // evalExisting resolves symlinks in the longest existing prefix of p and

@@ -655,3 +655,42 @@ func TestConcurrentReads(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+func TestExtensions(t *testing.T) {
+	f := newFixture(t)
+	f.Git("config", "core.repositoryFormatVersion", "1")
+	f.Git("config", "extensions.worktreeConfig", "true")
+	repo := open(t, filepath.Join(f.Dir, "configs", "agents"))
+	if _, err := repo.Commit("HEAD"); err != nil {
+		t.Errorf("with extensions.worktreeConfig: %v", err)
+	}
+	f.Git("config", "extensions.refStorage", "reftable")
+	_, err := source.Open(f.Dir)
+	if err == nil || !strings.Contains(err.Error(), "extension refStorage") {
+		t.Errorf("with extensions.refStorage: got %v, want an error naming the extension", err)
+	}
+}
+
+func TestPartialClone(t *testing.T) {
+	f := newFixture(t)
+	f.Git("config", "uploadpack.allowFilter", "true")
+	clone := filepath.Join(t.TempDir(), "clone")
+	f.Git("clone", "-q", "--filter=blob:none", "--branch", "main", "file://"+f.Dir, clone)
+	repo := open(t, filepath.Join(clone, "configs", "agents"))
+	head, err := repo.Commit("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.ReadFile(head.FS, "a.cue"); err != nil {
+		t.Errorf("a blob the checkout fetched: %v", err)
+	}
+	old, err := repo.Commit("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fs.ReadFile(old.FS, "a.cue")
+	var oe *source.ObjectError
+	if !errors.As(err, &oe) || !oe.Partial || !strings.Contains(err.Error(), "partial clone") {
+		t.Errorf("a blob the partial clone lacks: got %v, want *ObjectError with Partial", err)
+	}
+}

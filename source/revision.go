@@ -257,7 +257,7 @@ func (r *Repo) peel(rev string, h plumbing.Hash) (plumbing.Hash, error) {
 		obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
 		if err != nil {
 			r.o.mu.Unlock()
-			return plumbing.ZeroHash, objectError(h, "object "+rev+" names", err)
+			return plumbing.ZeroHash, r.o.objectError(h, "object "+rev+" names", err)
 		}
 		switch obj.Type() {
 		case plumbing.CommitObject:

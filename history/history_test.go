@@ -52,6 +52,7 @@ func walk(t testing.TB, repo *source.Repo, rev, root string) ([]string, []*histo
 // TestWalkMerges builds a history with porcelain commands and compares the
 // walk with git log.
 func TestWalkMerges(t *testing.T) {
+	t.Parallel()
 	r := sourcetest.New(t)
 	r.Write("other/x.txt", "0\n")
 	r.Commit("outside only, before the root exists")
@@ -161,6 +162,7 @@ func TestWalkGenerated(t *testing.T) {
 }
 
 func TestEntryMetadata(t *testing.T) {
+	t.Parallel()
 	r := sourcetest.New(t)
 	r.Write("config/a.cue", "a: 1\n")
 	r.Git("add", ".")
@@ -209,6 +211,7 @@ func TestEntryMetadata(t *testing.T) {
 }
 
 func TestWalkStop(t *testing.T) {
+	t.Parallel()
 	r := importHistory(t, genHistory(42, 60))
 	repo := open(t, r.Dir)
 	want := gitLog(t, r, "main", "config")
@@ -243,6 +246,7 @@ func TestWalkStop(t *testing.T) {
 }
 
 func TestWalkShallow(t *testing.T) {
+	t.Parallel()
 	r := importHistory(t, genHistory(7, 80))
 	clone := filepath.Join(t.TempDir(), "clone")
 	r.Git("clone", "-q", "--depth", "5", "--branch", "main", "file://"+r.Dir, clone)
@@ -274,6 +278,7 @@ func TestWalkShallow(t *testing.T) {
 }
 
 func TestWalkErrors(t *testing.T) {
+	t.Parallel()
 	r := importHistory(t, genHistory(3, 10))
 	repo := open(t, r.Dir)
 	noop := func(*history.Entry) error { return nil }

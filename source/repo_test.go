@@ -63,6 +63,7 @@ func open(t *testing.T, dir string) *source.Repo {
 }
 
 func TestOpenPaths(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	top, err := filepath.EvalSymlinks(f.Dir)
 	if err != nil {
@@ -112,6 +113,7 @@ func TestOpenNotRepository(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	repo := open(t, f.Dir)
 	revs := []string{
@@ -134,6 +136,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestResolveErrors(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	repo := open(t, f.Dir)
 	tree := f.Git("rev-parse", "HEAD^{tree}")
@@ -246,6 +249,7 @@ func fsFiles(t *testing.T, fsys fs.FS) map[string]string {
 }
 
 func TestCommit(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	repo := open(t, filepath.Join(f.Dir, "configs", "agents"))
 	for _, rev := range []string{"HEAD", "HEAD~1", "HEAD^2", "v1", "v2", "side", f.c[2][:8]} {
@@ -310,6 +314,7 @@ func TestCommit(t *testing.T) {
 }
 
 func TestCommitPathErrors(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	repo := open(t, filepath.Join(f.Dir, "configs", "agents"))
 	_, err := repo.Commit("v0")
@@ -328,6 +333,7 @@ func TestCommitPathErrors(t *testing.T) {
 }
 
 func TestDetachedHead(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.Git("checkout", "-q", "--detach", "v1")
 	repo := open(t, filepath.Join(f.Dir, "configs", "agents"))
@@ -341,6 +347,7 @@ func TestDetachedHead(t *testing.T) {
 }
 
 func TestLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	wt := filepath.Join(t.TempDir(), "wt")
 	f.Git("worktree", "add", "-q", "-b", "feature", wt, "v2")
@@ -381,6 +388,7 @@ func TestLinkedWorktree(t *testing.T) {
 }
 
 func TestIndex(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.Write("configs/agents/gone.cue", "x: 1\n")
 	f.Commit("gone")
@@ -491,6 +499,7 @@ func TestIndexErrors(t *testing.T) {
 }
 
 func TestEmptyRepository(t *testing.T) {
+	t.Parallel()
 	r := sourcetest.New(t)
 	r.Write("configs/a.cue", "a: 1\n")
 	r.Git("add", ".")
@@ -513,6 +522,7 @@ func TestEmptyRepository(t *testing.T) {
 }
 
 func TestShallowClone(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	clone := filepath.Join(t.TempDir(), "clone")
 	f.Git("clone", "-q", "--depth", "1", "--branch", "main", "file://"+f.Dir, clone)
@@ -541,6 +551,7 @@ func TestShallowClone(t *testing.T) {
 }
 
 func TestMissingAndCorruptObjects(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	blob := f.Git("rev-parse", "HEAD:configs/agents/a.cue")
 	obj := filepath.Join(f.Dir, ".git", "objects", blob[:2], blob[2:])
@@ -572,6 +583,7 @@ func TestMissingAndCorruptObjects(t *testing.T) {
 }
 
 func TestCommitSymlinksAndSubmodules(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	root := filepath.Join(f.Dir, "configs", "agents")
 	// Same layout as symlinkTree, committed.
@@ -606,6 +618,7 @@ func TestCommitSymlinksAndSubmodules(t *testing.T) {
 }
 
 func TestClosed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	repo, err := source.Open(filepath.Join(f.Dir, "configs", "agents"))
 	if err != nil {
@@ -624,6 +637,7 @@ func TestClosed(t *testing.T) {
 }
 
 func TestConcurrentReads(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	repo := open(t, filepath.Join(f.Dir, "configs", "agents"))
 	want := map[string]map[string]string{}
@@ -657,6 +671,7 @@ func TestConcurrentReads(t *testing.T) {
 }
 
 func TestExtensions(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.Git("config", "core.repositoryFormatVersion", "1")
 	f.Git("config", "extensions.worktreeConfig", "true")
@@ -672,6 +687,7 @@ func TestExtensions(t *testing.T) {
 }
 
 func TestPartialClone(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.Git("config", "uploadpack.allowFilter", "true")
 	clone := filepath.Join(t.TempDir(), "clone")

@@ -1,8 +1,10 @@
 package history_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -300,4 +302,62 @@ func TestWalkErrors(t *testing.T) {
 	if err := history.Walk(open(t, empty.Dir), "HEAD", "config", noop); !errors.As(err, &ee) {
 		t.Errorf("empty repository: got %v", err)
 	}
+}
+
+// TestWalkCommitGraphs checks the walk with a split commit-graph chain and
+// with a damaged commit-graph file, which must be ignored, not trusted.
+func TestWalkCommitGraphs(t *testing.T) {
+	t.Parallel()
+	r := importHistory(t, genHistory(11, 120))
+	want := gitLog(t, r, "main", "config")
+	check := func(what string) {
+		t.Helper()
+		got, _ := walk(t, open(t, r.Dir), "main", "config")
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s (-git log +walk):\n%s", what, d)
+		}
+	}
+	r.Git("commit-graph", "write", "--reachable", "--split")
+	check("split commit-graph")
+
+	r.Git("commit-graph", "write", "--reachable", "--split=replace")
+	r.Git("commit-graph", "write", "--reachable")
+	graph := filepath.Join(r.Dir, ".git", "objects", "info", "commit-graph")
+	b, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Point every commit's first parent at the first commit of the graph
+	// and zero its time: the walk would go astray if it trusted the file.
+	cdat, end := graphChunk(t, b, "CDAT")
+	for i := cdat; i+36 <= end; i += 36 {
+		if b[i+20]&0x70 != 0x70 {
+			copy(b[i+20:i+24], []byte{0, 0, 0, 0})
+		}
+		copy(b[i+28:i+36], make([]byte, 8))
+	}
+	if err := os.Chmod(graph, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(graph, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("damaged commit-graph")
+}
+
+// graphChunk returns the start and end offsets of a chunk of a
+// commit-graph file.
+func graphChunk(t *testing.T, b []byte, id string) (start, end int) {
+	t.Helper()
+	n := int(b[6])
+	for i := range n {
+		e := b[8+12*i:]
+		if string(e[:4]) == id {
+			start = int(binary.BigEndian.Uint64(e[4:12]))
+			end = int(binary.BigEndian.Uint64(e[16:24]))
+			return start, end
+		}
+	}
+	t.Fatalf("no %s chunk", id)
+	return 0, 0
 }

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io"
@@ -53,7 +54,7 @@ func (o *objects) close() error {
 	return nil
 }
 
-// read returns the content of object h, which must be of type t.
+// readLocked returns the content of object h, which must be of type t.
 // what names the object for error messages. The caller holds mu.
 func (o *objects) readLocked(t plumbing.ObjectType, h plumbing.Hash, what string) ([]byte, error) {
 	if o.closed {
@@ -227,7 +228,7 @@ type Node struct {
 	Time int64
 }
 
-// node returns commit h's Node, from the commit-graph file when it has the
+// commitNode returns commit h's Node, from the commit-graph file when it has the
 // commit, else by decoding the commit.
 func (o *objects) commitNode(h plumbing.Hash) (Node, error) {
 	o.mu.Lock()
@@ -241,18 +242,38 @@ func (o *objects) commitNode(h plumbing.Hash) (Node, error) {
 			o.graph = openCommitGraph(o.dotgit)
 		}
 	}
-	if o.graph != nil {
-		if i, err := o.graph.GetIndexByHash(h); err == nil {
-			if d, err := o.graph.GetCommitDataByIndex(i); err == nil {
-				return Node{Hash: h, Tree: d.TreeHash, Parents: d.ParentHashes, Time: d.When.Unix()}, nil
-			}
-		}
+	if n, ok := o.graphNode(h); ok {
+		return n, nil
 	}
 	c, err := o.commitLocked(h)
 	if err != nil {
 		return Node{}, err
 	}
 	return Node{Hash: h, Tree: c.TreeHash, Parents: c.ParentHashes, Time: c.Committer.When.Unix()}, nil
+}
+
+// graphNode looks h up in the commit-graph. A commit-graph that go-git
+// cannot read (it may panic on a damaged file) is dropped, and commits are
+// decoded instead. The caller holds mu.
+func (o *objects) graphNode(h plumbing.Hash) (n Node, ok bool) {
+	if o.graph == nil {
+		return Node{}, false
+	}
+	defer func() {
+		if recover() != nil {
+			o.graph = nil
+			n, ok = Node{}, false
+		}
+	}()
+	i, err := o.graph.GetIndexByHash(h)
+	if err != nil {
+		return Node{}, false
+	}
+	d, err := o.graph.GetCommitDataByIndex(i)
+	if err != nil {
+		return Node{}, false
+	}
+	return Node{Hash: h, Tree: d.TreeHash, Parents: d.ParentHashes, Time: d.When.Unix()}, true
 }
 
 func (o *objects) commitLocked(h plumbing.Hash) (*object.Commit, error) {
@@ -279,9 +300,10 @@ func (o *objects) commit(h plumbing.Hash) (*object.Commit, error) {
 
 // openCommitGraph opens the commit-graph file, or chain of files, of the
 // git directory fsys, or returns nil when there is none or it is
-// unreadable (the walk then decodes commits). The files are read into
-// memory: go-git's reader issues a pread for every probe of its binary
-// search, which made lookups slower than decoding the commit.
+// unreadable or fails its checksum (the walk then decodes commits). The
+// files are read into memory: go-git's reader issues a pread for every
+// probe of its binary search, which made lookups slower than decoding the
+// commit.
 func openCommitGraph(fsys billy.Filesystem) commitgraph.Index {
 	read := func(name string) (commitgraph.ReaderAtCloser, error) {
 		f, err := fsys.Open(name)
@@ -292,6 +314,11 @@ func openCommitGraph(fsys billy.Filesystem) commitgraph.Index {
 		b, err := io.ReadAll(f)
 		if err != nil {
 			return nil, err
+		}
+		// The file ends with the SHA-1 of what precedes it; a damaged
+		// file is ignored rather than trusted.
+		if len(b) < sha1.Size || sha1.Sum(b[:len(b)-sha1.Size]) != [sha1.Size]byte(b[len(b)-sha1.Size:]) {
+			return nil, errors.New("commit-graph checksum mismatch")
 		}
 		return memReader{bytes.NewReader(b)}, nil
 	}

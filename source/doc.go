@@ -15,7 +15,9 @@
 // Submodules inside a Git tree are left out. Every file system implements
 // fs.StatFS, fs.ReadDirFS, fs.ReadFileFS and fs.ReadLinkFS and is safe for
 // concurrent use. Those read from Git keep reading objects through their
-// Repo and fail with ErrClosed once it is closed.
+// Repo and fail with ErrClosed once it is closed; their FileInfo.Sys is the
+// object's plumbing.Hash (a cache keyed by blob hash needs no hashing) and
+// ModTime the commit time (zero for the index).
 //
 // Errors are typed so that the command line can pick the exit code and the
 // hint: *NotRepositoryError, *UnknownRevisionError, *AmbiguousRevisionError,

@@ -40,8 +40,7 @@ type Repo struct {
 // dir may be the top of the working tree or any directory below it,
 // including one inside a linked worktree (git worktree add) or a
 // submodule; symlinks in dir are resolved first. dir need not exist in the
-// working tree (it may exist only at some revision), but its parent
-// directories up to the repository must.
+// working tree: it may exist only at some revision.
 //
 // Open fails with *NotRepositoryError when no enclosing directory holds
 // .git. Bare repositories are not supported.

@@ -143,7 +143,7 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	}
 	put(dir+"prompt.md", []byte(prompt.String()))
 
-	doc, hash, err := AgentDoc(a)
+	doc, hash, err := AgentDoc(a, prompt.String())
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,9 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 
 // AgentDoc returns the content of agent.json as a JSON object, with its
 // content_hash: the SHA-256 of the object's RFC 8785 form without the hash.
-func AgentDoc(a *compiler.Agent) (map[string]any, string, error) {
+// prompt is the compiled prompt (prompt.md), so that the hash covers
+// everything the agent is, option texts included.
+func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) {
 	doc, err := toObject(a.Decl)
 	if err != nil {
 		return nil, "", err
@@ -200,6 +202,7 @@ func AgentDoc(a *compiler.Agent) (map[string]any, string, error) {
 		vars[name] = v
 	}
 	doc["variables"] = vars
+	doc["prompt"] = prompt
 	// Normalize through JSON so the hash sees exactly what is written.
 	norm, err := toObject(doc)
 	if err != nil {

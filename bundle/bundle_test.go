@@ -99,6 +99,9 @@ func TestContentHash(t *testing.T) {
 	if got := hex.EncodeToString(sum[:]); got != want {
 		t.Errorf("content_hash = %s, recomputed %s", want, got)
 	}
+	if !strings.HasPrefix(doc["prompt"].(string), "You are a personal assistant") {
+		t.Errorf("agent.json prompt = %.40q", doc["prompt"])
+	}
 	if doc["behavior"].(map[string]any)["scheduling"].(map[string]any)["ambiguous_time"] != "email_options" {
 		t.Errorf("resolved behavior missing the category default: %v", doc["behavior"])
 	}

@@ -77,6 +77,9 @@ func reason(c Change) string {
 }
 
 func describe(c Change) string {
+	if c.Change == Modified && strings.HasSuffix(c.Path, ".prompt") {
+		return promptChange(c)
+	}
 	switch c.Change {
 	case Added:
 		return "added " + brief(c.New)
@@ -85,6 +88,33 @@ func describe(c Change) string {
 	}
 	return brief(c.Old) + " -> " + brief(c.New)
 }
+
+// promptChange counts the lines a prompt change touches.
+func promptChange(c Change) string {
+	var o, n string
+	json.Unmarshal(c.Old, &o)
+	json.Unmarshal(c.New, &n)
+	ol, nl := strings.Split(o, "\n"), strings.Split(n, "\n")
+	in := func(l []string) map[string]int {
+		m := map[string]int{}
+		for _, x := range l {
+			m[x]++
+		}
+		return m
+	}
+	om, nm := in(ol), in(nl)
+	added, removed := 0, 0
+	for x, k := range nm {
+		added += max(0, k-om[x])
+	}
+	for x, k := range om {
+		removed += max(0, k-nm[x])
+	}
+	return fmt.Sprintf("changed: %d lines added, %d removed (see charter render)", added, removed)
+}
+
+// Brief shows a JSON value on one line, cut to 80 bytes.
+func Brief(raw json.RawMessage) string { return brief(raw) }
 
 // brief shows a JSON value on one line, cut to 80 bytes.
 func brief(raw json.RawMessage) string {

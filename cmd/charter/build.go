@@ -15,6 +15,7 @@ import (
 type buildOptions struct {
 	out     string
 	archive string
+	revFlags
 }
 
 func newBuildCmd(g *globals) *cobra.Command {
@@ -33,6 +34,7 @@ SOURCE_DATE_EPOCH (or the source commit, or 1970).`,
 	}
 	cmd.Flags().StringVar(&o.out, "out", "dist", "directory to write the bundle into (\"\" to skip)")
 	cmd.Flags().StringVar(&o.archive, "archive", "", "also write the bundle as a reproducible .tar.gz")
+	o.register(cmd, false)
 	return cmd
 }
 
@@ -45,7 +47,7 @@ func runBuild(g *globals, o *buildOptions) error {
 			return fail(err, "")
 		}
 	}
-	l, err := loadWorktree(g)
+	l, src, err := loadRev(g, &o.revFlags)
 	if err != nil {
 		return err
 	}
@@ -54,7 +56,7 @@ func runBuild(g *globals, o *buildOptions) error {
 		return err
 	}
 	info := buildinfo.Read()
-	tree, err := bundle.Build(c.Program, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion})
+	tree, err := bundle.Build(c.Program, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
 	if err != nil {
 		return fail(fmt.Errorf("building the bundle: %v", err), "")
 	}
@@ -65,7 +67,7 @@ func runBuild(g *globals, o *buildOptions) error {
 		fmt.Fprintf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(c.Program.Agents), "agent"), len(tree))
 	}
 	if o.archive != "" {
-		mtime, err := bundle.Epoch(nil)
+		mtime, err := bundle.Epoch(src)
 		if err != nil {
 			return usage("%v", err)
 		}

@@ -40,10 +40,10 @@ agents: a: {name: "A", type: "t", presets: ["p2"], behavior: communication: erro
 		got[s] = row{rs.Value.String(), rs.Origin.Layer, rs.Origin.Name}
 	}
 	want := map[string]row{
-		"verbosity":          {"minimal", "agent-preset", "p2"},  // agent preset over type preset
-		"formatting":         {"rich", "type", "t"},              // type over its preset
-		"error_handling":     {"retry_silently", "agent", "a"},   // agent override
-		"confirmation_style": {"summary", "default", ""},         // category default
+		"verbosity":          {"minimal", "agent-preset", "p2"}, // agent preset over type preset
+		"formatting":         {"rich", "type", "t"},             // type over its preset
+		"error_handling":     {"retry_silently", "agent", "a"},  // agent override
+		"confirmation_style": {"summary", "default", ""},        // category default
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -111,6 +111,8 @@ identity across Git history.`,
 		newDiffCmd(g),
 		newLogCmd(g),
 		newShowCmd(g),
+		newFmtCmd(g),
+		newExportCmd(g),
 		newInitCmd(g),
 		newVersionCmd(g),
 	)

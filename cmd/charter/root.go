@@ -107,6 +107,8 @@ identity across Git history.`,
 		newValidateCmd(g),
 		newInitCmd(g),
 		newVersionCmd(g),
+		newLintCmd(g),
+		newExplainCmd(g),
 	)
 	return root
 }

@@ -155,4 +155,3 @@ func Check(rules []*Rule) error {
 	}
 	return nil
 }
-

@@ -15,7 +15,7 @@ var secretLiteral = &Rule{
 	ID:       "secret-literal",
 	Severity: diag.Error,
 	Summary:  "a literal credential (API key, token, password, private key) in the configuration",
-	Doc: doc(`Configuration is committed, reviewed, built into bundles and shown in diffs; a credential in it leaks to everyone who can read any of those. This rule reads every string literal of the user's files and flags (1) a field whose name says it holds a credential (api_key, token, secret, password, private_key, access_key, client_secret, credentials, ...) holding a literal rather than a reference, and (2) anywhere, a value shaped like a known credential: OpenAI (sk-...), GitHub (ghp_..., github_pat_...), AWS access key ids (AKIA...), Slack (xoxb-/xoxp-...) tokens and PEM private keys. A value that looks like a reference is not flagged: an environment variable name (OPENAI_API_KEY), ${VAR} or {var}, env:, vault:, op:// or secret: references. The value is never printed. Read it at run time from the environment or a secret store, and rotate the credential: it is in Git history.`,
+	Doc: doc(`Configuration is committed, reviewed, built into bundles and shown in diffs; a credential in it leaks to everyone who can read any of those. This rule reads every string literal of the user's files and flags (1) a field whose name says it holds a credential (a name ending in api_key, token, secret, password, private_key, access_key, client_secret, credentials, ...; not token_pattern) holding a literal rather than a reference, and (2) anywhere, a value shaped like a known credential: OpenAI (sk-...), GitHub (ghp_..., github_pat_...), AWS access key ids (AKIA...), Slack (xoxb-/xoxp-...) tokens and PEM private keys. A value that looks like a reference is not flagged: an environment variable name (OPENAI_API_KEY), ${VAR} or {var}, env:, vault:, op:// or secret: references. The value is never printed. Read it at run time from the environment or a secret store, and rotate the credential: it is in Git history.`,
 		`behaviors: [{type: "SearchBehavior", params: api_key: "sk-proj-Tq3J9...."}]`,
 		`behaviors: [{type: "SearchBehavior", params: api_key: "env:SEARCH_API_KEY"}]`),
 	Run: func(p *Pass) {
@@ -79,9 +79,9 @@ var secretShapes = []struct {
 	{"-----BEGIN", regexp.MustCompile(`-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----`), "a PEM private key"},
 }
 
-// secretName matches field names of credentials, as whole words separated
-// by _ or -.
-var secretName = regexp.MustCompile(`(^|[_-])(api[_-]?key|apikey|token|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|secret|client[_-]?secret|password|passwd|passphrase|pwd|private[_-]?key|access[_-]?key|secret[_-]?key|credentials?)($|[_-])`)
+// secretName matches field names of credentials: names that end in a
+// credential word, after _ or - (api_key, db_password; not token_pattern).
+var secretName = regexp.MustCompile(`(^|[_-])(api[_-]?key|apikey|token|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|secret|client[_-]?secret|password|passwd|passphrase|pwd|private[_-]?key|access[_-]?key|secret[_-]?key|credentials?)$`)
 
 var envName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 

@@ -34,10 +34,12 @@ var triggerUnknown = &Rule{
 				if _, fam := flat.ToolFamilies[t]; fam {
 					continue
 				}
-				candidates := append(slices.Sorted(maps.Keys(flat.ToolFamilies)), slices.Sorted(maps.Keys(known))...)
+				hint := didYouMean(t, slices.Sorted(maps.Keys(flat.ToolFamilies))) // families first
+				if hint == "" {
+					hint = didYouMean(t, slices.Sorted(maps.Keys(known)))
+				}
 				p.Reportf([]string{"profiles", pn, "rules", id, "trigger"},
-					"trigger %q names no tool family of profile %s and no tool any behavior provides, so the rule never fires%s",
-					t, pn, didYouMean(t, candidates))
+					"trigger %q names no tool family of profile %s and no tool any behavior provides, so the rule never fires%s", t, pn, hint)
 			}
 		}
 	},

@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"strings"
+
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 )
 
@@ -37,6 +40,10 @@ var promptOverBudget = &Rule{
 			if !ok || info.ContextWindow <= 0 {
 				continue // unknown-model says so
 			}
+			upper := (promptBound(a) + 3) / 4
+			if upper+m.MaxTokens <= info.ContextWindow && float64(upper) <= budgetFraction*float64(info.ContextWindow) {
+				continue // cannot fire: no need to render
+			}
 			prompt, err := p.Prompt(a)
 			if err != nil {
 				continue
@@ -54,4 +61,42 @@ var promptOverBudget = &Rule{
 			}
 		}
 	},
+}
+
+// promptBound returns an upper bound of the length in bytes of the agent's
+// rendered prompt, computed from the resolved agent without rendering: every
+// piece of text render.Render may write, with room for escaped braces (each
+// substituted byte may double), labels, headings and newlines. The rule
+// renders only the prompts whose bound could exceed the budget; a test
+// checks that the bound holds for every agent of the test repositories.
+func promptBound(a *compiler.Agent) int {
+	const slack = 64 // per piece: line breaks, punctuation, headings
+	n := 4 * slack
+	if a.Type != nil {
+		n += len(a.Type.SystemPrompt) + strings.Count(a.Type.SystemPrompt, "\n") + slack
+		for _, v := range compiler.CompileTimeValues(a) {
+			n += 2 * len(v) * (1 + strings.Count(a.Type.SystemPrompt, "{"))
+		}
+	}
+	for _, c := range a.Behavior {
+		n += 2*len(c.Title) + slack
+		for _, s := range c.Settings {
+			n += len(s.Line) + slack +
+				strings.Count(s.Line, "{text}")*2*len(s.Text) +
+				strings.Count(s.Line, "{value}")*2*len(s.Value.String())
+		}
+	}
+	if p := a.Decl.Personality; p != nil {
+		n += 8*256 + 2*(len(p.CommunicationStyle)+len(p.RiskTolerance)+len(p.Creativity)+len(p.Description))
+		for _, t := range p.Traits {
+			n += 2 * (len(t) + 2)
+		}
+	}
+	for _, b := range a.Behaviors {
+		n += 2*len(b.Instructions) + strings.Count(b.Instructions, "\n") + slack
+	}
+	for _, t := range a.Tools {
+		n += 2*(len(t.Name)+len(t.Description)) + slack
+	}
+	return n
 }

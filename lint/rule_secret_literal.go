@@ -60,7 +60,7 @@ func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
 			return
 		}
 	}
-	if label != "" && secretName.MatchString(strings.ToLower(label)) && !looksLikeReference(s) {
+	if label != "" && secretLabel(label) && !looksLikeReference(s) {
 		p.ReportPosf(lit.Pos(), here, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it (it is in Git history)", label)
 	}
 }
@@ -82,6 +82,17 @@ var secretShapes = []struct {
 // secretName matches field names of credentials: names that end in a
 // credential word, after _ or - (api_key, db_password; not token_pattern).
 var secretName = regexp.MustCompile(`(^|[_-])(api[_-]?key|apikey|token|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|secret|client[_-]?secret|password|passwd|passphrase|pwd|private[_-]?key|access[_-]?key|secret[_-]?key|credentials?)$`)
+
+// secretLabel reports whether a field name names a credential.
+func secretLabel(label string) bool {
+	lower := strings.ToLower(label)
+	for _, w := range []string{"key", "token", "bearer", "secret", "pass", "pwd", "credential"} {
+		if strings.Contains(lower, w) {
+			return secretName.MatchString(lower)
+		}
+	}
+	return false
+}
 
 var envName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 

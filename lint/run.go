@@ -5,9 +5,12 @@ import (
 	"slices"
 	"strings"
 
+	"cuelang.org/go/cue/token"
+
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/validate"
 )
 
@@ -61,21 +64,72 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 		}
 	}
 	settings := prog.Config.Lint
-	var meta []finding // the driver's own findings
+	enabled, severity, meta := configure(settings, opts)
 
-	// Which rules run, and at which severity.
-	enabled := map[string]bool{}
+	// Run the rules.
+	var found []finding
+	sh := &shared{}
+	for _, r := range All() {
+		if !enabled[r.ID] || r.Run == nil {
+			continue
+		}
+		r.Run(&Pass{Rule: r, Program: prog, Config: prog.Config, Files: files, shared: sh, out: &found})
+	}
+
+	// Resolve positions, then apply suppression comments.
+	loc := &locator{prog: prog, files: files}
+	ds := make([]diag.Diagnostic, 0, len(found))
+	for _, f := range found {
+		ds = append(ds, loc.diag(f, severity))
+	}
+	if len(opts.Only) == 0 {
+		var ignores []*ignore
+		if !opts.NoInlineIgnores {
+			ignores = parseIgnores(files)
+		}
+		ds = applyIgnores(ds, ignores)
+		for _, ig := range ignores {
+			for _, f := range ig.problems(enabled) {
+				meta = append(meta, f)
+			}
+		}
+		for _, f := range meta {
+			if enabled[f.rule.ID] {
+				ds = append(ds, loc.diag(f, severity))
+			}
+		}
+	}
+	return diag.Sort(ds), nil
+}
+
+// Enabled returns the rules a run with these settings and options runs, by
+// id: for JUnit, whose test cases are the rules that ran.
+func Enabled(settings model.LintSettings, opts Options) []*Rule {
+	enabled, _, _ := configure(settings, opts)
+	var out []*Rule
+	for _, r := range All() {
+		if enabled[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// configure decides which rules run and at which severity, and reports
+// unknown rule ids in the settings.
+func configure(settings model.LintSettings, opts Options) (enabled map[string]bool, severity map[string]diag.Severity, meta []finding) {
+	enabled = map[string]bool{}
 	for _, r := range registry {
 		enabled[r.ID] = !r.Off
 	}
-	severity := map[string]diag.Severity{}
+	severity = map[string]diag.Severity{}
 	for _, r := range registry {
 		severity[r.ID] = r.Severity
 	}
 	for i, id := range settings.Disable {
 		if _, ok := Lookup(id); !ok {
 			meta = append(meta, finding{rule: unknownRule, path: []string{"lint", "disable", index(i)},
-				msg: fmt.Sprintf("unknown lint rule %q%s; 'charter explain' lists the rules", id, didYouMean(id, IDs()))})
+				msg: unknownRuleMessage(id)})
 			continue
 		}
 		enabled[id] = false
@@ -83,7 +137,7 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 	for _, id := range slices.Sorted(mapsKeys(settings.Severity)) {
 		if _, ok := Lookup(id); !ok {
 			meta = append(meta, finding{rule: unknownRule, path: []string{"lint", "severity", id},
-				msg: fmt.Sprintf("unknown lint rule %q%s; 'charter explain' lists the rules", id, didYouMean(id, IDs()))})
+				msg: unknownRuleMessage(id)})
 			continue
 		}
 		if s, err := diag.ParseSeverity(settings.Severity[id]); err == nil {
@@ -102,42 +156,17 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 		}
 	}
 
-	// Run the rules.
-	var found []finding
-	sh := &shared{}
-	for _, r := range All() {
-		if !enabled[r.ID] || r.Run == nil {
-			continue
-		}
-		r.Run(&Pass{Rule: r, Program: prog, Config: prog.Config, Files: files, shared: sh, out: &found})
-	}
-
-	// Resolve positions, then apply suppression comments.
-	ds := make([]diag.Diagnostic, 0, len(found))
-	for _, f := range found {
-		ds = append(ds, toDiag(prog, f, severity))
-	}
-	if len(opts.Only) == 0 {
-		var ignores []*ignore
-		if !opts.NoInlineIgnores {
-			ignores = parseIgnores(files)
-		}
-		ds = applyIgnores(ds, ignores)
-		for _, ig := range ignores {
-			for _, f := range ig.problems(enabled) {
-				meta = append(meta, f)
-			}
-		}
-		for _, f := range meta {
-			if enabled[f.rule.ID] {
-				ds = append(ds, toDiag(prog, f, severity))
-			}
-		}
-	}
-	return diag.Sort(ds), nil
+	return enabled, severity, meta
 }
 
-func toDiag(prog *compiler.Program, f finding, severity map[string]diag.Severity) diag.Diagnostic {
+// locator resolves findings' positions.
+type locator struct {
+	prog     *compiler.Program
+	files    []*load.File
+	elements map[string]token.Pos
+}
+
+func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagnostic {
 	d := diag.Diagnostic{Severity: severity[f.rule.ID], Rule: f.rule.ID, Path: dotted(f.path), Message: f.msg}
 	if len(f.path) > 0 {
 		d.Message = d.Path + ": " + f.msg
@@ -145,7 +174,16 @@ func toDiag(prog *compiler.Program, f finding, severity map[string]diag.Severity
 	if f.pos.IsValid() {
 		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), f.pos.Column()
 	} else if len(f.path) > 0 {
-		p := prog.Locate(f.path...)
+		if hasElement(f.path) {
+			if l.elements == nil {
+				l.elements = elementPositions(l.files)
+			}
+			if pos, ok := l.elements[d.Path]; ok {
+				d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+				return d
+			}
+		}
+		p := l.prog.Locate(f.path...)
 		d.File, d.Line, d.Column = p.File, p.Line, p.Column
 	}
 	return d
@@ -168,4 +206,11 @@ func FailLevel(s string) (diag.Severity, error) {
 		return 0, fmt.Errorf("unknown fail level %q; valid levels: error, warning, info", s)
 	}
 	return sev, nil
+}
+
+func unknownRuleMessage(id string) string {
+	if hint := didYouMean(id, IDs()); hint != "" {
+		return fmt.Sprintf("unknown lint rule %q%s", id, hint)
+	}
+	return fmt.Sprintf("unknown lint rule %q; 'charter explain' lists the rules", id)
 }

@@ -99,7 +99,16 @@ func runLint(g *globals, o *lintOptions) error {
 		return fail(err, "")
 	}
 	ds = diag.Sort(append(ds, found...))
-	if err := writeLint(g, o.format, ds, lint.Infos(), failLevel); err != nil {
+	var infos []diag.RuleInfo
+	if o.format == "junit" {
+		// One test case per rule that ran.
+		for _, r := range lint.Enabled(l.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) {
+			infos = append(infos, r.Info())
+		}
+	} else {
+		infos = lint.Infos() // SARIF describes every rule
+	}
+	if err := writeLint(g, o.format, ds, infos, failLevel); err != nil {
 		return err
 	}
 	worst, any := diag.Max(ds)

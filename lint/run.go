@@ -89,9 +89,7 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 		}
 		ds = applyIgnores(ds, ignores)
 		for _, ig := range ignores {
-			for _, f := range ig.problems(enabled) {
-				meta = append(meta, f)
-			}
+			meta = append(meta, ig.problems(enabled)...)
 		}
 		for _, f := range meta {
 			if enabled[f.rule.ID] {

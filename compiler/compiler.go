@@ -43,7 +43,7 @@ type Origin struct {
 	// Name is the preset, type or agent that set the value ("" for default).
 	Name string `json:"name,omitempty"`
 	// Path is the CUE path of the value that won.
-	Path string `json:"path"`
+	Path string   `json:"path"`
 	Pos  Position `json:"pos"`
 }
 

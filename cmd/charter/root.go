@@ -105,6 +105,12 @@ identity across Git history.`,
 	})
 	root.AddCommand(
 		newValidateCmd(g),
+		newBuildCmd(g),
+		newRenderCmd(g),
+		newWhyCmd(g),
+		newDiffCmd(g),
+		newLogCmd(g),
+		newShowCmd(g),
 		newInitCmd(g),
 		newVersionCmd(g),
 		newLintCmd(g),

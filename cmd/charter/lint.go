@@ -21,6 +21,8 @@ type lintOptions struct {
 	disable         []string
 	failLevel       string
 	noInlineIgnores bool
+	newFromRev      string
+	revFlags
 }
 
 var lintFormats = []string{"text", "json", "sarif", "github", "junit"}
@@ -41,7 +43,8 @@ The reason is required. Repository-wide settings live in CUE:
     lint: {disable: ["rule-id"], severity: {"rule-id": "info"}}
 
 'charter explain' lists the rules; 'charter explain RULE' documents one.
-lint exits 1 when a finding reaches --fail-level (default warning).`,
+lint exits 1 when a finding reaches --fail-level (default warning). With
+--new-from-rev REV it reports only the findings REV did not already have.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(g, o) },
 	}
@@ -51,6 +54,8 @@ lint exits 1 when a finding reaches --fail-level (default warning).`,
 	f.StringSliceVar(&o.disable, "disable", nil, "turn off rules (comma-separated or repeated)")
 	f.StringVar(&o.failLevel, "fail-level", "warning", "exit 1 when a finding has this severity or higher: error, warning or info")
 	f.BoolVar(&o.noInlineIgnores, "no-inline-ignores", false, "ignore every // charter:ignore comment (for audits)")
+	f.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings that this Git revision did not already have (matched by rule, path and message, not line)")
+	o.register(cmd, true)
 	return cmd
 }
 
@@ -67,7 +72,7 @@ func runLint(g *globals, o *lintOptions) error {
 			return usage("%v", err)
 		}
 	}
-	l, err := loadWorktree(g)
+	l, _, err := loadRev(g, &o.revFlags)
 	if err != nil {
 		return err
 	}
@@ -90,13 +95,21 @@ func runLint(g *globals, o *lintOptions) error {
 		return findings()
 	}
 
-	found, err := lint.Run(prog, l.Repo().Files, lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores})
+	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
+	found, err := lint.Run(prog, l.Repo().Files, opts)
 	if err != nil {
 		var ue *lint.UnknownRuleError
 		if errors.As(err, &ue) {
 			return usage("%v", err)
 		}
 		return fail(err, "")
+	}
+	if o.newFromRev != "" {
+		old, err := lintRev(g, o.newFromRev, opts)
+		if err != nil {
+			return err
+		}
+		found = newFindings(found, old)
 	}
 	ds = diag.Sort(append(ds, found...))
 	var infos []diag.RuleInfo
@@ -158,4 +171,42 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// lintRev lints the config root as of a revision, for --new-from-rev. A
+// revision that does not validate or compile has no findings to subtract.
+func lintRev(g *globals, rev string, opts lint.Options) ([]diag.Diagnostic, error) {
+	l, _, err := loadRev(g, &revFlags{rev: rev})
+	if err != nil {
+		return nil, err
+	}
+	if !l.OK() {
+		return nil, nil
+	}
+	prog, cds := compiler.Compile(l.Repo(), l.Config)
+	if s, _ := diag.Max(cds); len(cds) > 0 && s == diag.Error {
+		return nil, nil
+	}
+	return lint.Run(prog, l.Repo().Files, opts)
+}
+
+// newFindings drops from ds the findings old already had, matched by rule,
+// path and message (lines move when a file is edited), as many times as old
+// has them.
+func newFindings(ds, old []diag.Diagnostic) []diag.Diagnostic {
+	type key struct{ rule, path, msg string }
+	seen := map[key]int{}
+	for _, d := range old {
+		seen[key{d.Rule, d.Path, d.Message}]++
+	}
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		k := key{d.Rule, d.Path, d.Message}
+		if seen[k] > 0 {
+			seen[k]--
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -115,6 +115,8 @@ identity across Git history.`,
 		newExportCmd(g),
 		newInitCmd(g),
 		newVersionCmd(g),
+		newLintCmd(g),
+		newExplainCmd(g),
 	)
 	return root
 }

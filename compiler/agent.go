@@ -39,8 +39,6 @@ type ResolvedSetting struct {
 	Value  model.Choice
 	Text   string // the option's text ("" for numeric settings)
 	Origin Origin
-	// TextPos is where the option's text is declared.
-	TextPos Position
 }
 
 // ResolvedBehavior is a behavior attached to an agent.
@@ -118,22 +116,20 @@ func (c *compilation) agent(id string) *Agent {
 		rc := ResolvedCategory{Name: cname, Title: cat.Title}
 		for _, sname := range c.prog.SettingOrder[cname] {
 			s := cat.Settings[sname]
+			def := []string{"categories", cname, "settings", sname, "default"}
 			rs := ResolvedSetting{Name: sname, Line: s.Line, Value: s.Default,
-				Origin: Origin{Layer: "default", Path: dotted([]string{"categories", cname, "settings", sname, "default"})}}
-			rs.Origin.Pos = c.prog.locate.Pos("categories", cname, "settings", sname, "default")
+				Origin: Origin{Layer: "default", Path: dotted(def), labels: def}}
 			for _, l := range ls {
 				if ch, ok := l.behavior[cname][sname]; ok {
 					p := append(slices.Clone(l.path), cname, sname)
 					rs.Value = ch
 					rs.Origin = l.origin
-					rs.Origin.Path = dotted(p)
-					rs.Origin.Pos = c.prog.locate.Pos(p...)
+					rs.Origin.Path, rs.Origin.labels = dotted(p), p
 				}
 			}
 			if !s.Numeric() {
 				if opt, ok := s.Options[rs.Value.Name]; ok {
 					rs.Text = opt.Text
-					rs.TextPos = c.prog.locate.Pos("categories", cname, "settings", sname, "options", rs.Value.Name, "text")
 				}
 			}
 			rc.Settings = append(rc.Settings, rs)

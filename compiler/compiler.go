@@ -42,13 +42,20 @@ type Origin struct {
 	Layer string `json:"layer"`
 	// Name is the preset, type or agent that set the value ("" for default).
 	Name string `json:"name,omitempty"`
-	// Path is the CUE path of the value that won.
-	Path string   `json:"path"`
-	Pos  Position `json:"pos"`
+	// Path is the CUE path of the value that won, in dot notation.
+	Path string `json:"path"`
+	// labels is Path as labels, for looking its position up.
+	labels []string
 }
 
-// Describe says where the value came from in words.
-func (o Origin) Describe() string {
+// Where returns the source position of the value an origin names. It is
+// looked up on demand: only why and render --sources need it.
+func (p *Program) Where(o Origin) Position { return p.locate.Pos(o.labels...) }
+
+// Describe says where the value came from in words, with its position.
+func (p *Program) Describe(o Origin) string { return o.describe(p.Where(o)) }
+
+func (o Origin) describe(pos Position) string {
 	var s string
 	switch o.Layer {
 	case "default":
@@ -60,11 +67,11 @@ func (o Origin) Describe() string {
 	case "agent-preset":
 		s = fmt.Sprintf("preset %s of the agent", o.Name)
 	case "agent":
-		s = fmt.Sprintf("the agent's own override")
+		s = "the agent's own override"
 	default:
 		s = o.Layer
 	}
-	if p := o.Pos.String(); p != "" {
+	if p := pos.String(); p != "" {
 		s += " (" + p + ")"
 	}
 	return s

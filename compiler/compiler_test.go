@@ -49,8 +49,8 @@ agents: a: {name: "A", type: "t", presets: ["p2"], behavior: communication: erro
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	rs, _ := a.Setting("communication", "error_handling")
-	if rs.Origin.Pos.File != "a.cue" || rs.Origin.Pos.Line != 2 {
-		t.Errorf("origin position = %v, want a.cue:2", rs.Origin.Pos)
+	if pos := prog.Where(rs.Origin); pos.File != "a.cue" || pos.Line != 2 {
+		t.Errorf("origin position = %v, want a.cue:2", pos)
 	}
 }
 

@@ -71,7 +71,7 @@ func Render(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
 				continue // an empty option text leaves its line out
 			}
 			text := strings.NewReplacer("{text}", template.Escape(s.Text), "{value}", template.Escape(s.Value.String())).Replace(s.Line)
-			src := fmt.Sprintf("%s.%s = %s from %s", cat.Name, s.Name, s.Value, s.Origin.Describe())
+			src := fmt.Sprintf("%s.%s = %s from %s", cat.Name, s.Name, s.Value, prog.Describe(s.Origin))
 			lines = append(lines, Line{Text: text, Source: src})
 		}
 		if len(lines) == 0 {

@@ -119,7 +119,7 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	if rs.Text != "" {
 		fmt.Fprintf(g.stdout, "  prompt line: %s\n", strings.ReplaceAll(rs.Line, "{text}", rs.Text))
 	}
-	fmt.Fprintf(g.stdout, "  decided by %s\n", rs.Origin.Describe())
+	fmt.Fprintf(g.stdout, "  decided by %s\n", c.Program.Describe(rs.Origin))
 	fmt.Fprintf(g.stdout, "layers, in the order they apply (the last one wins):\n")
 	for _, st := range steps {
 		mark := " "

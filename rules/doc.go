@@ -1,0 +1,2 @@
+// Package rules evaluates rule profiles on the tool calls of an LLM agent.
+package rules

@@ -33,9 +33,11 @@ var (
 	emptyArgs      = map[string]any{}
 )
 
-// costLimit bounds the work of one expression on one call (CEL's cost units,
-// roughly one per operation), so that an expression over huge arguments
-// cannot run away. An expression over the limit errors.
+// costLimit bounds the work of one expression with a comprehension on one
+// call (CEL's cost units, roughly one per operation), so that a nested loop
+// over huge arguments cannot run away; an expression over the limit errors.
+// Expressions without comprehensions need no limit: their cost is bounded by
+// their length and the input limits (MaxStringBytes, MaxNodes).
 const costLimit = 1_000_000
 
 // sessionVal is the CEL value of the variable session.
@@ -191,11 +193,12 @@ func newCELEnv() (*cel.Env, error) {
 
 // historyCall returns the CEL view of the recorded call at index i.
 func (s *Session) historyCall(i int) celCall {
+	c := s.callAt(i)
 	e := &s.calls[i]
 	return celCall{
-		Tool:        e.call.Tool,
-		Args:        e.call.Args,
-		Result:      e.call.Result,
+		Tool:        c.Tool,
+		Args:        c.Args,
+		Result:      c.Result,
 		Path:        e.path,
 		Fingerprint: e.fingerprint,
 		Index:       int64(i),

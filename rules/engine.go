@@ -303,7 +303,14 @@ func compileExpr(env *cel.Env, src string) (cel.Program, *CheckError) {
 	if err := checkLiteralPatterns(ast); err != nil {
 		return nil, err
 	}
-	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(costLimit))
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+	if hasComprehension(ast) {
+		// Only a comprehension (exists, all, filter, map, ...) can make an
+		// expression's cost grow faster than its (bounded) input; tracking
+		// the cost of every other expression would only slow it down.
+		opts = append(opts, cel.CostLimit(costLimit))
+	}
+	prg, err := env.Program(ast, opts...)
 	if err != nil {
 		return nil, &CheckError{Line: 1, Column: 1, Msg: fmt.Sprintf("the expression cannot run: %v", err)}
 	}

@@ -212,4 +212,11 @@ func checkLiteralPatterns(a *cel.Ast) *CheckError {
 	return nil
 }
 
+// hasComprehension reports whether an expression holds a comprehension
+// (the macros exists, all, exists_one, filter, map and their kin).
+func hasComprehension(a *cel.Ast) bool {
+	found := celast.MatchDescendants(celast.NavigateAST(a.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))
+	return len(found) > 0
+}
+
 var _ ref.Val = (*sessionVal)(nil)

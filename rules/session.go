@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"regexp"
 	"sort"
 )
@@ -22,11 +23,34 @@ type Session struct {
 }
 
 // entry is one recorded call and what Record derived from it before cutting
-// its strings to MaxHistoryStringBytes.
+// its strings to MaxHistoryStringBytes. A call read from a saved session is
+// kept as its JSON (raw) until an expression looks at it.
 type entry struct {
+	tool        string
 	call        Call
+	raw         []byte
 	path        string
 	fingerprint string
+}
+
+// callAt returns the recorded call at index i, decoding it on first use.
+func (s *Session) callAt(i int) Call {
+	e := &s.calls[i]
+	if e.raw != nil {
+		var c Call
+		if err := json.Unmarshal(e.raw, &c); err != nil {
+			// The line's checksum matched, so it was written as valid JSON;
+			// keep what is certain.
+			c = Call{}
+		}
+		e.call = Call{
+			Tool:   e.tool,
+			Args:   boundArgs(c.Args, MaxHistoryStringBytes),
+			Result: boundValue(c.Result, MaxHistoryStringBytes),
+		}
+		e.raw = nil
+	}
+	return e.call
 }
 
 // toolStats aggregates the calls of one tool.
@@ -76,14 +100,26 @@ func (s *Session) add(c Call, p, fp string) {
 	} else {
 		s.streak = 1
 	}
-	s.calls = append(s.calls, entry{call: c, path: p, fingerprint: fp})
+	s.calls = append(s.calls, entry{tool: c.Tool, call: c, path: p, fingerprint: fp})
+	s.index(c.Tool, p)
+}
+
+// addRaw appends a call read from a saved session, its JSON kept for later.
+func (s *Session) addRaw(tool string, raw []byte, p, fp string) {
+	s.add(Call{Tool: tool}, p, fp)
+	s.calls[len(s.calls)-1].raw = raw
+}
+
+// index files the newest call under its tool's aggregates.
+func (s *Session) index(tool, p string) {
+	index := len(s.calls) - 1
 	if s.tools == nil {
 		s.tools = make(map[string]*toolStats)
 	}
-	ts := s.tools[c.Tool]
+	ts := s.tools[tool]
 	if ts == nil {
 		ts = &toolStats{}
-		s.tools[c.Tool] = ts
+		s.tools[tool] = ts
 	}
 	ts.indices = append(ts.indices, index)
 	if p != "" {
@@ -110,7 +146,7 @@ func (s *Session) Call(i int) (Call, bool) {
 	if s == nil || i < 0 || i >= len(s.calls) {
 		return Call{}, false
 	}
-	return s.calls[i].call, true
+	return s.callAt(i), true
 }
 
 // LastFired returns the index of the call on which the rule last fired, and
@@ -212,7 +248,7 @@ func (s *Session) lastMatch(tools []string, field, pattern string, re *regexp.Re
 		}
 		for ; m.scanned < len(ts.indices); m.scanned++ {
 			i := ts.indices[m.scanned]
-			v, ok := lookupField(s.calls[i].call.Args, field)
+			v, ok := lookupField(s.callAt(i).Args, field)
 			if !ok {
 				continue
 			}

@@ -6,64 +6,133 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"slices"
 	"strings"
 )
 
-// A session is saved as JSON Lines, one event per line, in order:
+// A session is saved as JSON Lines, one event per line, in order. A call:
 //
-//	{"call":{"tool":"Read","args":{"file_path":"a.go"},"result":"..."},"path":"a.go","fingerprint":"9f0c..."}
+//	{"tool":"Read","path":"/r/a.go","fingerprint":"9f0c4e1d2a3b4c5d","size":62,"crc32c":1234567890,"call":{"tool":"Read","args":{"file_path":"/r/a.go"},"result":"..."}}
+//
+// and a rule that fired on the call at index (for cooldowns):
+//
 //	{"fired":"read_before_edit","index":3}
 //
-// A call line records a call (path and fingerprint are what Record derived
-// from the uncut arguments; when missing they are derived again). A fired
-// line says a rule fired on the call at index, for cooldowns. Empty lines
-// are ignored.
+// path and fingerprint are what Record derived from the uncut arguments;
+// size and crc32c (CRC-32C, Castagnoli) cover the bytes of the call value,
+// which comes last. They let a reader take a line's aggregates from its
+// header and leave the call undecoded until an expression looks at it, so
+// loading a long session costs little more than reading it. A line without
+// size and crc32c, or with its keys in another order, is decoded whole.
+// Empty lines are ignored.
 
-// sessionLine is one line of a saved session.
-type sessionLine struct {
-	Call        *Call  `json:"call,omitempty"`
-	Path        string `json:"path,omitempty"`
-	Fingerprint string `json:"fingerprint,omitempty"`
-	Fired       string `json:"fired,omitempty"`
-	Index       *int   `json:"index,omitempty"`
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// callHeader is the part of a call line before the call.
+type callHeader struct {
+	Tool        string  `json:"tool"`
+	Path        string  `json:"path,omitempty"`
+	Fingerprint string  `json:"fingerprint,omitempty"`
+	Size        *int    `json:"size,omitempty"`
+	CRC         *uint32 `json:"crc32c,omitempty"`
 }
+
+// anyLine is any line, decoded whole.
+type anyLine struct {
+	callHeader
+	Call  *Call  `json:"call,omitempty"`
+	Fired string `json:"fired,omitempty"`
+	Index *int   `json:"index,omitempty"`
+}
+
+// firedLine is a fired line.
+type firedLine struct {
+	Fired string `json:"fired"`
+	Index int    `json:"index"`
+}
+
+var callKey = []byte(`,"call":`)
 
 // MaxSessionLineBytes is the longest line ReadSession accepts; a longer line
 // is reported as corrupt and skipped.
 const MaxSessionLineBytes = 16 << 20
 
+// appendCallLine appends the line of call i, with its newline.
+func (s *Session) appendCallLine(buf []byte, i int) ([]byte, error) {
+	e := &s.calls[i]
+	body := e.raw
+	if body == nil {
+		var err error
+		if body, err = marshalNoEscape(e.call); err != nil {
+			return buf, fmt.Errorf("encoding call %d: %w", i, err)
+		}
+	}
+	size, sum := len(body), crc32.Checksum(body, crcTable)
+	head, err := marshalNoEscape(callHeader{Tool: e.tool, Path: e.path, Fingerprint: e.fingerprint, Size: &size, CRC: &sum})
+	if err != nil {
+		return buf, fmt.Errorf("encoding call %d: %w", i, err)
+	}
+	buf = append(buf, head[:len(head)-1]...)
+	buf = append(buf, callKey...)
+	buf = append(buf, body...)
+	return append(buf, "}\n"...), nil
+}
+
+// appendFiredLine appends a fired line, with its newline.
+func appendFiredLine(buf []byte, rule string, index int) ([]byte, error) {
+	b, err := marshalNoEscape(firedLine{Fired: rule, Index: index})
+	if err != nil {
+		return buf, err
+	}
+	buf = append(buf, b...)
+	return append(buf, '\n'), nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping and without the
+// trailing newline.
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// sortedFired returns the rules that fired, sorted.
+func (s *Session) sortedFired() []string {
+	rules := make([]string, 0, len(s.fired))
+	for r := range s.fired {
+		rules = append(rules, r)
+	}
+	slices.Sort(rules)
+	return rules
+}
+
 // WriteJSONL writes the session as JSON Lines: every call, oldest first, then
 // one fired line per rule that fired, sorted by rule id.
 func (s *Session) WriteJSONL(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	write := func(l sessionLine) error {
-		buf.Reset()
-		if err := enc.Encode(l); err != nil {
-			return err
-		}
-		_, err := bw.Write(buf.Bytes())
-		return err
-	}
+	var buf []byte
 	if s != nil {
 		for i := range s.calls {
-			e := &s.calls[i]
-			if err := write(sessionLine{Call: &e.call, Path: e.path, Fingerprint: e.fingerprint}); err != nil {
-				return fmt.Errorf("writing call %d: %w", i, err)
+			var err error
+			if buf, err = s.appendCallLine(buf[:0], i); err != nil {
+				return err
+			}
+			if _, err := bw.Write(buf); err != nil {
+				return err
 			}
 		}
-		rules := make([]string, 0, len(s.fired))
-		for r := range s.fired {
-			rules = append(rules, r)
-		}
-		slices.Sort(rules)
-		for _, r := range rules {
-			i := s.fired[r]
-			if err := write(sessionLine{Fired: r, Index: &i}); err != nil {
+		for _, r := range s.sortedFired() {
+			var err error
+			if buf, err = appendFiredLine(buf[:0], r, s.fired[r]); err != nil {
+				return err
+			}
+			if _, err := bw.Write(buf); err != nil {
 				return err
 			}
 		}
@@ -125,12 +194,41 @@ func ReadSession(r io.Reader) (*Session, error) {
 		if tooLong {
 			bad = append(bad, LineError{n, fmt.Errorf("longer than %d bytes", MaxSessionLineBytes)})
 		} else if len(bytes.TrimSpace(line)) > 0 {
-			if lerr := s.readLine(line); lerr != nil {
+			if lerr := s.readLine(line, true); lerr != nil {
 				bad = append(bad, LineError{n, lerr})
 			}
 		}
 		if err == io.EOF {
 			break
+		}
+	}
+	if len(bad) > 0 {
+		return s, &CorruptLinesError{Lines: bad}
+	}
+	return s, nil
+}
+
+// readSessionBytes reads a whole saved session held in memory; the session
+// keeps slices of data, which the caller must not change.
+func readSessionBytes(data []byte) (*Session, *CorruptLinesError) {
+	s := &Session{}
+	var bad []LineError
+	for n := 1; len(data) > 0; n++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if len(line) > MaxSessionLineBytes {
+			bad = append(bad, LineError{n, fmt.Errorf("longer than %d bytes", MaxSessionLineBytes)})
+			continue
+		}
+		if err := s.readLine(line, false); err != nil {
+			bad = append(bad, LineError{n, err})
 		}
 	}
 	if len(bad) > 0 {
@@ -161,23 +259,47 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, bool, error) {
 	}
 }
 
-// readLine applies one line of a saved session.
-func (s *Session) readLine(b []byte) error {
-	var l sessionLine
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
-		return fmt.Errorf("not a session event: %v", err)
+// readLine applies one line of a saved session. When clone is set, the
+// session keeps copies of the line's bytes, not slices of it.
+func (s *Session) readLine(b []byte, clone bool) error {
+	// Fast path: a call line as appendCallLine writes it.
+	if i := bytes.Index(b, callKey); i > 0 && b[len(b)-1] == '}' {
+		head := make([]byte, 0, i+1)
+		head = append(append(head, b[:i]...), '}')
+		var h callHeader
+		if err := json.Unmarshal(head, &h); err == nil && h.Size != nil && h.CRC != nil && h.Fingerprint != "" {
+			body := b[i+len(callKey) : len(b)-1]
+			switch {
+			case h.Tool == "":
+				return errors.New("call has no tool")
+			case len(body) != *h.Size:
+				return fmt.Errorf("call is %d bytes, its header says %d (a torn or edited line)", len(body), *h.Size)
+			case crc32.Checksum(body, crcTable) != *h.CRC:
+				return errors.New("call does not match its checksum (an edited or damaged line)")
+			case body[0] != '{':
+				return errors.New("call is not a JSON object")
+			}
+			if clone {
+				body = bytes.Clone(body)
+			}
+			s.addRaw(cutString(h.Tool, MaxHistoryStringBytes), body, h.Path, h.Fingerprint)
+			return nil
+		}
 	}
-	if dec.More() {
-		return errors.New("more than one JSON value on the line")
+	var l anyLine
+	if err := json.Unmarshal(b, &l); err != nil {
+		return fmt.Errorf("not a session event: %v", err)
 	}
 	switch {
 	case l.Call != nil && l.Fired == "":
-		if l.Call.Tool == "" {
+		tool := l.Call.Tool
+		if tool == "" {
+			tool = l.Tool
+		}
+		if tool == "" {
 			return errors.New("call has no tool")
 		}
-		tool := cutString(l.Call.Tool, MaxHistoryStringBytes)
+		tool = cutString(tool, MaxHistoryStringBytes)
 		args := boundArgs(l.Call.Args, MaxHistoryStringBytes)
 		p, fp := l.Path, l.Fingerprint
 		if p == "" {

@@ -20,6 +20,8 @@ type Session struct {
 	fired  map[string]int
 	streak int
 	memo   map[memoKey]*memoEntry
+	// firedLines counts the fired lines read from a saved session.
+	firedLines int
 }
 
 // entry is one recorded call and what Record derived from it before cutting

@@ -314,6 +314,7 @@ func (s *Session) readLine(b []byte, clone bool) error {
 			return errors.New("fired event needs a non-negative index")
 		}
 		s.MarkFired(l.Fired, *l.Index)
+		s.firedLines++
 	default:
 		return errors.New("a line holds either a call or a fired event")
 	}

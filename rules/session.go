@@ -26,31 +26,52 @@ type Session struct {
 
 // entry is one recorded call and what Record derived from it before cutting
 // its strings to MaxHistoryStringBytes. A call read from a saved session is
-// kept as its JSON (raw) until an expression looks at it.
+// kept as its JSON (raw) until an expression looks at it; its arguments are
+// decoded first, alone, since most expressions never look at a result.
 type entry struct {
 	tool        string
 	call        Call
-	raw         []byte
+	raw         []byte // the call's JSON, until decoded
+	rawArgs     []byte // the arguments' JSON within raw, when known
+	argsDone    bool
 	path        string
 	fingerprint string
+}
+
+// argsAt returns the arguments of the recorded call at index i, decoding
+// them on first use.
+func (s *Session) argsAt(i int) map[string]any {
+	e := &s.calls[i]
+	if e.raw != nil && !e.argsDone {
+		// The line's checksum matched, so it was written as valid JSON; on
+		// a decoding error keep what is certain: no arguments.
+		var args map[string]any
+		if e.rawArgs != nil {
+			_ = json.Unmarshal(e.rawArgs, &args)
+		} else {
+			var c struct {
+				Args map[string]any `json:"args"`
+			}
+			_ = json.Unmarshal(e.raw, &c)
+			args = c.Args
+		}
+		e.call.Args = boundArgs(args, MaxHistoryStringBytes)
+		e.argsDone = true
+	}
+	return e.call.Args
 }
 
 // callAt returns the recorded call at index i, decoding it on first use.
 func (s *Session) callAt(i int) Call {
 	e := &s.calls[i]
 	if e.raw != nil {
-		var c Call
-		if err := json.Unmarshal(e.raw, &c); err != nil {
-			// The line's checksum matched, so it was written as valid JSON;
-			// keep what is certain.
-			c = Call{}
+		var c struct {
+			Result any `json:"result"`
 		}
-		e.call = Call{
-			Tool:   e.tool,
-			Args:   boundArgs(c.Args, MaxHistoryStringBytes),
-			Result: boundValue(c.Result, MaxHistoryStringBytes),
-		}
-		e.raw = nil
+		_ = json.Unmarshal(e.raw, &c)
+		args := s.argsAt(i)
+		e.call = Call{Tool: e.tool, Args: args, Result: boundValue(c.Result, MaxHistoryStringBytes)}
+		e.raw, e.rawArgs = nil, nil
 	}
 	return e.call
 }
@@ -106,10 +127,12 @@ func (s *Session) add(c Call, p, fp string) {
 	s.index(c.Tool, p)
 }
 
-// addRaw appends a call read from a saved session, its JSON kept for later.
-func (s *Session) addRaw(tool string, raw []byte, p, fp string) {
+// addRaw appends a call read from a saved session, its JSON (and that of its
+// arguments, when known) kept for later.
+func (s *Session) addRaw(tool string, raw, rawArgs []byte, p, fp string) {
 	s.add(Call{Tool: tool}, p, fp)
-	s.calls[len(s.calls)-1].raw = raw
+	e := &s.calls[len(s.calls)-1]
+	e.raw, e.rawArgs = raw, rawArgs
 }
 
 // index files the newest call under its tool's aggregates.
@@ -250,7 +273,7 @@ func (s *Session) lastMatch(tools []string, field, pattern string, re *regexp.Re
 		}
 		for ; m.scanned < len(ts.indices); m.scanned++ {
 			i := ts.indices[m.scanned]
-			v, ok := lookupField(s.callAt(i).Args, field)
+			v, ok := lookupField(s.argsAt(i), field)
 			if !ok {
 				continue
 			}

@@ -143,7 +143,7 @@ func TestSessionJSONL(t *testing.T) {
 		t.Errorf("unexpected JSONL:\n%s", buf.String())
 	}
 	if !strings.HasPrefix(lines[0], `{"tool":"Read","path":"/r/a.go","fingerprint":"`) ||
-		!strings.HasSuffix(lines[0], `,"size":67,"crc32c":2394101512,"call":{"tool":"Read","args":{"file_path":"/r/a.go"},"result":"package a"}}`) {
+		!strings.HasSuffix(lines[0], `,"size":67,"crc32c":1647249707,"args_size":23,"call":{"args":{"file_path":"/r/a.go"},"tool":"Read","result":"package a"}}`) {
 		t.Errorf("call line: %s", lines[0])
 	}
 	for _, l := range lines {

@@ -14,7 +14,7 @@ import (
 
 // A session is saved as JSON Lines, one event per line, in order. A call:
 //
-//	{"tool":"Read","path":"/r/a.go","fingerprint":"9f0c4e1d2a3b4c5d","size":62,"crc32c":1234567890,"call":{"tool":"Read","args":{"file_path":"/r/a.go"},"result":"..."}}
+//	{"tool":"Read","path":"/r/a.go","fingerprint":"9f0c4e1d2a3b4c5d","size":70,"crc32c":1234567890,"args_size":23,"call":{"args":{"file_path":"/r/a.go"},"tool":"Read","result":"..."}}
 //
 // and a rule that fired on the call at index (for cooldowns):
 //
@@ -22,10 +22,12 @@ import (
 //
 // path and fingerprint are what Record derived from the uncut arguments;
 // size and crc32c (CRC-32C, Castagnoli) cover the bytes of the call value,
-// which comes last. They let a reader take a line's aggregates from its
-// header and leave the call undecoded until an expression looks at it, so
-// loading a long session costs little more than reading it. A line without
-// size and crc32c, or with its keys in another order, is decoded whole.
+// which comes last; args_size is the length of its args value, which comes
+// first in it. They let a reader take a line's aggregates from its header and
+// leave the call undecoded until an expression looks at it (and decode the
+// arguments without the result), so loading a long session costs little more
+// than reading it. A line without size and crc32c, or with its keys in
+// another order, is decoded whole.
 // Empty lines are ignored.
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -37,6 +39,7 @@ type callHeader struct {
 	Fingerprint string  `json:"fingerprint,omitempty"`
 	Size        *int    `json:"size,omitempty"`
 	CRC         *uint32 `json:"crc32c,omitempty"`
+	ArgsSize    *int    `json:"args_size,omitempty"`
 }
 
 // anyLine is any line, decoded whole.
@@ -59,18 +62,24 @@ var callKey = []byte(`,"call":`)
 // is reported as corrupt and skipped.
 const MaxSessionLineBytes = 16 << 20
 
-// appendCallLine appends the line of call i, with its newline.
+// appendCallLine appends the line of call i, with its newline. The call's
+// JSON starts with its arguments, whose length the header gives, so that a
+// reader can decode them without the result.
 func (s *Session) appendCallLine(buf []byte, i int) ([]byte, error) {
 	e := &s.calls[i]
-	body := e.raw
-	if body == nil {
+	body, rawArgs := e.raw, e.rawArgs
+	if body == nil || rawArgs == nil {
+		c := e.call
+		if body != nil {
+			c = s.callAt(i)
+		}
 		var err error
-		if body, err = marshalNoEscape(e.call); err != nil {
+		if body, rawArgs, err = encodeCall(c); err != nil {
 			return buf, fmt.Errorf("encoding call %d: %w", i, err)
 		}
 	}
-	size, sum := len(body), crc32.Checksum(body, crcTable)
-	head, err := marshalNoEscape(callHeader{Tool: e.tool, Path: e.path, Fingerprint: e.fingerprint, Size: &size, CRC: &sum})
+	size, sum, argsSize := len(body), crc32.Checksum(body, crcTable), len(rawArgs)
+	head, err := marshalNoEscape(callHeader{Tool: e.tool, Path: e.path, Fingerprint: e.fingerprint, Size: &size, CRC: &sum, ArgsSize: &argsSize})
 	if err != nil {
 		return buf, fmt.Errorf("encoding call %d: %w", i, err)
 	}
@@ -78,6 +87,36 @@ func (s *Session) appendCallLine(buf []byte, i int) ([]byte, error) {
 	buf = append(buf, callKey...)
 	buf = append(buf, body...)
 	return append(buf, "}\n"...), nil
+}
+
+var argsKey = []byte(`{"args":`)
+
+// encodeCall returns a call's JSON, {"args":...,"tool":...,"result":...},
+// and the part of it that holds the arguments.
+func encodeCall(c Call) (body, rawArgs []byte, err error) {
+	args := c.Args
+	if args == nil {
+		args = map[string]any{}
+	}
+	a, err := marshalNoEscape(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := marshalNoEscape(c.Tool)
+	if err != nil {
+		return nil, nil, err
+	}
+	body = append(append(body, argsKey...), a...)
+	body = append(append(body, `,"tool":`...), t...)
+	if c.Result != nil {
+		r, err := marshalNoEscape(c.Result)
+		if err != nil {
+			return nil, nil, err
+		}
+		body = append(append(body, `,"result":`...), r...)
+	}
+	body = append(body, '}')
+	return body, body[len(argsKey) : len(argsKey)+len(a)], nil
 }
 
 // appendFiredLine appends a fired line, with its newline.
@@ -282,7 +321,11 @@ func (s *Session) readLine(b []byte, clone bool) error {
 			if clone {
 				body = bytes.Clone(body)
 			}
-			s.addRaw(cutString(h.Tool, MaxHistoryStringBytes), body, h.Path, h.Fingerprint)
+			var rawArgs []byte
+			if h.ArgsSize != nil && bytes.HasPrefix(body, argsKey) && *h.ArgsSize > 0 && len(argsKey)+*h.ArgsSize < len(body) {
+				rawArgs = body[len(argsKey) : len(argsKey)+*h.ArgsSize]
+			}
+			s.addRaw(cutString(h.Tool, MaxHistoryStringBytes), body, rawArgs, h.Path, h.Fingerprint)
 			return nil
 		}
 	}

@@ -3,7 +3,9 @@ package rules_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -425,4 +427,27 @@ func TestCostLimit(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v", d)
 	}
+}
+
+// TestConcurrentEvaluate runs one engine on several sessions at once (run
+// with -race).
+func TestConcurrentEvaluate(t *testing.T) {
+	e := builtinEngine(t, "coding")
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			s := &rules.Session{}
+			for i := range 50 {
+				c := rules.Call{Tool: "Bash", Args: map[string]any{"command": fmt.Sprintf("pytest -k t%d_%d", w, i)}}
+				if i%3 == 0 {
+					c = rules.Call{Tool: "Edit", Args: map[string]any{"file_path": fmt.Sprint("/f", i), "new_string": "x"}}
+				}
+				if v := e.Evaluate(rules.Pre, c, s); v.Decision == rules.Allowed {
+					e.Evaluate(rules.Post, c, s)
+					s.Record(c)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

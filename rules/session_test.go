@@ -310,3 +310,32 @@ func TestGoTypedArgs(t *testing.T) {
 		t.Errorf("(-want +got):\n%s%v", diff, v.Errors)
 	}
 }
+
+// FuzzReadSession feeds arbitrary bytes to the session reader: it never
+// panics, and what it read evaluates and writes back.
+func FuzzReadSession(f *testing.F) {
+	s := &rules.Session{}
+	s.Record(rules.Call{Tool: "Read", Args: map[string]any{"file_path": "/a"}, Result: "x"})
+	s.Record(rules.Call{Tool: "Bash", Args: map[string]any{"command": "pytest"}})
+	s.MarkFired("r", 1)
+	var buf bytes.Buffer
+	s.WriteJSONL(&buf)
+	f.Add(buf.Bytes())
+	f.Add([]byte(`{"tool":"x","fingerprint":"f","size":2,"crc32c":0,"args_size":1,"call":{}}`))
+	f.Add([]byte("{\"call\":{\"tool\":\"a\",\"args\":{\"file_path\":7}}}\n\n{\"fired\":\"x\",\"index\":-1}"))
+	e := mustCompile(f,
+		rule("x", "*", rules.Warn, &rules.Condition{Type: rules.Expr, Expr: "size(session) > 0 && session.call(-1).result != null && session.lastMatch('Bash', 'command', 'py') >= 0"}),
+		rule("y", "*", rules.Warn, &rules.Condition{Type: rules.Expr, Expr: "session.hasPath('Read', '/a') || session.streak() > 1"}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, _ := rules.ReadSession(bytes.NewReader(data))
+		e.Evaluate(rules.Pre, rules.Call{Tool: "Read"}, s)
+		var out bytes.Buffer
+		if err := s.WriteJSONL(&out); err != nil {
+			t.Fatal(err)
+		}
+		back, err := rules.ReadSession(&out)
+		if err != nil || back.Len() != s.Len() {
+			t.Fatalf("written session does not read back: %v (%d of %d calls)\n%s", err, back.Len(), s.Len(), out.String())
+		}
+	})
+}

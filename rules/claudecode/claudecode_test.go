@@ -261,3 +261,19 @@ func BenchmarkHandlePostEdit1000(b *testing.B) {
 		}
 	}
 }
+
+// FuzzHandle feeds arbitrary input to the hook: it answers or errors, and
+// never panics.
+func FuzzHandle(f *testing.F) {
+	f.Add(hookInput(claudecode.PreToolUse, "Bash", map[string]any{"command": "rm -rf /"}, nil))
+	f.Add(hookInput(claudecode.PostToolUse, "Edit", map[string]any{"file_path": 3}, []any{nil}))
+	f.Add(`{"session_id":"../x","hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":{}}}`)
+	e := engine(f)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, in string) {
+		var out bytes.Buffer
+		if err := claudecode.Handle(strings.NewReader(in), &out, e, dir); err == nil && out.Len() > 0 && !json.Valid(out.Bytes()) {
+			t.Fatalf("output is not JSON: %s", out.String())
+		}
+	})
+}

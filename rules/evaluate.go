@@ -42,15 +42,22 @@ type Verdict struct {
 
 // Firing is one rule that fired.
 type Firing struct {
-	Rule    string `json:"rule"`
-	Action  Action `json:"action"`
+	// Rule is the rule's id.
+	Rule string `json:"rule"`
+	// Action is the rule's action.
+	Action Action `json:"action"`
+	// Message is what to tell the model: the rule's message, or its text
+	// when the message is empty.
 	Message string `json:"message"`
 }
 
 // RuleError is one rule whose condition failed to evaluate on a call, such as
 // a CEL expression reading a missing argument.
 type RuleError struct {
-	Rule  string `json:"rule"`
+	// Rule is the rule's id; empty for a problem with the evaluation itself
+	// (an unknown phase).
+	Rule string `json:"rule"`
+	// Error says what went wrong.
 	Error string `json:"error"`
 }
 

@@ -11,16 +11,21 @@ import (
 // 0) and every rule that must fire on it, in either phase; no other rule may
 // fire on that call. Calls without an expectation are not checked.
 type Expectation struct {
-	Call  int    `json:"call"`
+	// Call is the index of the call in the test, from 0.
+	Call int `json:"call"`
+	// Fires lists every rule that must fire on the call.
 	Fires []Fire `json:"fires"`
 }
 
 // Fire is one rule firing with one action.
 type Fire struct {
-	Rule   string `json:"rule"`
+	// Rule is the rule's id.
+	Rule string `json:"rule"`
+	// Action is the action it fires with.
 	Action Action `json:"action"`
 }
 
+// String returns "RULE (ACTION)".
 func (f Fire) String() string { return f.Rule + " (" + string(f.Action) + ")" }
 
 func compareFire(a, b Fire) int {

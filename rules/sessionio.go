@@ -187,6 +187,7 @@ type LineError struct {
 	Err error
 }
 
+// Error returns "line N: what is wrong".
 func (e LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 
 // CorruptLinesError lists the lines ReadSession skipped. The session it
@@ -195,6 +196,7 @@ type CorruptLinesError struct {
 	Lines []LineError
 }
 
+// Error says how many lines were skipped and why, the first five in full.
 func (e *CorruptLinesError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d corrupt line", len(e.Lines))

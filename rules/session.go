@@ -103,14 +103,22 @@ const maxMemo = 4096
 
 // Record appends a call that ran to the session. The runtime calls it after
 // the call ran, with its result, and after evaluating phase Post; a call
-// that was blocked did not run and is not recorded.
+// that was blocked did not run and is not recorded. The session keeps a copy
+// of the call, its strings cut to MaxHistoryStringBytes.
 func (s *Session) Record(c Call) {
 	tool := cutString(c.Tool, MaxHistoryStringBytes)
 	args := boundArgs(c.Args, MaxStringBytes)
+	// The session keeps copies: the caller may reuse its maps and slices.
+	var hargs map[string]any
+	if args != nil {
+		b := bounder{maxStr: MaxHistoryStringBytes}
+		hargs, _ = b.copy(args, 0).(map[string]any)
+	}
+	b := bounder{maxStr: MaxHistoryStringBytes}
 	s.add(Call{
 		Tool:   tool,
-		Args:   boundArgs(args, MaxHistoryStringBytes),
-		Result: boundValue(c.Result, MaxHistoryStringBytes),
+		Args:   hargs,
+		Result: b.copy(c.Result, 0),
 	}, callPath(args), fingerprint(tool, args))
 }
 

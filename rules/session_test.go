@@ -339,3 +339,15 @@ func FuzzReadSession(f *testing.F) {
 		}
 	})
 }
+
+func TestRecordCopies(t *testing.T) {
+	s := &rules.Session{}
+	args := map[string]any{"file_path": "/a", "list": []any{"x"}}
+	s.Record(rules.Call{Tool: "Read", Args: args})
+	args["file_path"] = "/b"
+	args["list"].([]any)[0] = "y"
+	c, _ := s.Call(0)
+	if c.Args["file_path"] != "/a" || c.Args["list"].([]any)[0] != "x" {
+		t.Errorf("the session shares the caller's arguments: %v", c.Args)
+	}
+}

@@ -235,7 +235,7 @@ func compileCondition(env *cel.Env, c Condition) (condition, []*CheckError) {
 	}
 	for _, f := range []string{"field", "substring", "pattern", "values", "expr"} {
 		if set[f] && !slices.Contains(used, f) {
-			fail(f, "%s does not apply to a %s condition; remove it, or change type", f, c.Type)
+			fail(f, "%s does not apply to %s conditions; remove it, or change the type", f, c.Type)
 		}
 	}
 	if c.Type != Expr && c.Field == "" {

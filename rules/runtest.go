@@ -102,7 +102,11 @@ func RunTest(e *Engine, calls []Call, expect []Expectation) TestResult {
 	want := make(map[int][]Fire, len(expect))
 	for _, x := range expect {
 		if x.Call < 0 || x.Call >= len(calls) {
-			fail(-1, "expectation for call %d: the test has %d calls (0 to %d)", x.Call, len(calls), len(calls)-1)
+			if len(calls) == 0 {
+				fail(-1, "expectation for call %d: the test has no calls", x.Call)
+			} else {
+				fail(-1, "expectation for call %d: the test has %d calls (0 to %d)", x.Call, len(calls), len(calls)-1)
+			}
 			continue
 		}
 		if _, dup := want[x.Call]; dup {

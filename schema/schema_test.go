@@ -409,4 +409,3 @@ func TestJSONSchemaStable(t *testing.T) {
 		}
 	}
 }
-

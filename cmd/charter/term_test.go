@@ -83,7 +83,9 @@ func TestQuiet(t *testing.T) {
 func TestRuleCompletion(t *testing.T) {
 	old := ruleIDs
 	defer func() { ruleIDs = old }()
-	ruleIDs = func() []string { return []string{"tool-conflict\tA tool both allowed and denied", "secret-literal", "unknown-placeholder"} }
+	ruleIDs = func() []string {
+		return []string{"tool-conflict\tA tool both allowed and denied", "secret-literal", "unknown-placeholder"}
+	}
 
 	g := &globals{}
 	root := newRoot(g)

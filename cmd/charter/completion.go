@@ -77,6 +77,17 @@ func registerCompletions(root *cobra.Command, g *globals) {
 	rules := func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		return completeRules(toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
+	// ruleList completes the last id of a comma-separated list (lint's
+	// --enable and --disable take "a,b").
+	ruleList := func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		i := strings.LastIndex(toComplete, ",")
+		done, last := toComplete[:i+1], toComplete[i+1:]
+		var out []string
+		for _, r := range completeRules(last) {
+			out = append(out, done+r)
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
 	words := func(ws ...string) cobra.CompletionFunc {
 		return cobra.FixedCompletions(ws, cobra.ShellCompDirectiveNoFileComp)
 	}
@@ -98,8 +109,8 @@ func registerCompletions(root *cobra.Command, g *globals) {
 				return completeAgents(g, toComplete), cobra.ShellCompDirectiveNoFileComp
 			})
 		case "lint":
-			flag("enable", rules)
-			flag("disable", rules)
+			flag("enable", ruleList)
+			flag("disable", ruleList)
 			flag("fail-level", words("error", "warning", "info"))
 		case "schema":
 			var targets []string

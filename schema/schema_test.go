@@ -409,3 +409,29 @@ func TestJSONSchemaStable(t *testing.T) {
 		}
 	}
 }
+
+// TestDraft7Compatible backs docs/editors.md: the documents use only
+// keywords that mean the same in draft-07, so draft-07 tools (such as
+// yaml-language-server) read them. Declared as draft-07, they still
+// accept valid documents and reject invalid ones.
+func TestDraft7Compatible(t *testing.T) {
+	b := buildRepo(t, "testdata/full")
+	for _, c := range []struct {
+		target schema.Target
+		doc    []byte
+	}{{schema.Repo, b.value}, {schema.Agent, b.bundle["agents/hal/agent.json"]}, {schema.Profile, b.bundle["profiles/support.json"]}} {
+		js, err := schema.JSONSchema(c.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js = bytes.Replace(js, []byte(schema.Draft), []byte("http://json-schema.org/draft-07/schema#"), 1)
+		s := compileBytes(t, string(c.target)+"-draft7.json", js)
+		if err := s.Validate(instance(t, c.doc)); err != nil {
+			t.Errorf("%s: %v", c.target, err)
+		}
+		bad := mutate(t, c.doc, func(m map[string]any) { m["no_such_field"] = 1 })
+		if err := s.Validate(instance(t, bad)); err == nil {
+			t.Errorf("%s: unknown field passes under draft-07", c.target)
+		}
+	}
+}

@@ -147,10 +147,7 @@ func loadFS(fsys fs.FS, name string) (*loaded, error) {
 func writeDiagnostics(g *globals, format string, ds []diag.Diagnostic) error {
 	switch format {
 	case "text":
-		for _, d := range ds {
-			fmt.Fprintln(g.stderr, d.String())
-		}
-		return nil
+		return writeTextDiagnostics(g, ds)
 	case "json":
 		b, err := diag.JSON(ds)
 		if err != nil {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
@@ -51,13 +49,13 @@ func runValidate(g *globals, o *validateOptions) error {
 	}
 	if !l.OK() {
 		if o.format == "text" {
-			fmt.Fprintf(g.stderr, "charter: %s\n", countBySeverity(l.Diagnostics))
+			g.summaryf(g.stderr, "charter: %s\n", countBySeverity(l.Diagnostics))
 		}
 		return findings()
 	}
 	if o.format == "text" {
 		c := l.Config
-		fmt.Fprintf(g.stdout, "ok: %s, %s, %s, %s, %s, %s, %s in %s\n",
+		g.summaryf(g.stdout, "ok: %s, %s, %s, %s, %s, %s, %s in %s\n",
 			plural(len(c.Agents), "agent"), plural(len(c.AgentTypes), "agent type"),
 			plural(len(c.Categories), "category"), plural(len(c.Presets), "preset"),
 			plural(len(c.BehaviorTypes), "behavior type"), plural(len(c.Profiles), "profile"),

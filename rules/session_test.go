@@ -351,3 +351,21 @@ func TestRecordCopies(t *testing.T) {
 		t.Errorf("the session shares the caller's arguments: %v", c.Args)
 	}
 }
+
+func TestReadSessionPlainCalls(t *testing.T) {
+	in := `{"tool":"Read","args":{"file_path":"a.go"}}
+not json
+{"tool":"Edit","args":{"file_path":"a.go"},"result":"ok"}
+`
+	s, err := rules.ReadSession(strings.NewReader(in))
+	var ce *rules.CorruptLinesError
+	if !errors.As(err, &ce) || len(ce.Lines) != 1 || ce.Lines[0].Line != 2 {
+		t.Fatalf("err = %v, want line 2 reported", err)
+	}
+	if s.Len() != 2 {
+		t.Fatalf("session has %d calls, want 2 (the corrupt line skipped)", s.Len())
+	}
+	if c, _ := s.Call(1); c.Tool != "Edit" || c.Result != "ok" {
+		t.Errorf("second call = %+v", c)
+	}
+}

@@ -16,6 +16,9 @@ import (
 //
 //	{"tool":"Read","path":"/r/a.go","fingerprint":"9f0c4e1d2a3b4c5d","size":70,"crc32c":1234567890,"args_size":23,"call":{"args":{"file_path":"/r/a.go"},"tool":"Read","result":"..."}}
 //
+// A plain call, {"tool":"Read","args":{"file_path":"/r/a.go"}}, as a runtime
+// records it, reads the same.
+//
 // and a rule that fired on the call at index (for cooldowns):
 //
 //	{"fired":"read_before_edit","index":3}
@@ -42,12 +45,15 @@ type callHeader struct {
 	ArgsSize    *int    `json:"args_size,omitempty"`
 }
 
-// anyLine is any line, decoded whole.
+// anyLine is any line, decoded whole. A recorded session may also hold
+// plain calls, {"tool": ..., "args": ..., "result": ...}, one per line.
 type anyLine struct {
 	callHeader
-	Call  *Call  `json:"call,omitempty"`
-	Fired string `json:"fired,omitempty"`
-	Index *int   `json:"index,omitempty"`
+	Call   *Call          `json:"call,omitempty"`
+	Args   map[string]any `json:"args,omitempty"`
+	Result any            `json:"result,omitempty"`
+	Fired  string         `json:"fired,omitempty"`
+	Index  *int           `json:"index,omitempty"`
 }
 
 // firedLine is a fired line.
@@ -334,6 +340,9 @@ func (s *Session) readLine(b []byte, clone bool) error {
 	var l anyLine
 	if err := json.Unmarshal(b, &l); err != nil {
 		return fmt.Errorf("not a session event: %v", err)
+	}
+	if l.Call == nil && l.Fired == "" && l.Tool != "" {
+		l.Call = &Call{Tool: l.Tool, Args: l.Args, Result: l.Result}
 	}
 	switch {
 	case l.Call != nil && l.Fired == "":

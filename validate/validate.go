@@ -12,7 +12,6 @@ package validate
 import (
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -216,7 +215,15 @@ func (v *validator) declarations(k kind) []job {
 	return jobs
 }
 
-// run validates and decodes jobs on every CPU.
+// validateWorkers is how many declarations are validated at once. One:
+// CUE's structure sharing mutates shared vertices during lookups and
+// unification, and two goroutines validating declarations that share the
+// schema crashed the evaluator (an interface conversion panic in
+// adt.(*nodeContext).unshare, seen once in the command tests), so charter
+// validates one declaration at a time.
+const validateWorkers = 1
+
+// run validates and decodes jobs.
 func (v *validator) run(jobs []job) {
 	type decoded struct {
 		j   job
@@ -225,7 +232,7 @@ func (v *validator) run(jobs []job) {
 	out := make([]decoded, len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
+	for range validateWorkers {
 		wg.Go(func() {
 			for i := range next {
 				out[i] = decoded{j: jobs[i], val: v.one(jobs[i])}

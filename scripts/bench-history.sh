@@ -72,6 +72,9 @@ BEGIN {
 	put("README.md", "# bench\n")
 	for (k = 1; k <= 200; k++) put(sprintf("config/agents/a%03d.cue", k), agent(k, 0))
 	put("config/cue.mod/module.cue", "module: \"example.com/bench\"\nlanguage: version: \"v0.17.0\"\n")
+	types = ""
+	for (t = 0; t < 3; t++) types = types sprintf("agentTypes: t%d: {name: \"Type %d\", system_prompt: \"You are {agent.name}, of type %d.\"}\n", t, t, t)
+	put("config/types.cue", types)
 	printf "reset refs/heads/topic\nfrom :1\n\n"
 	mainmark = 1; topicmark = 1
 	for (i = 2; i <= n; i++) {

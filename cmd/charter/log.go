@@ -111,6 +111,7 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 	evaluated := 0
 	var evalErr error
 	seen := false
+	scope := newAgentScope(id)
 	versions, invalid := history.Versions(entries, id, func(e *history.Entry) history.Snapshot {
 		evaluated++
 		progress.step("evaluating config trees", evaluated)
@@ -122,7 +123,7 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 			evalErr = err
 			return history.Snapshot{Err: err}
 		}
-		ev, err := evaluate(snap.FS, e.Commit.String())
+		ev, err := scope.evaluate(snap.FS, e.Commit.String())
 		if err != nil {
 			return history.Snapshot{Err: err}
 		}

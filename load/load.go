@@ -15,9 +15,11 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"cuelang.org/go/cue"
@@ -132,8 +134,8 @@ func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 	}
 	var unreadable ReadError
 	pkg := ""
-	for _, p := range paths {
-		f, fds, err := parseFile(fsys, p)
+	for _, r := range parseAll(fsys, paths) {
+		p, f, fds, err := r.path, r.file, r.diags, r.err
 		if err != nil {
 			unreadable.Paths = append(unreadable.Paths, p)
 			unreadable.Errs = append(unreadable.Errs, err)
@@ -300,10 +302,48 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// parseFile reads and parses one file. A problem with its content is a
-// diagnostic (and no file); err says why it could not be read.
-func parseFile(fsys fs.FS, p string) (_ *File, _ []diag.Diagnostic, err error) {
-	bad := func(msg string) (*File, []diag.Diagnostic, error) {
+// parsed is the outcome of reading and parsing one file.
+type parsed struct {
+	path  string
+	file  *File
+	diags []diag.Diagnostic
+	err   error
+}
+
+// parseAll reads the files one after the other (fsys need not be safe for
+// concurrent use: a Git object store is not always) and parses them on
+// every CPU, returning the results in the order of paths.
+func parseAll(fsys fs.FS, paths []string) []parsed {
+	out := make([]parsed, len(paths))
+	srcs := make([][]byte, len(paths))
+	for i, p := range paths {
+		out[i].path = p
+		srcs[i], out[i].diags, out[i].err = readSource(fsys, p)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				out[i].file, out[i].diags = parseSource(paths[i], srcs[i])
+				srcs[i] = nil
+			}
+		})
+	}
+	for i := range paths {
+		if srcs[i] != nil {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// readSource reads one file. A problem with its size is a diagnostic (and
+// no source); err says why it could not be read.
+func readSource(fsys fs.FS, p string) ([]byte, []diag.Diagnostic, error) {
+	bad := func(msg string) ([]byte, []diag.Diagnostic, error) {
 		return nil, []diag.Diagnostic{{File: p, Line: 1, Column: 1, Severity: diag.Error, Rule: "read", Message: msg}}, nil
 	}
 	if fi, err := fs.Stat(fsys, p); err == nil && fi.Size() > MaxFileSize {
@@ -316,14 +356,23 @@ func parseFile(fsys fs.FS, p string) (_ *File, _ []diag.Diagnostic, err error) {
 	if len(src) > MaxFileSize {
 		return bad(fmt.Sprintf("file is larger than the %s charter reads; split it into smaller files", humanSize(MaxFileSize)))
 	}
+	if src == nil {
+		src = []byte{}
+	}
+	return src, nil, nil
+}
+
+// parseSource parses one file's source. A problem with its content is a
+// diagnostic (and no file).
+func parseSource(p string, src []byte) (*File, []diag.Diagnostic) {
 	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) {
 		line, col := firstInvalid(src)
 		return nil, []diag.Diagnostic{{File: p, Line: line, Column: col, Severity: diag.Error, Rule: "read",
-			Message: "not a UTF-8 text file (binary or another encoding); save it as UTF-8 text, or rename it so it does not end in .cue"}}, nil
+			Message: "not a UTF-8 text file (binary or another encoding); save it as UTF-8 text, or rename it so it does not end in .cue"}}
 	}
 	f, err := parser.ParseFile(p, src, parser.ParseComments)
 	if err != nil {
-		return nil, []diag.Diagnostic{syntaxError(f, err)}, nil
+		return nil, []diag.Diagnostic{syntaxError(f, err)}
 	}
 	for _, d := range f.Decls {
 		if e, ok := d.(*ast.EmbedDecl); ok {
@@ -331,7 +380,7 @@ func parseFile(fsys fs.FS, p string) (_ *File, _ []diag.Diagnostic, err error) {
 			case *ast.BasicLit, *ast.ListLit, *ast.Interpolation:
 				pos := e.Pos()
 				return nil, []diag.Diagnostic{{File: p, Line: pos.Line(), Column: pos.Column(), Severity: diag.Error, Rule: "syntax",
-					Message: "a value at the top level of the file: a charter file holds fields (agents: ..., profiles: ...); give the value a field name, or remove it"}}, nil
+					Message: "a value at the top level of the file: a charter file holds fields (agents: ..., profiles: ...); give the value a field name, or remove it"}}
 			}
 		}
 	}
@@ -343,9 +392,9 @@ func parseFile(fsys fs.FS, p string) (_ *File, _ []diag.Diagnostic, err error) {
 		if len(path) > 0 {
 			d.Message = abbreviate(path) + ": " + msg
 		}
-		return nil, []diag.Diagnostic{d}, nil
+		return nil, []diag.Diagnostic{d}
 	}
-	return &File{Path: p, Syntax: f}, nil, nil
+	return &File{Path: p, Syntax: f}, nil
 }
 
 // readFile reads at most MaxFileSize+1 bytes of a file, so that a file

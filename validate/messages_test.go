@@ -142,6 +142,14 @@ func TestMessages(t *testing.T) {
 			},
 		},
 		{
+			name: "unknown field under a pattern constraint ([Name=string]: #Variable)",
+			files: map[string]string{"a.cue": "package charter\n\n" +
+				"agentTypes: t: {name: \"T\", system_prompt: \"x\", variables: user: {descripton: \"x\"}}\n"},
+			want: []string{
+				`a.cue:3:66: error: [unknown-field] agentTypes.t.variables.user.descripton: unknown field "descripton"; did you mean "description"?`,
+			},
+		},
+		{
 			name:  "unknown top-level field",
 			files: map[string]string{"a.cue": "package charter\n\nprofile: x: {}\n"},
 			want: []string{

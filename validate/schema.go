@@ -12,58 +12,72 @@ import (
 )
 
 // check validates one declaration (def & std & user) and reports what is
-// wrong in plain words. It reports whether the declaration is valid.
-func (v *validator) check(path Path, def, std, user cue.Value) bool {
-	before := v.count()
-	if user.Exists() {
-		v.unknownFields(path, user, def)
-	}
-	val := def
+// wrong in plain words. It returns the unified value, and whether it is
+// valid.
+//
+// Unknown fields: CUE reports every field a closed definition does not
+// allow, unless another error in the same struct masks it (cue-lang/cue
+// #2869). So a declaration CUE finds valid has none, and only one with an
+// error is walked, to find the masked ones and to name the closest valid
+// field for each.
+func (v *validator) check(path Path, defName string, std, user cue.Value) (cue.Value, bool) {
+	def := v.defs[defName]
+	val := def.value
 	if std.Exists() {
 		val = val.Unify(std)
 	}
 	if user.Exists() {
 		val = val.Unify(user)
 	}
-	if err := val.Validate(cue.Concrete(true)); err != nil {
-		v.schemaErrors(path, def, std, user, err)
+	err := val.Validate(cue.Concrete(true))
+	if err == nil {
+		return val, true
 	}
-	return v.count() == before
+	found := 0
+	if user.Exists() {
+		found = v.unknownFields(path, user, def.shape)
+	}
+	v.schemaErrors(path, def.value, std, user, err, found > 0)
+	return val, false
 }
 
-func (v *validator) count() int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return len(v.diags)
-}
-
-// unknownFields walks the user's value beside the schema and reports every
-// field the schema does not allow, with the closest allowed name. It walks
-// values that hold an error too (a conflict deeper down makes CUE report
-// the whole struct as an error), so a conflict cannot hide an unknown field.
-func (v *validator) unknownFields(path Path, user, schema cue.Value) {
+// unknownFields walks the user's value beside the schema's shape and
+// reports every field the schema does not allow, with the closest allowed
+// name; it returns how many it reported. It walks values that hold an
+// error too (a conflict deeper down makes CUE report the whole struct as
+// an error), so a conflict cannot hide an unknown field.
+func (v *validator) unknownFields(path Path, user cue.Value, sh *shape) int {
+	if sh == nil {
+		return 0
+	}
+	n := 0
 	switch k, kids := children(user); k {
 	case cue.StructKind:
-		if schema.IncompleteKind()&cue.StructKind == 0 || schema.Allows(cue.Str("\x00probe")) {
-			return // not a struct in the schema (a type error), or open
+		if sh.kind&cue.StructKind == 0 {
+			return 0 // a type error, which CUE reports
 		}
 		for _, c := range kids {
-			if !schema.Allows(cue.Str(c.label)) {
+			child, ok := sh.fields[c.label]
+			switch {
+			case ok:
+			case sh.pattern != nil:
+				child = sh.pattern
+			case sh.closed:
 				v.reportAt("unknown-field", path.Child(c.label), labelPos(c.value),
-					"unknown field %q%s", c.label, didYouMean(c.label, fieldNames(schema), "fields"))
+					"unknown field %q%s", c.label, didYouMean(c.label, sh.names, "fields"))
+				n++
 				continue
+			default:
+				continue // an open struct: anything goes
 			}
-			v.unknownFields(path.Child(c.label), c.value, schemaChild(schema, c.label))
+			n += v.unknownFields(path.Child(c.label), c.value, child)
 		}
 	case cue.ListKind:
-		elem := schema.LookupPath(cue.MakePath(cue.AnyIndex))
-		if !elem.Exists() {
-			return
-		}
 		for _, c := range kids {
-			v.unknownFields(path.Child(c.label), c.value, elem)
+			n += v.unknownFields(path.Child(c.label), c.value, sh.elem)
 		}
 	}
+	return n
 }
 
 // child is a field of a struct (label is its name) or an element of a list
@@ -111,25 +125,12 @@ func children(x cue.Value) (cue.Kind, []child) {
 	return k, out
 }
 
-// fieldNames lists the regular, optional and required fields a schema
-// struct declares.
-func fieldNames(schema cue.Value) []string {
-	it, err := schema.Fields(cue.Optional(true))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for it.Next() {
-		sel := it.Selector()
-		if sel.IsString() {
-			out = append(out, sel.Unquoted())
-		}
-	}
-	return out
-}
-
 // schemaErrors groups CUE's errors by path and says each once.
-func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error) {
+//
+// CUE's "field not allowed" errors are left to unknownFields, which says
+// them better, when it found the unknown fields (found); otherwise they are
+// reported as CUE says them, so that no error is lost.
+func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error, found bool) {
 	type group struct {
 		rel  Path
 		errs []cueerrors.Error
@@ -150,7 +151,7 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error)
 	for _, g := range groups {
 		full := path.Child(g.rel...)
 		// Unknown fields are found by unknownFields, with suggestions.
-		if all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
+		if found && all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
 			continue
 		}
 		pos := token.NoPos

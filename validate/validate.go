@@ -114,7 +114,7 @@ func Run(repo *load.Repo) *Result {
 		res.Incomplete = true
 		return res
 	}
-	v := &validator{repo: repo, res: res}
+	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema)}
 	v.topLevel()
 
 	var jobs []job
@@ -127,9 +127,8 @@ func Run(repo *load.Repo) *Result {
 		if !user.Exists() {
 			continue
 		}
-		def := repo.Schema.Def(s.def)
-		if v.check(Path{s.field}, def, cue.Value{}, user) {
-			v.decode(Path{s.field}, def.Unify(user), s.target(cfg))
+		if val, ok := v.check(Path{s.field}, s.def, cue.Value{}, user); ok {
+			v.decode(Path{s.field}, val, s.target(cfg))
 		}
 	}
 	v.others()
@@ -150,6 +149,8 @@ type validator struct {
 	broken []Path
 	// failed collects the paths of schema errors as they are reported.
 	failed []Path
+	// defs holds the definitions declarations are checked against.
+	defs map[string]schemaDef
 }
 
 // near reports whether a reference check at p would be about a value the
@@ -351,15 +352,7 @@ func (v *validator) one(j job) any {
 		v.reportLabel("slug", path, "%s %q is not a slug: use lower-case letters, digits, '-' and '_', starting with a letter or digit (it becomes a file name in the bundle)", j.kind.slug, j.name)
 		ok = false
 	}
-	def := v.repo.Schema.Def(j.kind.def)
-	valid := v.check(path, def, j.std, j.user)
-	val := def
-	if j.std.Exists() {
-		val = val.Unify(j.std)
-	}
-	if j.user.Exists() {
-		val = val.Unify(j.user)
-	}
+	val, valid := v.check(path, j.kind.def, j.std, j.user)
 	target := j.kind.new()
 	if !valid {
 		// Decode what can be decoded, so the reference checks still see
@@ -369,7 +362,7 @@ func (v *validator) one(j job) any {
 		decodePartial(target, val, j.std, j.user)
 		return partial{target}
 	}
-	if !v.decode(path, val, target) || !ok {
+	if !v.decode(path, decodeFrom(val, j, v.defs[j.kind.def]), target) || !ok {
 		return partial{target}
 	}
 	return target
@@ -406,7 +399,7 @@ func decodePartial(target any, vals ...cue.Value) {
 
 // decode decodes a valid value into target.
 func (v *validator) decode(path Path, val cue.Value, target any) bool {
-	if err := val.Decode(target); err != nil {
+	if err := decodeJSON(val, target); err != nil {
 		v.report("schema", path, "cannot decode: %v", err)
 		return false
 	}

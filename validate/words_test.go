@@ -1,7 +1,11 @@
 package validate
 
 import (
+	"math/big"
 	"testing"
+	"testing/fstest"
+
+	"github.com/charter-dev/charter/load"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
@@ -152,6 +156,66 @@ str: "x"
 		}
 		if k != tt.kind || !cmp.Equal(labels, tt.labels) {
 			t.Errorf("children(%s) = %v %q, want %v %q", tt.path, k, labels, tt.kind, tt.labels)
+		}
+	}
+}
+
+func TestDecodeJSONMatchesDecode(t *testing.T) {
+	type T struct {
+		Params map[string]any `json:"params"`
+		Any    any            `json:"any"`
+		List   []any          `json:"list"`
+		N      float64        `json:"n"`
+		I      int            `json:"i"`
+		P      *float64       `json:"p"`
+	}
+	v := cuecontext.New().CompileString(`{
+		params: {a: 3, b: 3.0, c: [1, 2.5, {d: 4}], e: 12345678901234567890, f: "x", g: true, h: null}
+		any: {x: [1, {y: 2}]}
+		list: [1, 1.5]
+		n: 2
+		i: 7
+		p: 0.5
+	}`)
+	var want, got T
+	if err := v.Decode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if err := decodeJSON(v, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 })); diff != "" {
+		t.Errorf("decodeJSON differs from Value.Decode (-Decode +decodeJSON):\n%s", diff)
+	}
+}
+
+func TestShapeAdds(t *testing.T) {
+	ctx := cuecontext.New()
+	v := ctx.CompileString(`
+#A: {a?: string, n!: int, b?: [...{c?: int}], p?: [string]: {x?: "a" | "b"}}
+#B: {a?: string, b?: [...{c?: int | *3}]}
+#C: {n?: *1 | int}
+#D: {kind: "x", a?: string}
+#F: {r?: {min: number, max: number}}
+#E: {l?: *[1] | [...int]}
+`)
+	for def, want := range map[string]bool{"#A": false, "#B": true, "#C": true, "#D": true, "#E": true, "#F": false} {
+		if got := shapeOf(v.LookupPath(cue.ParsePath(def)), 0).adds; got != want {
+			t.Errorf("shape of %s: adds = %v, want %v", def, got, want)
+		}
+	}
+}
+
+// The schema adds nothing to what users write: declarations without a
+// standard library value are decoded from the user's own value.
+func TestSchemaAddsNothing(t *testing.T) {
+	repo, _, err := load.Load(fstest.MapFS{"a.cue": {Data: []byte("package charter\n")}}, "repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range schemaDefs(repo.Schema) {
+		if d.shape.adds {
+			t.Errorf("%s has a default or a regular field; decoding from the user's value would lose it", name)
 		}
 	}
 }

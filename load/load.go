@@ -9,11 +9,17 @@
 package load
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"cuelang.org/go/cue"
@@ -33,6 +39,10 @@ const MaxFileSize = 4 << 20
 // MaxDepth is the deepest nesting of structs and lists charter accepts.
 const MaxDepth = 64
 
+// MaxExprDepth is the deepest nesting of syntax (fields, values and
+// operators: a + b + c is three deep) charter accepts.
+const MaxExprDepth = 1000
+
 // File is one parsed user file.
 type File struct {
 	// Path is relative to the config root, slash-separated.
@@ -44,6 +54,10 @@ type File struct {
 // unified with the schema.
 type Repo struct {
 	Files []*File
+	// Skipped lists the files left out because of a diagnostic about
+	// their content (binary, too large, too deep, a syntax error, another
+	// package). Their declarations are missing from Value.
+	Skipped []string
 	// Value is the user's files unified with each other, and nothing else.
 	Value cue.Value
 	// Schema is the embedded schema and standard library, built in the same
@@ -64,26 +78,72 @@ func (e *NoFilesError) Error() string {
 	return fmt.Sprintf("no .cue files in %s: run charter in a charter repository, or create one with charter init", e.Root)
 }
 
+// ReadError says that files or folders under the config root could not be
+// read. charter judges a repository only when it can read all of it: a
+// missing file would make its declarations look missing too.
+type ReadError struct {
+	// Paths are relative to the config root; Errs[i] is why Paths[i]
+	// could not be read.
+	Paths []string
+	Errs  []error
+}
+
+func (e *ReadError) Error() string {
+	var b strings.Builder
+	for i, p := range e.Paths {
+		if i == 5 {
+			fmt.Fprintf(&b, " and %d more", len(e.Paths)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s: %v", p, e.Errs[i])
+	}
+	if len(e.Paths) == 1 {
+		b.WriteString("; make it readable, or rename it to start with _ so that charter skips it")
+	} else {
+		b.WriteString("; make them readable, or rename them to start with _ so that charter skips them")
+	}
+	return b.String()
+}
+
 // Load reads every .cue file of fsys and builds them. root names fsys in
-// messages. It returns an error only when fsys cannot be read at all or
-// holds no .cue files; problems with single files are diagnostics.
+// messages. It returns an error when fsys or a file or folder in it cannot
+// be read (a *ReadError) or when it holds no .cue files (a *NoFilesError).
+// Problems with the content of single files (binary, too large, too deeply
+// nested, a syntax error) are diagnostics, and such files are left out and
+// listed in Repo.Skipped.
 func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 	var ds []diag.Diagnostic
-	paths, skipped, err := walk(fsys)
+	paths, notes, err := walk(fsys)
 	if err != nil {
 		return nil, nil, err
 	}
-	ds = append(ds, skipped...)
-	if len(paths) == 0 && len(skipped) == 0 {
+	ds = append(ds, notes...)
+	if len(paths) == 0 && len(notes) == 0 {
 		return nil, nil, &NoFilesError{Root: root}
 	}
 
 	var files []*File
+	var skipped []string
+	for _, d := range notes {
+		if d.Severity == diag.Error {
+			skipped = append(skipped, d.File)
+		}
+	}
+	var unreadable ReadError
 	pkg := ""
-	for _, p := range paths {
-		f, fds := parseFile(fsys, p)
+	for _, r := range parseAll(fsys, paths) {
+		p, f, fds, err := r.path, r.file, r.diags, r.err
+		if err != nil {
+			unreadable.Paths = append(unreadable.Paths, p)
+			unreadable.Errs = append(unreadable.Errs, err)
+			continue
+		}
 		ds = append(ds, fds...)
 		if f == nil {
+			skipped = append(skipped, p)
 			continue
 		}
 		name := f.Syntax.PackageName()
@@ -95,9 +155,13 @@ func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 		case name != pkg:
 			ds = append(ds, diag.Diagnostic{File: p, Line: 1, Column: 1, Severity: diag.Error, Rule: "package",
 				Message: fmt.Sprintf("file declares package %s, but other files declare package %s; use one package name (charter suggests %q) in every file", name, pkg, "package charter")})
+			skipped = append(skipped, p)
 			continue
 		}
 		files = append(files, f)
+	}
+	if len(unreadable.Paths) > 0 {
+		return nil, nil, &unreadable
 	}
 	if pkg == "" {
 		pkg = "charter"
@@ -108,7 +172,7 @@ func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &Repo{Files: files, Schema: schema, Package: pkg, ctx: ctx}
+	r := &Repo{Files: files, Skipped: skipped, Schema: schema, Package: pkg, ctx: ctx}
 
 	inst := build.NewContext().NewInstance("", nil)
 	inst.PkgName = pkg
@@ -120,23 +184,25 @@ func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 			ds = append(ds, FromCUE(err, "build", nil)...)
 		}
 	}
+	// Errors in the value (a conflict, a reference to nothing) are
+	// validate's to report, in context and in plain words.
 	r.Value = ctx.BuildInstance(inst)
-	if err := r.Value.Err(); err != nil {
-		ds = append(ds, FromCUE(err, "cue", nil)...)
-	}
 	return r, diag.Sort(ds), nil
 }
 
 // walk lists the .cue files of fsys in lexical order, skipping what the cue
-// tool skips, and reports symbolic links as not followed.
-func walk(fsys fs.FS) (paths []string, skipped []diag.Diagnostic, err error) {
+// tool skips. It notes symbolic links (never followed) and other files that
+// are not regular files (never opened: a named pipe would block) as
+// warnings, and fails with a *ReadError when a folder cannot be read.
+func walk(fsys fs.FS) (paths []string, notes []diag.Diagnostic, err error) {
+	var unreadable ReadError
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
 				return err
 			}
-			skipped = append(skipped, diag.Diagnostic{File: p, Severity: diag.Error, Rule: "read",
-				Message: fmt.Sprintf("cannot read: %v", unwrapPathError(err))})
+			unreadable.Paths = append(unreadable.Paths, p)
+			unreadable.Errs = append(unreadable.Errs, unwrapPathError(err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -155,19 +221,40 @@ func walk(fsys fs.FS) (paths []string, skipped []diag.Diagnostic, err error) {
 			}
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
 			if strings.HasSuffix(name, ".cue") || isDirLink(fsys, p) {
-				skipped = append(skipped, diag.Diagnostic{File: p, Severity: diag.Warning, Rule: "symlink",
-					Message: symlinkMessage(fsys, p)})
+				sev, msg := symlinkMessage(fsys, p)
+				notes = append(notes, diag.Diagnostic{File: p, Severity: sev, Rule: "symlink", Message: msg})
 			}
-			return nil
-		}
-		if path.Ext(name) == ".cue" && d.Type().IsRegular() {
+		case path.Ext(name) != ".cue":
+		case d.Type().IsRegular():
 			paths = append(paths, p)
+		default:
+			notes = append(notes, diag.Diagnostic{File: p, Severity: diag.Warning, Rule: "read",
+				Message: fmt.Sprintf("not a regular file (%s); not read: charter reads only regular files", fileKind(d.Type()))})
 		}
 		return nil
 	})
-	return paths, skipped, err
+	if err == nil && len(unreadable.Paths) > 0 {
+		err = &unreadable
+	}
+	return paths, notes, err
+}
+
+// fileKind names the type of a file that is not regular.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return m.Type().String()
 }
 
 // LinkReader is implemented by file systems that can say where a symbolic
@@ -176,16 +263,20 @@ type LinkReader interface {
 	ReadLink(name string) (string, error)
 }
 
-func symlinkMessage(fsys fs.FS, p string) string {
+// symlinkMessage says why a symbolic link was not followed. A link that
+// leads out of the config root is an error: what it points at is not part
+// of the repository (and not the same in every checkout), so the files
+// charter reads are not the ones the author meant.
+func symlinkMessage(fsys fs.FS, p string) (diag.Severity, string) {
 	if lr, ok := fsys.(LinkReader); ok {
 		if target, err := lr.ReadLink(p); err == nil {
 			if escapes(p, target) {
-				return fmt.Sprintf("symbolic link to %s leads out of the config root; not followed: copy the file into the repository instead", target)
+				return diag.Error, fmt.Sprintf("symbolic link to %s leads out of the config root; not followed: copy the file into the repository instead", target)
 			}
-			return fmt.Sprintf("symbolic link to %s not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git", target)
+			return diag.Warning, fmt.Sprintf("symbolic link to %s not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git", target)
 		}
 	}
-	return "symbolic link not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git"
+	return diag.Warning, "symbolic link not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git"
 }
 
 func isDirLink(fsys fs.FS, p string) bool {
@@ -211,34 +302,174 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// parseFile reads and parses one file, or explains why it cannot.
-func parseFile(fsys fs.FS, p string) (*File, []diag.Diagnostic) {
-	bad := func(msg string) (*File, []diag.Diagnostic) {
-		return nil, []diag.Diagnostic{{File: p, Line: 1, Column: 1, Severity: diag.Error, Rule: "read", Message: msg}}
+// parsed is the outcome of reading and parsing one file.
+type parsed struct {
+	path  string
+	file  *File
+	diags []diag.Diagnostic
+	err   error
+}
+
+// parseAll reads the files one after the other (fsys need not be safe for
+// concurrent use: a Git object store is not always) and parses them on
+// every CPU, returning the results in the order of paths.
+func parseAll(fsys fs.FS, paths []string) []parsed {
+	out := make([]parsed, len(paths))
+	srcs := make([][]byte, len(paths))
+	for i, p := range paths {
+		out[i].path = p
+		srcs[i], out[i].diags, out[i].err = readSource(fsys, p)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				out[i].file, out[i].diags = parseSource(paths[i], srcs[i])
+				srcs[i] = nil
+			}
+		})
+	}
+	for i := range paths {
+		if srcs[i] != nil {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// readSource reads one file. A problem with its size is a diagnostic (and
+// no source); err says why it could not be read.
+func readSource(fsys fs.FS, p string) ([]byte, []diag.Diagnostic, error) {
+	bad := func(msg string) ([]byte, []diag.Diagnostic, error) {
+		return nil, []diag.Diagnostic{{File: p, Line: 1, Column: 1, Severity: diag.Error, Rule: "read", Message: msg}}, nil
 	}
 	if fi, err := fs.Stat(fsys, p); err == nil && fi.Size() > MaxFileSize {
 		return bad(fmt.Sprintf("file is %s, larger than the %s charter reads; split it into smaller files", humanSize(fi.Size()), humanSize(MaxFileSize)))
 	}
-	src, err := fs.ReadFile(fsys, p)
+	src, err := readFile(fsys, p)
 	if err != nil {
-		return bad(fmt.Sprintf("cannot read: %v", unwrapPathError(err)))
+		return nil, nil, unwrapPathError(err)
 	}
 	if len(src) > MaxFileSize {
-		return bad(fmt.Sprintf("file is %s, larger than the %s charter reads; split it into smaller files", humanSize(int64(len(src))), humanSize(MaxFileSize)))
+		return bad(fmt.Sprintf("file is larger than the %s charter reads; split it into smaller files", humanSize(MaxFileSize)))
 	}
-	if i := strings.IndexByte(string(src), 0); i >= 0 || !utf8.Valid(src) {
+	if src == nil {
+		src = []byte{}
+	}
+	return src, nil, nil
+}
+
+// parseSource parses one file's source. A problem with its content is a
+// diagnostic (and no file).
+func parseSource(p string, src []byte) (*File, []diag.Diagnostic) {
+	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) {
 		line, col := firstInvalid(src)
 		return nil, []diag.Diagnostic{{File: p, Line: line, Column: col, Severity: diag.Error, Rule: "read",
-			Message: "not a UTF-8 text file (binary or another encoding); save it as UTF-8 text"}}
+			Message: "not a UTF-8 text file (binary or another encoding); save it as UTF-8 text, or rename it so it does not end in .cue"}}
 	}
 	f, err := parser.ParseFile(p, src, parser.ParseComments)
 	if err != nil {
-		return nil, FromCUE(err, "syntax", nil)
+		return nil, []diag.Diagnostic{syntaxError(f, err)}
 	}
-	if d := depth(f); d > MaxDepth {
-		return bad(fmt.Sprintf("values are nested %d deep, more than the %d charter accepts; flatten the structure", d, MaxDepth))
+	for _, d := range f.Decls {
+		if e, ok := d.(*ast.EmbedDecl); ok {
+			switch e.Expr.(type) {
+			case *ast.BasicLit, *ast.ListLit, *ast.Interpolation:
+				pos := e.Pos()
+				return nil, []diag.Diagnostic{{File: p, Line: pos.Line(), Column: pos.Column(), Severity: diag.Error, Rule: "syntax",
+					Message: "a value at the top level of the file: a charter file holds fields (agents: ..., profiles: ...); give the value a field name, or remove it"}}
+			}
+		}
+	}
+	if pos, path, msg, ok := nesting(f); !ok {
+		d := diag.Diagnostic{File: p, Line: 1, Column: 1, Severity: diag.Error, Rule: "depth", Path: dotted(path), Message: msg}
+		if pos.IsValid() {
+			d.Line, d.Column = pos.Line(), pos.Column()
+		}
+		if len(path) > 0 {
+			d.Message = abbreviate(path) + ": " + msg
+		}
+		return nil, []diag.Diagnostic{d}
 	}
 	return &File{Path: p, Syntax: f}, nil
+}
+
+// readFile reads at most MaxFileSize+1 bytes of a file, so that a file
+// that grows after Stat (or whose size Stat does not know) cannot make
+// charter read without bound.
+func readFile(fsys fs.FS, p string) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+}
+
+// syntaxError reports the first syntax error of a file, in the innermost
+// field around it. Only the first: after it the parser guesses how the file
+// goes on, and later errors are more often its guesses than the user's.
+func syntaxError(f *ast.File, err error) diag.Diagnostic {
+	e := cueerrors.Errors(err)[0]
+	pos := e.Position()
+	d := diag.Diagnostic{Severity: diag.Error, Rule: "syntax", Message: "syntax error: " + msgOf(e)}
+	if !pos.IsValid() {
+		return d
+	}
+	d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+	if path := enclosing(f, pos); path != "" {
+		d.Path = path
+		d.Message = path + ": " + d.Message
+	}
+	return d
+}
+
+// enclosing returns the dotted path of the innermost field of f whose
+// source spans pos, or "".
+func enclosing(f *ast.File, pos token.Pos) string {
+	if f == nil {
+		return ""
+	}
+	var labels []string
+	var visit func(decls []ast.Decl)
+	visit = func(decls []ast.Decl) {
+		for _, d := range decls {
+			fl, ok := d.(*ast.Field)
+			if !ok || !fl.Pos().IsValid() || !fl.End().IsValid() ||
+				pos.Offset() < fl.Pos().Offset() || pos.Offset() > fl.End().Offset() {
+				continue
+			}
+			name, _, err := ast.LabelName(fl.Label)
+			if err != nil {
+				return
+			}
+			labels = append(labels, name)
+			if st, ok := fl.Value.(*ast.StructLit); ok {
+				visit(st.Elts)
+			}
+			return
+		}
+	}
+	visit(f.Decls)
+	return dotted(labels)
+}
+
+// abbreviate shortens a long path for a message: its first labels and an
+// ellipsis. (The diagnostic's Path holds all of it.)
+func abbreviate(labels []string) string {
+	const keep = 6
+	if len(labels) <= keep+2 {
+		return dotted(labels)
+	}
+	return dotted(labels[:keep]) + "…"
+}
+
+func msgOf(e cueerrors.Error) string {
+	format, args := e.Msg()
+	return fmt.Sprintf(format, args...)
 }
 
 func firstInvalid(src []byte) (line, col int) {
@@ -258,23 +489,102 @@ func firstInvalid(src []byte) (line, col int) {
 	return line, col
 }
 
-// depth measures the deepest nesting of struct and list literals.
-func depth(f *ast.File) int {
-	maxD, d := 0, 0
-	ast.Walk(f, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.StructLit, *ast.ListLit:
-			d++
-			maxD = max(maxD, d)
+// nesting finds the first place in f where struct and list literals nest
+// more than MaxDepth deep, or expressions more than MaxExprDepth deep
+// (a + b + c + ... is as deep as it is long, and CUE's evaluator recurses
+// on it). It stops descending there, so it never recurses deeper itself.
+// ok is true when f is within both limits.
+func nesting(f *ast.File) (pos token.Pos, path []string, msg string, ok bool) {
+	type frame struct {
+		node     ast.Node
+		children int
+		label    bool // pushed a label
+		value    bool // a struct or list literal
+	}
+	var (
+		frames []frame
+		labels []string
+		values int
+		found  bool
+	)
+	before := func(n ast.Node) bool {
+		if found {
+			return false
 		}
-		return true
-	}, func(n ast.Node) {
 		switch n.(type) {
-		case *ast.StructLit, *ast.ListLit:
-			d--
+		case *ast.Comment, *ast.CommentGroup, *ast.Attribute:
+			return false
 		}
-	})
-	return maxD
+		fr := frame{node: n}
+		if len(frames) > 0 {
+			parent := &frames[len(frames)-1]
+			if _, ok := parent.node.(*ast.ListLit); ok {
+				labels = append(labels, "["+strconv.Itoa(parent.children)+"]")
+				fr.label = true
+			}
+			parent.children++
+		}
+		switch n := n.(type) {
+		case *ast.Field:
+			name, _, err := ast.LabelName(n.Label)
+			if err != nil {
+				name = "?"
+			}
+			labels = append(labels, name)
+			fr.label = true
+		case *ast.StructLit, *ast.ListLit:
+			values++
+			fr.value = true
+		}
+		frames = append(frames, fr)
+		switch {
+		case values > MaxDepth:
+			msg = fmt.Sprintf("values are nested more than %d deep; flatten the structure", MaxDepth)
+		case len(frames) > MaxExprDepth:
+			msg = fmt.Sprintf("expression is nested more than %d deep; split it into named fields", MaxExprDepth)
+		default:
+			return true
+		}
+		found = true
+		for i := len(frames) - 1; i >= 0 && !pos.IsValid(); i-- {
+			pos = frames[i].node.Pos()
+		}
+		path = slices.Clone(labels)
+		return false
+	}
+	after := func(ast.Node) {
+		fr := frames[len(frames)-1]
+		frames = frames[:len(frames)-1]
+		if fr.label {
+			labels = labels[:len(labels)-1]
+		}
+		if fr.value {
+			values--
+		}
+	}
+	ast.Walk(f, before, after)
+	return pos, path, msg, !found
+}
+
+// dotted joins labels into a path in dot notation, quoting labels that are
+// not identifiers; list indexes ("[3]") attach without a dot.
+func dotted(labels []string) string {
+	var b strings.Builder
+	for i, l := range labels {
+		if strings.HasPrefix(l, "[") {
+			b.WriteString(l)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if ast.IsValidIdent(l) {
+			b.WriteString(l)
+		} else {
+			b.WriteString(strconv.Quote(l))
+		}
+	}
+	return b.String()
 }
 
 func humanSize(n int64) string {

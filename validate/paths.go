@@ -73,16 +73,23 @@ func (p Path) selectors() []cue.Selector {
 // posOf returns the position of the value at p in v, or of its nearest
 // ancestor that exists there (but never the root, which has no single
 // position).
-func posOf(v cue.Value, p Path) token.Pos {
+func posOf(v cue.Value, p Path) token.Pos { return posAt(v, p, userPos) }
+
+// labelPosOf is posOf for the label of the field at p rather than its
+// value: where an unknown name is.
+func labelPosOf(v cue.Value, p Path) token.Pos { return posAt(v, p, labelPos) }
+
+func posAt(v cue.Value, p Path, pos func(cue.Value) token.Pos) token.Pos {
 	sels := p.selectors()
 	for n := len(sels); n >= 1; n-- {
 		x := v.LookupPath(cue.MakePath(sels[:n]...))
 		if !x.Exists() {
 			continue
 		}
-		if pos := userPos(x); pos.IsValid() {
-			return pos
+		if p := pos(x); p.IsValid() {
+			return p
 		}
+		pos = userPos // an ancestor's label is as good as its value
 	}
 	return token.NoPos
 }
@@ -95,6 +102,11 @@ func userPos(x cue.Value) token.Pos {
 			return lit.Pos()
 		}
 	}
+	return labelPos(x)
+}
+
+// labelPos returns the position of x's label in a user file.
+func labelPos(x cue.Value) token.Pos {
 	if pos := x.Pos(); pos.IsValid() && !isEmbedded(pos) {
 		return pos
 	}

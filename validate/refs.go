@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -132,7 +133,7 @@ func (v *validator) behavior(path Path, b model.Behavior) {
 	for _, cname := range names(b) {
 		cat, ok := c.Categories[cname]
 		if !ok {
-			v.report("unknown-category", path.Child(cname), "unknown category %q%s", cname, didYouMean(cname, names(c.Categories), "categories"))
+			v.reportLabel("unknown-category", path.Child(cname), "unknown category %q%s", cname, didYouMean(cname, names(c.Categories), "categories"))
 			continue
 		}
 		if v.res.Invalid["categories."+cname] {
@@ -141,7 +142,7 @@ func (v *validator) behavior(path Path, b model.Behavior) {
 		for _, sname := range names(b[cname]) {
 			s, ok := cat.Settings[sname]
 			if !ok {
-				v.report("unknown-setting", path.Child(cname, sname), "category %s has no setting %q%s", cname, sname, didYouMean(sname, names(cat.Settings), "settings"))
+				v.reportLabel("unknown-setting", path.Child(cname, sname), "category %s has no setting %q%s", cname, sname, didYouMean(sname, names(cat.Settings), "settings"))
 				continue
 			}
 			if msg := v.choiceProblem(s, b[cname][sname]); msg != "" {
@@ -155,9 +156,32 @@ func (v *validator) behaviorType(name string, bt *model.BehaviorType) {
 	for _, pname := range names(bt.Params) {
 		p := bt.Params[pname]
 		if p.Default != nil && !paramTypeOK(p.Type, p.Default) {
-			v.report("schema", Path{"behaviorTypes", name, "params", pname, "default"}, "default %v is not of type %s", p.Default, p.Type)
+			v.report("schema", Path{"behaviorTypes", name, "params", pname, "default"}, "the default %s has the wrong type: want %s", showAny(p.Default), paramTypeName(p.Type))
 		}
 	}
+}
+
+// paramTypeName says a parameter type in words: "an integer".
+func paramTypeName(typ string) string {
+	switch typ {
+	case "int":
+		return "an integer"
+	case "bool":
+		return "a boolean"
+	}
+	return article(typ)
+}
+
+// showAny renders a decoded value briefly for a message, as JSON.
+func showAny(x any) string {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return fmt.Sprint(x)
+	}
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
 }
 
 func paramTypeOK(typ string, x any) bool {
@@ -210,11 +234,11 @@ func (v *validator) agent(id string, a *model.Agent) {
 		for _, pname := range names(use.Params) {
 			param, ok := bt.Params[pname]
 			if !ok {
-				v.report("unknown-param", bp.Child("params", pname), "behavior type %s has no parameter %q%s", use.Type, pname, didYouMean(pname, names(bt.Params), "parameters"))
+				v.reportLabel("unknown-param", bp.Child("params", pname), "behavior type %s has no parameter %q%s", use.Type, pname, didYouMean(pname, names(bt.Params), "parameters"))
 				continue
 			}
 			if !paramTypeOK(param.Type, use.Params[pname]) {
-				v.report("schema", bp.Child("params", pname), "%v has the wrong type: want %s", use.Params[pname], param.Type)
+				v.report("schema", bp.Child("params", pname), "%s has the wrong type: want %s", showAny(use.Params[pname]), paramTypeName(param.Type))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -11,86 +12,125 @@ import (
 )
 
 // check validates one declaration (def & std & user) and reports what is
-// wrong in plain words. It reports whether the declaration is valid.
-func (v *validator) check(path Path, def, std, user cue.Value) bool {
-	before := v.count()
-	if user.Exists() {
-		v.unknownFields(path, user, def)
-	}
-	val := def
+// wrong in plain words. It returns the unified value, and whether it is
+// valid.
+//
+// Unknown fields: CUE reports every field a closed definition does not
+// allow, unless another error in the same struct masks it (cue-lang/cue
+// #2869). So a declaration CUE finds valid has none, and only one with an
+// error is walked, to find the masked ones and to name the closest valid
+// field for each.
+func (v *validator) check(path Path, defName string, std, user cue.Value) (cue.Value, bool) {
+	def := v.defs[defName]
+	val := def.value
 	if std.Exists() {
 		val = val.Unify(std)
 	}
 	if user.Exists() {
 		val = val.Unify(user)
 	}
-	if err := val.Validate(cue.Concrete(true)); err != nil {
-		v.schemaErrors(path, def, std, user, err)
+	err := val.Validate(cue.Concrete(true))
+	if err == nil {
+		return val, true
 	}
-	return v.count() == before
+	found := 0
+	if user.Exists() {
+		found = v.unknownFields(path, user, def.shape)
+	}
+	v.schemaErrors(path, def.value, std, user, err, found > 0)
+	return val, false
 }
 
-func (v *validator) count() int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return len(v.diags)
-}
-
-// unknownFields walks the user's value beside the schema and reports every
-// field the schema does not allow, with the closest allowed name.
-func (v *validator) unknownFields(path Path, user, schema cue.Value) {
-	switch user.IncompleteKind() {
+// unknownFields walks the user's value beside the schema's shape and
+// reports every field the schema does not allow, with the closest allowed
+// name; it returns how many it reported. It walks values that hold an
+// error too (a conflict deeper down makes CUE report the whole struct as
+// an error), so a conflict cannot hide an unknown field.
+func (v *validator) unknownFields(path Path, user cue.Value, sh *shape) int {
+	if sh == nil {
+		return 0
+	}
+	n := 0
+	switch k, kids := children(user); k {
 	case cue.StructKind:
-		if schema.IncompleteKind()&cue.StructKind == 0 || schema.Allows(cue.Str("\x00probe")) {
-			return // not a struct in the schema (a type error), or open
+		if sh.kind&cue.StructKind == 0 {
+			return 0 // a type error, which CUE reports
 		}
-		it, err := user.Fields()
-		if err != nil {
-			return
-		}
-		for it.Next() {
-			label := it.Selector().Unquoted()
-			if !schema.Allows(cue.Str(label)) {
-				v.reportAt("unknown-field", path.Child(label), userPos(it.Value()),
-					"unknown field %q%s", label, didYouMean(label, fieldNames(schema), "fields"))
+		for _, c := range kids {
+			child, ok := sh.fields[c.label]
+			switch {
+			case ok:
+			case sh.pattern != nil:
+				child = sh.pattern
+			case sh.closed:
+				v.reportAt("unknown-field", path.Child(c.label), labelPos(c.value),
+					"unknown field %q%s", c.label, didYouMean(c.label, sh.names, "fields"))
+				n++
 				continue
+			default:
+				continue // an open struct: anything goes
 			}
-			v.unknownFields(path.Child(label), it.Value(), schemaChild(schema, label))
+			n += v.unknownFields(path.Child(c.label), c.value, child)
 		}
 	case cue.ListKind:
-		elem := schema.LookupPath(cue.MakePath(cue.AnyIndex))
-		if !elem.Exists() {
-			return
-		}
-		it, err := user.List()
-		if err != nil {
-			return
-		}
-		for i := 0; it.Next(); i++ {
-			v.unknownFields(path.Child(Index(i)), it.Value(), elem)
+		for _, c := range kids {
+			n += v.unknownFields(path.Child(c.label), c.value, sh.elem)
 		}
 	}
+	return n
 }
 
-// fieldNames lists the regular, optional and required fields a schema
-// struct declares.
-func fieldNames(schema cue.Value) []string {
-	it, err := schema.Fields(cue.Optional(true))
-	if err != nil {
-		return nil
+// child is a field of a struct (label is its name) or an element of a list
+// (label is Index(i)).
+type child struct {
+	label string
+	value cue.Value
+}
+
+// children returns whether x is a struct or a list, and its regular fields
+// or elements. A value that holds an error somewhere inside has the bottom
+// kind; its fields are listed all the same. Any other kind has no children.
+func children(x cue.Value) (cue.Kind, []child) {
+	k := x.IncompleteKind()
+	if k == cue.ListKind {
+		it, err := x.List()
+		if err != nil {
+			return k, nil
+		}
+		var out []child
+		for i := 0; it.Next(); i++ {
+			out = append(out, child{Index(i), it.Value()})
+		}
+		return k, out
 	}
-	var out []string
+	if k != cue.StructKind && k != cue.BottomKind {
+		return k, nil
+	}
+	it, err := x.Fields()
+	if err != nil {
+		return k, nil
+	}
+	var out []child
 	for it.Next() {
 		sel := it.Selector()
-		if sel.IsString() {
-			out = append(out, sel.Unquoted())
+		switch {
+		case sel.IsString():
+			k = cue.StructKind
+			out = append(out, child{sel.Unquoted(), it.Value()})
+		case sel.Type() == cue.IndexLabel:
+			k = cue.ListKind
+			out = append(out, child{Index(sel.Index()), it.Value()})
 		}
 	}
-	return out
+	return k, out
 }
 
 // schemaErrors groups CUE's errors by path and says each once.
-func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error) {
+//
+// CUE's "field not allowed" errors are left to unknownFields, which says
+// them better, when it found the unknown fields (found); otherwise they are
+// reported as CUE says them, so that no error is lost.
+func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error, found bool) {
 	type group struct {
 		rel  Path
 		errs []cueerrors.Error
@@ -98,7 +138,7 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error)
 	var groups []*group
 	byPath := map[string]*group{}
 	for _, e := range cueerrors.Errors(err) {
-		rel := relPath(e.Path(), user)
+		rel := relPath(e.Path())
 		key := rel.String()
 		g := byPath[key]
 		if g == nil {
@@ -111,7 +151,7 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error)
 	for _, g := range groups {
 		full := path.Child(g.rel...)
 		// Unknown fields are found by unknownFields, with suggestions.
-		if all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
+		if found && all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
 			continue
 		}
 		pos := token.NoPos
@@ -124,14 +164,21 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error)
 		if !pos.IsValid() {
 			pos = posOf(v.repo.Value, full)
 		}
-		v.reportAt("schema", full, pos, "%s", v.explain(g.rel, g.errs, def, std, user))
+		v.reportAt("schema", full, pos, "%s", v.explain(path[0], path[len(path)-1], g.rel, g.errs, def, std, user))
 	}
 }
 
-// explain turns one path's CUE errors into one sentence.
-func (v *validator) explain(rel Path, errs []cueerrors.Error, def, std, user cue.Value) string {
+// explain turns one path's CUE errors into one sentence. kind is the
+// top-level field of the declaration (agents, profiles, ...).
+func (v *validator) explain(kind, name string, rel Path, errs []cueerrors.Error, def, std, user cue.Value) string {
 	schema := schemaAt(def, rel)
 	got := user.LookupPath(cue.MakePath(rel.selectors()...))
+	// A conflict with the standard library comes first: as an enum
+	// failure it would list the built-in value among the valid options.
+	if slices.ContainsFunc(errs, fromStdlib) {
+		stdVal := std.LookupPath(cue.MakePath(rel.selectors()...))
+		return fmt.Sprintf("conflicts with the standard library, which sets it to %s: %s", show(stdVal), builtinHint(kind, name))
+	}
 	for _, e := range errs {
 		m := msgOf(e)
 		switch {
@@ -143,42 +190,96 @@ func (v *validator) explain(rel Path, errs []cueerrors.Error, def, std, user cue
 			return fmt.Sprintf("required field is missing; add %s: %s", rel[len(rel)-1], describe(schema))
 		}
 	}
-	e := errs[0]
-	m := msgOf(e)
-	if fromStdlib(e) {
-		stdVal := std.LookupPath(cue.MakePath(rel.selectors()...))
-		return fmt.Sprintf("conflicts with the standard library, which sets it to %s; built-in declarations cannot be changed: declare a new one (or extend it) instead", show(stdVal))
-	}
+	m := msgOf(errs[0])
 	switch {
 	case strings.HasPrefix(m, "incomplete value"):
 		return fmt.Sprintf("needs a concrete value: want %s", describe(schema))
 	case strings.HasPrefix(m, "invalid value") || strings.Contains(m, "out of bound"):
 		return fmt.Sprintf("%s is out of range: want %s", show(got), describe(schema))
+	case strings.Contains(m, "mismatched types") && len(rel) == 0:
+		return fmt.Sprintf("%s has the wrong type: want %s (a struct of fields)", show(got), article(noun(kind)))
 	case strings.Contains(m, "mismatched types"):
 		return fmt.Sprintf("%s has the wrong type: want %s", show(got), describe(schema))
+	case strings.HasPrefix(m, "conflicting values") && fromUsers(errs[0]):
+		return conflictMessage(errs[0], userPosOfErr(errs[0]))
 	case strings.HasPrefix(m, "conflicting values") && schema.Exists():
 		return fmt.Sprintf("%s is not allowed here: want %s", show(got), describe(schema))
 	}
 	return m
 }
 
+// noun returns what a declaration of a top-level field is called.
+func noun(field string) string {
+	for _, k := range kinds {
+		if k.field == field {
+			return k.noun
+		}
+	}
+	return "value"
+}
+
+// builtinHint says what to do instead of changing a built-in declaration.
+func builtinHint(kind, name string) string {
+	switch kind {
+	case "categories":
+		return "built-in categories cannot be changed; add options, settings or categories of your own instead"
+	case "profiles":
+		return fmt.Sprintf("built-in profiles cannot be changed; declare a profile of your own with extends: %q and change the rule there", name)
+	case "agentTypes":
+		return "the built-in agent type cannot be changed; declare an agent type of your own instead"
+	case "presets":
+		return "built-in presets cannot be changed; declare a preset of your own instead"
+	case "behaviorTypes":
+		return "built-in behavior types cannot be changed; declare a behavior type of your own instead"
+	}
+	return "built-in declarations cannot be changed; declare one of your own instead"
+}
+
+// fromUsers reports whether every position of a conflict lies in a user
+// file: two user files (or two places in one) set different values.
+func fromUsers(e cueerrors.Error) bool {
+	n := 0
+	for _, p := range e.InputPositions() {
+		if p.IsValid() {
+			if isEmbedded(p) {
+				return false
+			}
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// conflictMessage says that two user values conflict, naming the places
+// of the others than at (where the diagnostic is).
+func conflictMessage(e cueerrors.Error, at token.Pos) string {
+	var where []string
+	for _, p := range e.InputPositions() {
+		if p.IsValid() && p != at {
+			where = append(where, fmt.Sprintf("%s:%d:%d", p.Filename(), p.Line(), p.Column()))
+		}
+	}
+	return fmt.Sprintf("%s (the other is set at %s); a field has one value: keep one of them", msgOf(e), strings.Join(where, ", "))
+}
+
 // relPath drops the definition name CUE puts first in paths, and marks
-// list indexes by walking the user's value.
-func relPath(p []string, user cue.Value) Path {
+// list indexes: in CUE's error paths an index is a bare number, while a
+// struct label made of digits is quoted.
+func relPath(p []string) Path {
 	if len(p) > 0 && strings.HasPrefix(p[0], "#") {
 		p = p[1:]
 	}
 	out := make(Path, len(p))
-	cur := user
 	for i, l := range p {
-		l = strings.Trim(l, `"`)
-		if cur.Exists() && cur.IncompleteKind() == cue.ListKind && isIndex(l) {
+		switch {
+		case isIndex(l):
 			l = "[" + l + "]"
+		case strings.HasPrefix(l, `"`):
+			if u, err := strconv.Unquote(l); err == nil {
+				l = u
+			}
 		}
 		out[i] = l
-		if cur.Exists() {
-			cur = cur.LookupPath(cue.MakePath(Path{l}.selectors()...))
-		}
 	}
 	return out
 }

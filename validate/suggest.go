@@ -42,7 +42,9 @@ func closest(name string, candidates []string) (string, bool) {
 		}
 	}
 	limit := max(2, len(name)/3)
-	if bestD < 0 || bestD > limit {
+	// A suggestion must keep something of the name: "zz" is two edits
+	// from "a", and from every other two-letter name.
+	if bestD < 0 || bestD > limit || bestD >= len([]rune(name)) || bestD >= len([]rune(best)) {
 		return "", false
 	}
 	return best, true

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"cuelang.org/go/cue"
+	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/diag"
@@ -29,27 +30,27 @@ type kind struct {
 	field string // top-level field, e.g. "agents"
 	def   string // its definition, e.g. "#Agent"
 	noun  string // what one is called in messages
-	slug  bool   // names must be slugs
+	slug  string // what its name is called, when it must be a slug
 	new   func() any
 	store func(c *model.Config, name string, v any)
 }
 
 var kinds = []kind{
-	{"categories", "#Category", "category", false, func() any { return new(model.Category) },
+	{"categories", "#Category", "category", "", func() any { return new(model.Category) },
 		func(c *model.Config, n string, v any) { c.Categories[n] = v.(*model.Category) }},
-	{"agentTypes", "#AgentType", "agent type", true, func() any { return new(model.AgentType) },
+	{"agentTypes", "#AgentType", "agent type", "agent type slug", func() any { return new(model.AgentType) },
 		func(c *model.Config, n string, v any) { c.AgentTypes[n] = v.(*model.AgentType) }},
-	{"presets", "#Preset", "preset", false, func() any { return new(model.Preset) },
+	{"presets", "#Preset", "preset", "", func() any { return new(model.Preset) },
 		func(c *model.Config, n string, v any) { c.Presets[n] = v.(*model.Preset) }},
-	{"behaviorTypes", "#BehaviorType", "behavior type", false, func() any { return new(model.BehaviorType) },
+	{"behaviorTypes", "#BehaviorType", "behavior type", "", func() any { return new(model.BehaviorType) },
 		func(c *model.Config, n string, v any) { c.BehaviorTypes[n] = v.(*model.BehaviorType) }},
-	{"profiles", "#Profile", "profile", true, func() any { return new(model.Profile) },
+	{"profiles", "#Profile", "profile", "profile name", func() any { return new(model.Profile) },
 		func(c *model.Config, n string, v any) { c.Profiles[n] = v.(*model.Profile) }},
-	{"agents", "#Agent", "agent", true, func() any { return new(model.Agent) },
+	{"agents", "#Agent", "agent", "agent id", func() any { return new(model.Agent) },
 		func(c *model.Config, n string, v any) { c.Agents[n] = v.(*model.Agent) }},
-	{"tests", "#Test", "test", false, func() any { return new(model.Test) },
+	{"tests", "#Test", "test", "", func() any { return new(model.Test) },
 		func(c *model.Config, n string, v any) { c.Tests[n] = v.(*model.Test) }},
-	{"models", "#ModelInfo", "model", false, func() any { return new(model.ModelInfo) },
+	{"models", "#ModelInfo", "model", "", func() any { return new(model.ModelInfo) },
 		func(c *model.Config, n string, v any) { c.Models[n] = v.(*model.ModelInfo) }},
 }
 
@@ -71,13 +72,16 @@ type Result struct {
 	Diagnostics []diag.Diagnostic
 	// Invalid holds "kind.name" of every declaration that failed.
 	Invalid map[string]bool
-	repo    *load.Repo
+	// Incomplete is true when the loader left files out (their
+	// diagnostics say why); nothing was validated then.
+	Incomplete bool
+	repo       *load.Repo
 }
 
 // OK reports whether validation found no errors.
 func (r *Result) OK() bool {
 	s, any := diag.Max(r.Diagnostics)
-	return !any || s < diag.Error
+	return !r.Incomplete && (!any || s < diag.Error)
 }
 
 // Pos returns the user's position of the value at path (or of its nearest
@@ -87,7 +91,9 @@ func (r *Result) Pos(path Path) token.Pos { return posOf(r.repo.Value, path) }
 // Repo returns the loaded repository the result is about.
 func (r *Result) Repo() *load.Repo { return r.repo }
 
-// Run validates a loaded repository.
+// Run validates a loaded repository. When the loader left files out
+// (repo.Skipped), Run checks nothing and the result is Incomplete: the
+// loader's diagnostics are the ones to fix first.
 func Run(repo *load.Repo) *Result {
 	cfg := &model.Config{
 		Categories:    map[string]*model.Category{},
@@ -101,7 +107,13 @@ func Run(repo *load.Repo) *Result {
 		Builtin:       map[string]bool{},
 	}
 	res := &Result{Config: cfg, Invalid: map[string]bool{}, repo: repo}
-	v := &validator{repo: repo, res: res}
+	if len(repo.Skipped) > 0 {
+		// Declarations in the files left out would look missing, and
+		// every reference to them wrong: fix the files first.
+		res.Incomplete = true
+		return res
+	}
+	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema)}
 	v.topLevel()
 
 	var jobs []job
@@ -114,11 +126,12 @@ func Run(repo *load.Repo) *Result {
 		if !user.Exists() {
 			continue
 		}
-		def := repo.Schema.Def(s.def)
-		if v.check(Path{s.field}, def, cue.Value{}, user) {
-			v.decode(Path{s.field}, def.Unify(user), s.target(cfg))
+		if val, ok := v.check(Path{s.field}, s.def, cue.Value{}, user); ok {
+			v.decode(Path{s.field}, val, s.target(cfg))
 		}
 	}
+	v.others()
+	v.broken = slices.Clone(v.failed)
 	v.references()
 	res.Diagnostics = diag.Sort(v.diags)
 	return res
@@ -129,6 +142,68 @@ type validator struct {
 	res   *Result
 	mu    sync.Mutex
 	diags []diag.Diagnostic
+	// broken lists the paths where the schema checks found an error; the
+	// reference checks say nothing in or just around them, where the
+	// partly decoded model is not what the user wrote.
+	broken []Path
+	// failed collects the paths of schema errors as they are reported.
+	failed []Path
+	// defs holds the definitions declarations are checked against.
+	defs map[string]schemaDef
+}
+
+// near reports whether a reference check at p would be about a value the
+// schema checks already rejected: p lies inside a broken value, or a
+// broken value lies inside p below the declaration itself.
+func (v *validator) near(p Path) bool {
+	for _, b := range v.broken {
+		if hasPrefix(p, b) || len(p) > 2 && hasPrefix(b, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefix(p, prefix Path) bool {
+	return len(prefix) <= len(p) && slices.Equal(p[:len(prefix)], prefix)
+}
+
+// others reports errors outside the declarations charter validates one by
+// one: in hidden fields and definitions the user's files declare for their
+// own use (checked like cue vet checks them, concrete or not), or in the
+// top level itself when it is not a struct.
+func (v *validator) others() {
+	root := v.repo.Value
+	if root.IncompleteKind() == cue.BottomKind {
+		// Errors in declarations make the root bottom too; only those at
+		// the root itself (a file that is a scalar) are reported here.
+		for _, e := range cueerrors.Errors(root.Err()) {
+			if len(e.Path()) == 0 {
+				v.cueErrors(e)
+			}
+		}
+	}
+	it, err := root.Fields(cue.Hidden(true), cue.Definitions(true))
+	if err != nil {
+		return
+	}
+	for it.Next() {
+		switch it.Selector().Type() {
+		case cue.HiddenLabel, cue.DefinitionLabel, cue.HiddenDefinitionLabel:
+			v.cueErrors(it.Value().Validate())
+		}
+	}
+}
+
+// cueErrors reports CUE errors as they are, at the user's position.
+func (v *validator) cueErrors(err error) {
+	for _, e := range cueerrors.Errors(err) {
+		pos, msg := userPosOfErr(e), msgOf(e)
+		if strings.HasPrefix(msg, "conflicting values") && fromUsers(e) {
+			msg = conflictMessage(e, pos)
+		}
+		v.reportAt("schema", relPath(e.Path()), pos, "%s", msg)
+	}
 }
 
 // report adds an error at the user's position of path.
@@ -136,14 +211,29 @@ func (v *validator) report(rule string, path Path, format string, args ...any) {
 	v.reportAt(rule, path, posOf(v.repo.Value, path), format, args...)
 }
 
+// reportLabel adds an error at the user's position of the label of path:
+// for a name that is wrong, rather than a value.
+func (v *validator) reportLabel(rule string, path Path, format string, args ...any) {
+	v.reportAt(rule, path, labelPosOf(v.repo.Value, path), format, args...)
+}
+
 func (v *validator) reportAt(rule string, path Path, pos token.Pos, format string, args ...any) {
-	d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Path: path.String(),
-		Message: path.String() + ": " + fmt.Sprintf(format, args...)}
+	if v.broken != nil && v.near(path) {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	if len(path) > 0 {
+		msg = path.String() + ": " + msg
+	}
+	d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Path: path.String(), Message: msg}
 	if pos.IsValid() {
 		d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
 	}
 	v.mu.Lock()
 	v.diags = append(v.diags, d)
+	if rule == "schema" || rule == "unknown-field" {
+		v.failed = append(v.failed, path)
+	}
 	v.mu.Unlock()
 }
 
@@ -164,7 +254,7 @@ func (v *validator) topLevel() {
 	for it.Next() {
 		label := it.Selector().Unquoted()
 		if !cfgDef.Allows(cue.Str(label)) {
-			v.reportAt("unknown-field", Path{label}, userPos(it.Value()),
+			v.reportAt("unknown-field", Path{label}, labelPos(it.Value()),
 				"unknown top-level field %q%s", label, didYouMean(label, known, "top-level fields"))
 		}
 	}
@@ -183,9 +273,13 @@ func (v *validator) declarations(k kind) []job {
 	seen := map[string]bool{}
 	std := v.repo.Schema.Stdlib.LookupPath(cue.MakePath(cue.Str(k.field)))
 	user := v.repo.Value.LookupPath(cue.MakePath(cue.Str(k.field)))
-	if user.Exists() && user.IncompleteKind() != cue.StructKind {
-		v.report("schema", Path{k.field}, "must be a struct of %ss keyed by name, not %s", k.noun, show(user))
-		user = cue.Value{}
+	if user.Exists() {
+		// A conflict deep inside gives the whole map the bottom kind;
+		// its declarations are still there to be validated one by one.
+		if kind, _ := children(user); kind != cue.StructKind && kind != cue.BottomKind {
+			v.report("schema", Path{k.field}, "must be a struct of %ss keyed by name, not %s", k.noun, show(user))
+			user = cue.Value{}
+		}
 	}
 	for _, src := range []cue.Value{std, user} {
 		if !src.Exists() {
@@ -196,6 +290,9 @@ func (v *validator) declarations(k kind) []job {
 			continue
 		}
 		for it.Next() {
+			if !it.Selector().IsString() {
+				continue
+			}
 			name := it.Selector().Unquoted()
 			if seen[name] {
 				continue
@@ -258,27 +355,21 @@ func (v *validator) run(jobs []job) {
 func (v *validator) one(j job) any {
 	path := Path{j.kind.field, j.name}
 	ok := true
-	if j.kind.slug && !IsSlug(j.name) {
-		v.report("slug", path, "%s id %q is not a slug: use lower-case letters, digits, '-' and '_', starting with a letter or digit (it becomes a file name in the bundle)", j.kind.noun, j.name)
+	if j.kind.slug != "" && !IsSlug(j.name) {
+		v.reportLabel("slug", path, "%s %q is not a slug: use lower-case letters, digits, '-' and '_', starting with a letter or digit (it becomes a file name in the bundle)", j.kind.slug, j.name)
 		ok = false
 	}
-	def := v.repo.Schema.Def(j.kind.def)
-	valid := v.check(path, def, j.std, j.user)
-	val := def
-	if j.std.Exists() {
-		val = val.Unify(j.std)
-	}
-	if j.user.Exists() {
-		val = val.Unify(j.user)
-	}
+	val, valid := v.check(path, j.kind.def, j.std, j.user)
 	target := j.kind.new()
 	if !valid {
 		// Decode what can be decoded, so the reference checks still see
-		// the rest of the declaration.
-		decodePartial(target, val, j.user)
+		// the rest of the declaration. A field that fails is taken from
+		// the standard library (which the user may not change), else
+		// from the user's own value.
+		decodePartial(target, val, j.std, j.user)
 		return partial{target}
 	}
-	if !v.decode(path, val, target) || !ok {
+	if !v.decode(path, decodeFrom(val, j, v.defs[j.kind.def]), target) || !ok {
 		return partial{target}
 	}
 	return target
@@ -315,7 +406,7 @@ func decodePartial(target any, vals ...cue.Value) {
 
 // decode decodes a valid value into target.
 func (v *validator) decode(path Path, val cue.Value, target any) bool {
-	if err := val.Decode(target); err != nil {
+	if err := decodeJSON(val, target); err != nil {
 		v.report("schema", path, "cannot decode: %v", err)
 		return false
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -18,7 +21,9 @@ func TestMain(m *testing.M) {
 
 // TestScript runs testdata/script/*.txtar, the end-to-end tests of every
 // command. $EXAMPLES is the repository's examples folder; `cpdir SRC DST`
-// copies a folder tree.
+// copies a folder tree; `exitcode N PROG ARGS...` runs a program like exec
+// and checks its exit status; the condition [root] holds when the tests
+// run as root.
 func TestScript(t *testing.T) {
 	examples, err := filepath.Abs("../../examples")
 	if err != nil {
@@ -45,8 +50,11 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"cpdir": cpdir,
+			"cpdir":    cpdir,
+			"exitcode": exitcode,
 		},
+		// [root]: running as root, where chmod 000 does not make a file
+		// unreadable.
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
@@ -79,4 +87,27 @@ func cpdir(ts *testscript.TestScript, neg bool, args []string) {
 		return os.WriteFile(target, b, 0o644)
 	})
 	ts.Check(err)
+}
+
+// exitcode runs a program like exec and checks its exit status:
+// exitcode N PROG ARGS... Its stdout and stderr are checked as exec's are.
+func exitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("usage: exitcode N PROG [ARGS...]: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
 }

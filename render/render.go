@@ -37,10 +37,34 @@ func (p *Prompt) String() string {
 	return b.String()
 }
 
-// Render composes the system prompt of a.
+// Render composes the system prompt of a. Lines carry no Source; see
+// RenderSources.
 func Render(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
+	return render(prog, a, false)
+}
+
+// RenderSources composes the system prompt of a, each line with where it
+// came from (looking positions up costs time, so Render does not).
+func RenderSources(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
+	return render(prog, a, true)
+}
+
+func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, error) {
 	p := &Prompt{}
 	add := func(text, source string) { p.Lines = append(p.Lines, Line{Text: text, Source: source}) }
+	// locate and describe cost nothing unless sources are wanted.
+	locate := func(path ...string) compiler.Position {
+		if !sources {
+			return compiler.Position{}
+		}
+		return prog.Locate(path...)
+	}
+	describe := func(o compiler.Origin) string {
+		if !sources {
+			return ""
+		}
+		return prog.Describe(o)
+	}
 	blank := func() {
 		if n := len(p.Lines); n > 0 && p.Lines[n-1].Text != "" {
 			add("", "")
@@ -53,7 +77,7 @@ func Render(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
 			return nil, fmt.Errorf("agent type %s: %v", a.Decl.Type, err)
 		}
 		text := tmpl.Substitute(template.Map(compiler.CompileTimeValues(a))).String()
-		where := prog.Locate("agentTypes", a.Decl.Type, "system_prompt")
+		where := locate("agentTypes", a.Decl.Type, "system_prompt")
 		for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 			src := where
 			if src.Line > 0 {
@@ -71,22 +95,25 @@ func Render(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
 				continue // an empty option text leaves its line out
 			}
 			text := strings.NewReplacer("{text}", template.Escape(s.Text), "{value}", template.Escape(s.Value.String())).Replace(s.Line)
-			src := fmt.Sprintf("%s.%s = %s from %s", cat.Name, s.Name, s.Value, prog.Describe(s.Origin))
+			var src string
+			if sources {
+				src = fmt.Sprintf("%s.%s = %s from %s", cat.Name, s.Name, s.Value, describe(s.Origin))
+			}
 			lines = append(lines, Line{Text: text, Source: src})
 		}
 		if len(lines) == 0 {
 			continue
 		}
 		blank()
-		add(template.Escape(cat.Title)+":", "category "+cat.Name+" "+posString(prog.Locate("categories", cat.Name, "title")))
+		add(template.Escape(cat.Title)+":", "category "+cat.Name+" "+posString(locate("categories", cat.Name, "title")))
 		p.Lines = append(p.Lines, lines...)
 	}
 
 	if pl := personalityLines(a); len(pl) > 0 {
 		blank()
-		add("PERSONALITY:", "agents."+a.ID+".personality "+posString(prog.Locate("agents", a.ID, "personality")))
+		add("PERSONALITY:", "agents."+a.ID+".personality "+posString(locate("agents", a.ID, "personality")))
 		for _, l := range pl {
-			add(template.Escape(l.text), "agents."+a.ID+".personality."+l.field+" "+posString(prog.Locate("agents", a.ID, "personality", l.field)))
+			add(template.Escape(l.text), "agents."+a.ID+".personality."+l.field+" "+posString(locate("agents", a.ID, "personality", l.field)))
 		}
 	}
 
@@ -96,7 +123,7 @@ func Render(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
 			continue
 		}
 		for _, l := range strings.Split(strings.TrimRight(b.Instructions, "\n"), "\n") {
-			instr = append(instr, Line{Text: template.Escape(l), Source: "behavior " + b.Type + " " + posString(prog.Locate("behaviorTypes", b.Type, "instructions"))})
+			instr = append(instr, Line{Text: template.Escape(l), Source: "behavior " + b.Type + " " + posString(locate("behaviorTypes", b.Type, "instructions"))})
 		}
 	}
 	if len(instr) > 0 {
@@ -109,7 +136,7 @@ func Render(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
 		blank()
 		add("TOOLS:", "")
 		for _, t := range a.Tools {
-			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+posString(prog.Locate("behaviorTypes", t.Behavior, "tools", t.Name)))
+			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+posString(locate("behaviorTypes", t.Behavior, "tools", t.Name)))
 		}
 	}
 	return p, nil

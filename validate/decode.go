@@ -20,6 +20,11 @@ func decodeJSON(val cue.Value, target any) error {
 	if err != nil {
 		return err
 	}
+	return decodeJSONBytes(b, target)
+}
+
+// decodeJSONBytes decodes JSON into target as decodeJSON does.
+func decodeJSONBytes(b []byte, target any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(target); err != nil {

@@ -10,6 +10,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -359,6 +360,16 @@ func (v *validator) one(j job) any {
 		v.reportLabel("slug", path, "%s %q is not a slug: use lower-case letters, digits, '-' and '_', starting with a letter or digit (it becomes a file name in the bundle)", j.kind.slug, j.name)
 		ok = false
 	}
+	key := j.kind.field + "." + j.name
+	builtinOnly := j.std.Exists() && !j.user.Exists()
+	if builtinOnly {
+		if b, ok := stdlibJSON.Load(key); ok {
+			target := j.kind.new()
+			if decodeJSONBytes(b.([]byte), target) == nil {
+				return target
+			}
+		}
+	}
 	val, valid := v.check(path, j.kind.def, j.std, j.user)
 	target := j.kind.new()
 	if !valid {
@@ -372,8 +383,20 @@ func (v *validator) one(j job) any {
 	if !v.decode(path, decodeFrom(val, j, v.defs[j.kind.def]), target) || !ok {
 		return partial{target}
 	}
+	if builtinOnly {
+		if b, err := json.Marshal(target); err == nil {
+			stdlibJSON.Store(key, b)
+		}
+	}
 	return target
 }
+
+// stdlibJSON holds, for this process, the decoded form of every standard
+// library declaration the user does not extend, as JSON. The standard
+// library is embedded, so its declarations are the same in every repository
+// and commit: they are validated once per process (charter log evaluates
+// hundreds of commits), and their validity is checked by charter's tests.
+var stdlibJSON sync.Map
 
 // partial wraps a declaration that failed validation but was decoded as far
 // as possible.

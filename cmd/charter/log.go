@@ -112,6 +112,7 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 	var evalErr error
 	seen := false
 	scope := newAgentScope(id)
+	docs := map[*evaluation]history.Snapshot{}
 	versions, invalid := history.Versions(entries, id, func(e *history.Entry) history.Snapshot {
 		evaluated++
 		progress.step("evaluating config trees", evaluated)
@@ -133,8 +134,12 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 		if _, ok := ev.prog.Config.Agents[id]; ok {
 			seen = true
 		}
+		if s, ok := docs[ev]; ok {
+			return s
+		}
 		doc, err := ev.agentDoc(id)
-		return history.Snapshot{Doc: doc, Err: err}
+		docs[ev] = history.Snapshot{Doc: doc, Err: err}
+		return docs[ev]
 	})
 	progress.done()
 	if evalErr != nil {

@@ -64,7 +64,11 @@ func runRender(g *globals, o *renderOptions, id string) error {
 			return unknownName("runtime variable of agent "+id, k, names)
 		}
 	}
-	p, err := render.Render(c.Program, a)
+	renderFn := render.Render
+	if o.sources {
+		renderFn = render.RenderSources
+	}
+	p, err := renderFn(c.Program, a)
 	if err != nil {
 		return fail(err, "")
 	}

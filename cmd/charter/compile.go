@@ -43,3 +43,20 @@ func (c *compiled) agentByID(id string) (*compiler.Agent, error) {
 	}
 	return nil, unknownName("agent", id, ids)
 }
+
+// compiledAgent loads and compiles the working tree and finds agent id in it.
+func compiledAgent(g *globals, id string) (*compiled, *compiler.Agent, error) {
+	l, err := loadWorktree(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := compileLoaded(g, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := c.agentByID(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, a, nil
+}

@@ -49,15 +49,7 @@ func runExport(g *globals, id, to string) error {
 		}
 		return unknownName("export format", to, exportFormats)
 	}
-	l, err := loadWorktree(g)
-	if err != nil {
-		return err
-	}
-	c, err := compileLoaded(g, l)
-	if err != nil {
-		return err
-	}
-	a, err := c.agentByID(id)
+	c, a, err := compiledAgent(g, id)
 	if err != nil {
 		return err
 	}

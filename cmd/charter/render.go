@@ -43,15 +43,7 @@ func runRender(g *globals, o *renderOptions, id string) error {
 		}
 		values[k] = v
 	}
-	l, err := loadWorktree(g)
-	if err != nil {
-		return err
-	}
-	c, err := compileLoaded(g, l)
-	if err != nil {
-		return err
-	}
-	a, err := c.agentByID(id)
+	c, a, err := compiledAgent(g, id)
 	if err != nil {
 		return err
 	}

@@ -44,15 +44,7 @@ func runWhy(g *globals, id, path, format string) error {
 	if format != "text" && format != "json" {
 		return usage("unknown format %q; valid formats: text, json", format)
 	}
-	l, err := loadWorktree(g)
-	if err != nil {
-		return err
-	}
-	c, err := compileLoaded(g, l)
-	if err != nil {
-		return err
-	}
-	a, err := c.agentByID(id)
+	c, a, err := compiledAgent(g, id)
 	if err != nil {
 		return err
 	}

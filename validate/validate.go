@@ -362,7 +362,7 @@ func (v *validator) one(j job) any {
 		decodePartial(target, val, j.std, j.user)
 		return partial{target}
 	}
-	if !v.decode(path, decodeFrom(val, j, v.defs[j.kind.def]), target) || !ok {
+	if !v.decodeDecl(path, val, j, target) || !ok {
 		return partial{target}
 	}
 	return target

@@ -1,6 +1,10 @@
 package load
 
 import (
+	"sync"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/parser"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -43,20 +47,40 @@ func buildSchema(ctx *cue.Context) (*Schema, error) {
 	return &Schema{Defs: defs, Stdlib: std}, nil
 }
 
+// embeddedSyntax parses the embedded files once per process: history
+// commands build the schema for every commit they evaluate.
+var embeddedSyntax = sync.OnceValues(func() (map[string][]*ast.File, error) {
+	out := map[string][]*ast.File{}
+	for _, dir := range []string{"schema", "stdlib"} {
+		entries, err := fs.ReadDir(embedded.Files, dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			p := dir + "/" + e.Name()
+			src, err := fs.ReadFile(embedded.Files, p)
+			if err != nil {
+				return nil, err
+			}
+			f, err := parser.ParseFile(embeddedPrefix+p, src, parser.ParseComments)
+			if err != nil {
+				return nil, fmt.Errorf("internal error: embedded %s: %v", p, err)
+			}
+			out[dir] = append(out[dir], f)
+		}
+	}
+	return out, nil
+})
+
 func buildEmbedded(ctx *cue.Context, dir string) (cue.Value, error) {
-	entries, err := fs.ReadDir(embedded.Files, dir)
+	files, err := embeddedSyntax()
 	if err != nil {
 		return cue.Value{}, err
 	}
 	inst := build.NewContext().NewInstance("", nil)
-	for _, e := range entries {
-		p := dir + "/" + e.Name()
-		src, err := fs.ReadFile(embedded.Files, p)
-		if err != nil {
-			return cue.Value{}, err
-		}
-		if err := inst.AddFile(embeddedPrefix+p, src); err != nil {
-			return cue.Value{}, fmt.Errorf("internal error: embedded %s: %v", p, err)
+	for _, f := range files[dir] {
+		if err := inst.AddSyntax(f); err != nil {
+			return cue.Value{}, fmt.Errorf("internal error: embedded %s: %v", f.Filename, err)
 		}
 	}
 	v := ctx.BuildInstance(inst)

@@ -20,11 +20,11 @@ func decodeJSON(val cue.Value, target any) error {
 	if err != nil {
 		return err
 	}
-	return unmarshal(b, target)
+	return decodeJSONBytes(b, target)
 }
 
-// unmarshal decodes JSON into target as decodeJSON does.
-func unmarshal(b []byte, target any) error {
+// decodeJSONBytes decodes JSON into target as decodeJSON does.
+func decodeJSONBytes(b []byte, target any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(target); err != nil {
@@ -109,7 +109,7 @@ func number(x any) any {
 func (v *validator) decodeDecl(path Path, val cue.Value, j job, target any) bool {
 	if !j.std.Exists() && j.user.Exists() && !v.defs[j.kind.def].shape.adds {
 		if b, ok := literalJSON(j.user); ok {
-			if err := unmarshal(b, target); err != nil {
+			if err := decodeJSONBytes(b, target); err != nil {
 				v.report("schema", path, "cannot decode: %v", err)
 				return false
 			}

@@ -56,7 +56,7 @@ func TestLiteralJSONMatchesCUE(t *testing.T) {
 			}
 			shortcuts++
 			var fast, slow model.Agent
-			if err := unmarshal(b, &fast); err != nil {
+			if err := decodeJSONBytes(b, &fast); err != nil {
 				t.Fatal(err)
 			}
 			if err := decodeJSON(it.Value(), &slow); err != nil {

@@ -9,6 +9,31 @@ import (
 // closest returns the candidate nearest to name by edit distance, if it is
 // near enough to be a likely typo.
 func closest(name string, candidates []string) (string, bool) {
+	// A name that is the start of exactly one candidate means that one.
+	var prefixed []string
+	for _, c := range candidates {
+		if len(name) >= 3 && strings.HasPrefix(strings.ToLower(c), strings.ToLower(name)) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0], true
+	}
+	// So does one candidate that shares a long stem with it ("verbose",
+	// "verbosity").
+	stem, stemN, ties := "", 0, 0
+	for _, c := range candidates {
+		n := commonPrefix(strings.ToLower(name), strings.ToLower(c))
+		switch {
+		case n > stemN:
+			stem, stemN, ties = c, n, 1
+		case n == stemN:
+			ties++
+		}
+	}
+	if stemN >= 5 && ties == 1 {
+		return stem, true
+	}
 	best, bestD := "", -1
 	for _, c := range candidates {
 		d := distance(strings.ToLower(name), strings.ToLower(c))
@@ -69,4 +94,12 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

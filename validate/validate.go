@@ -10,9 +10,9 @@
 package validate
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -313,7 +313,15 @@ func (v *validator) declarations(k kind) []job {
 	return jobs
 }
 
-// run validates and decodes jobs on every CPU.
+// validateWorkers is how many declarations are validated at once. One:
+// CUE's structure sharing mutates shared vertices during lookups and
+// unification, and two goroutines validating declarations that share the
+// schema crashed the evaluator (an interface conversion panic in
+// adt.(*nodeContext).unshare, seen once in the command tests), so charter
+// validates one declaration at a time.
+const validateWorkers = 1
+
+// run validates and decodes jobs.
 func (v *validator) run(jobs []job) {
 	type decoded struct {
 		j   job
@@ -322,7 +330,7 @@ func (v *validator) run(jobs []job) {
 	out := make([]decoded, len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
+	for range validateWorkers {
 		wg.Go(func() {
 			for i := range next {
 				out[i] = decoded{j: jobs[i], val: v.one(jobs[i])}
@@ -352,6 +360,16 @@ func (v *validator) one(j job) any {
 		v.reportLabel("slug", path, "%s %q is not a slug: use lower-case letters, digits, '-' and '_', starting with a letter or digit (it becomes a file name in the bundle)", j.kind.slug, j.name)
 		ok = false
 	}
+	key := j.kind.field + "." + j.name
+	builtinOnly := j.std.Exists() && !j.user.Exists()
+	if builtinOnly {
+		if b, ok := stdlibJSON.Load(key); ok {
+			target := j.kind.new()
+			if decodeJSONBytes(b.([]byte), target) == nil {
+				return target
+			}
+		}
+	}
 	val, valid := v.check(path, j.kind.def, j.std, j.user)
 	target := j.kind.new()
 	if !valid {
@@ -365,8 +383,20 @@ func (v *validator) one(j job) any {
 	if !v.decodeDecl(path, val, j, target) || !ok {
 		return partial{target}
 	}
+	if builtinOnly {
+		if b, err := json.Marshal(target); err == nil {
+			stdlibJSON.Store(key, b)
+		}
+	}
 	return target
 }
+
+// stdlibJSON holds, for this process, the decoded form of every standard
+// library declaration the user does not extend, as JSON. The standard
+// library is embedded, so its declarations are the same in every repository
+// and commit: they are validated once per process (charter log evaluates
+// hundreds of commits), and their validity is checked by charter's tests.
+var stdlibJSON sync.Map
 
 // partial wraps a declaration that failed validation but was decoded as far
 // as possible.

@@ -7,6 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/source"
 	"strings"
 
 	"github.com/charter-dev/charter/diag"
@@ -23,6 +28,15 @@ type loaded struct {
 
 // loadWorktree loads and validates the config root in the working tree.
 func loadWorktree(g *globals) (*loaded, error) {
+	fsys, err := worktreeFS(g)
+	if err != nil {
+		return nil, err
+	}
+	return loadFS(fsys, g.dir)
+}
+
+// worktreeFS opens the config root in the working tree.
+func worktreeFS(g *globals) (fs.FS, error) {
 	fi, err := os.Stat(g.dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -32,7 +46,85 @@ func loadWorktree(g *globals) (*loaded, error) {
 	case !fi.IsDir():
 		return nil, fail(fmt.Errorf("config root %s is not a directory", g.dir), "-C takes the directory that holds your .cue files")
 	}
-	return loadFS(os.DirFS(g.dir), g.dir)
+	fsys, err := source.Dir(g.dir)
+	if err != nil {
+		return nil, fail(err, "")
+	}
+	return fsys, nil
+}
+
+// revFlags select what to read: the working tree (default), the Git index
+// (--staged) or a commit (--rev).
+type revFlags struct {
+	rev    string
+	staged bool
+}
+
+func (r *revFlags) register(cmd *cobra.Command, staged bool) {
+	cmd.Flags().StringVar(&r.rev, "rev", "", "read the config root as of this Git revision (branch, tag, commit, HEAD~2, or REV:PATH) instead of the working tree")
+	if staged {
+		cmd.Flags().BoolVar(&r.staged, "staged", false, "read the staged content (the Git index), as a pre-commit hook needs")
+	}
+}
+
+// loadRev loads what r selects. src describes the commit when one was read.
+func loadRev(g *globals, r *revFlags) (l *loaded, src *bundle.Source, err error) {
+	if r.rev == "" && !r.staged {
+		l, err := loadWorktree(g)
+		return l, nil, err
+	}
+	if r.rev != "" && r.staged {
+		return nil, nil, usage("--rev and --staged exclude each other: choose one")
+	}
+	repo, err := openRepo(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer repo.Close()
+	if r.staged {
+		fsys, err := repo.Index()
+		if err != nil {
+			return nil, nil, fail(err, "")
+		}
+		l, err := loadFS(fsys, g.dir+" (staged)")
+		return l, nil, err
+	}
+	snap, err := snapshot(repo, r.rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err = loadFS(snap.FS, r.rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, &bundle.Source{Commit: snap.CommitHash.String(), Tree: snap.TreeHash.String(), Time: snap.Committer.When}, nil
+}
+
+// openRepo opens the Git repository that holds the config root.
+func openRepo(g *globals) (*source.Repo, error) {
+	repo, err := source.Open(g.dir)
+	if err != nil {
+		return nil, fail(err, "")
+	}
+	return repo, nil
+}
+
+// snapshot reads a revision, split as REV:PATH by charter itself.
+func snapshot(repo *source.Repo, rev string) (*source.Snapshot, error) {
+	r, p, hasPath, err := source.SplitRevPath(rev)
+	if err != nil {
+		return nil, usage("%v", err)
+	}
+	var snap *source.Snapshot
+	if hasPath {
+		snap, err = repo.CommitPath(r, p)
+	} else {
+		snap, err = repo.Commit(r)
+	}
+	if err != nil {
+		return nil, fail(err, "")
+	}
+	return snap, nil
 }
 
 // loadFS loads and validates a config root given as a file system.
@@ -55,10 +147,7 @@ func loadFS(fsys fs.FS, name string) (*loaded, error) {
 func writeDiagnostics(g *globals, format string, ds []diag.Diagnostic) error {
 	switch format {
 	case "text":
-		for _, d := range ds {
-			fmt.Fprintln(g.stderr, d.String())
-		}
-		return nil
+		return writeTextDiagnostics(g, ds)
 	case "json":
 		b, err := diag.JSON(ds)
 		if err != nil {

@@ -46,6 +46,8 @@ func usage(format string, args ...any) error {
 // globals are the flags every command takes.
 type globals struct {
 	dir    string
+	quiet  bool   // --quiet: no ok or summary lines (term.go)
+	color  string // --color: auto, always or never (term.go)
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -100,13 +102,30 @@ identity across Git history.`,
 		SilenceUsage:  true,
 	}
 	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files")
+	registerTermFlags(root, g)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usage("%v (see 'charter %s --help')", err, c.Name())
 	})
 	root.AddCommand(
 		newValidateCmd(g),
+		newBuildCmd(g),
+		newRenderCmd(g),
+		newWhyCmd(g),
+		newDiffCmd(g),
+		newLogCmd(g),
+		newShowCmd(g),
+		newTestCmd(g),
+		newEvalCmd(g),
+		newFmtCmd(g),
+		newExportCmd(g),
 		newInitCmd(g),
 		newVersionCmd(g),
+		newLintCmd(g),
+		newExplainCmd(g),
+		newSchemaCmd(g),
+		newDocsCmd(g),
+		newCompletionCmd(g),
 	)
+	registerCompletions(root, g)
 	return root
 }

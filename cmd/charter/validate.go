@@ -1,13 +1,15 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/diag"
 )
 
 type validateOptions struct {
 	format string
+	revFlags
 }
 
 func newValidateCmd(g *globals) *cobra.Command {
@@ -24,6 +26,7 @@ file:line:col and exits 1 when there is an error.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(g, o) },
 	}
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	o.register(cmd, true)
 	return cmd
 }
 
@@ -31,22 +34,28 @@ func runValidate(g *globals, o *validateOptions) error {
 	if o.format != "text" && o.format != "json" {
 		return usage("unknown format %q; valid formats: text, json", o.format)
 	}
-	l, err := loadWorktree(g)
+	l, _, err := loadRev(g, &o.revFlags)
 	if err != nil {
 		return err
+	}
+	if l.OK() {
+		// What only compilation finds (placeholders, tool conflicts) is a
+		// validation error too.
+		_, cds := compiler.Compile(l.Repo(), l.Config)
+		l.Diagnostics = diag.Sort(append(l.Diagnostics, cds...))
 	}
 	if err := writeDiagnostics(g, o.format, l.Diagnostics); err != nil {
 		return err
 	}
 	if !l.OK() {
 		if o.format == "text" {
-			fmt.Fprintf(g.stderr, "charter: %s\n", countBySeverity(l.Diagnostics))
+			g.summaryf(g.stderr, "charter: %s\n", countBySeverity(l.Diagnostics))
 		}
 		return findings()
 	}
 	if o.format == "text" {
 		c := l.Config
-		fmt.Fprintf(g.stdout, "ok: %s, %s, %s, %s, %s, %s, %s in %s\n",
+		g.summaryf(g.stdout, "ok: %s, %s, %s, %s, %s, %s, %s in %s\n",
 			plural(len(c.Agents), "agent"), plural(len(c.AgentTypes), "agent type"),
 			plural(len(c.Categories), "category"), plural(len(c.Presets), "preset"),
 			plural(len(c.BehaviorTypes), "behavior type"), plural(len(c.Profiles), "profile"),

@@ -1,0 +1,165 @@
+// Package a2a builds A2A Agent Cards for agents: protocol v1.0 (camelCase,
+// supportedInterfaces) and the v0.3 shape many SDKs still read (top-level
+// url, preferredTransport, protocolVersion). Skills map field by field from
+// charter's A2A-aligned skills.
+package a2a
+
+import (
+	"strings"
+
+	"github.com/charter-dev/charter/model"
+)
+
+// Card is an A2A v1.0 AgentCard.
+type Card struct {
+	Name                string       `json:"name"`
+	Description         string       `json:"description"`
+	SupportedInterfaces []Interface  `json:"supportedInterfaces"`
+	Provider            *Provider    `json:"provider,omitempty"`
+	Version             string       `json:"version"`
+	DocumentationURL    string       `json:"documentationUrl,omitempty"`
+	Capabilities        Capabilities `json:"capabilities"`
+	DefaultInputModes   []string     `json:"defaultInputModes"`
+	DefaultOutputModes  []string     `json:"defaultOutputModes"`
+	Skills              []Skill      `json:"skills"`
+}
+
+// Interface is one way to reach the agent.
+type Interface struct {
+	URL             string `json:"url"`
+	ProtocolBinding string `json:"protocolBinding"`
+	ProtocolVersion string `json:"protocolVersion"`
+}
+
+// Provider is the organization that runs the agent.
+type Provider struct {
+	Organization string `json:"organization"`
+	URL          string `json:"url"`
+}
+
+// Capabilities says which optional protocol features the agent supports.
+type Capabilities struct {
+	Streaming         bool     `json:"streaming"`
+	PushNotifications bool     `json:"pushNotifications"`
+	Extensions        []string `json:"extensions"`
+	ExtendedAgentCard bool     `json:"extendedAgentCard"`
+}
+
+// Skill is an A2A AgentSkill.
+type Skill struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+	Examples    []string `json:"examples,omitempty"`
+	InputModes  []string `json:"inputModes,omitempty"`
+	OutputModes []string `json:"outputModes,omitempty"`
+}
+
+// ProtocolVersion is the A2A protocol version of Card.
+const ProtocolVersion = "1.0"
+
+const textPlain = "text/plain"
+
+// NewCard builds the v1.0 card of agent id. version is the card's version
+// (the repository's a2a.version, or the agent's content hash prefix).
+func NewCard(id string, a *model.Agent, s model.A2ASettings, version string) *Card {
+	c := &Card{
+		Name:        a.Name,
+		Description: description(a),
+		Version:     version,
+		SupportedInterfaces: []Interface{{
+			URL:             endpoint(s.URL, id),
+			ProtocolBinding: binding(s.ProtocolBinding),
+			ProtocolVersion: ProtocolVersion,
+		}},
+		DocumentationURL:   s.DocumentationURL,
+		Capabilities:       Capabilities{Extensions: []string{}},
+		DefaultInputModes:  []string{textPlain},
+		DefaultOutputModes: []string{textPlain},
+		Skills:             []Skill{},
+	}
+	if len(a.Output) > 0 {
+		c.DefaultOutputModes = append(c.DefaultOutputModes, "application/json")
+	}
+	if s.Provider != nil {
+		c.Provider = &Provider{Organization: s.Provider.Organization, URL: s.Provider.URL}
+	}
+	for _, sk := range append(append([]model.Skill{}, a.Skills.Primary...), a.Skills.Secondary...) {
+		desc := sk.Description
+		if desc == "" {
+			desc = sk.Name
+		}
+		tags := sk.Tags
+		if tags == nil {
+			tags = []string{}
+		}
+		c.Skills = append(c.Skills, Skill{ID: sk.ID, Name: sk.Name, Description: desc, Tags: tags,
+			Examples: sk.Examples, InputModes: modes(sk.InputModes), OutputModes: modes(sk.OutputModes)})
+	}
+	return c
+}
+
+func modes(m []string) []string {
+	if len(m) == 0 {
+		return []string{textPlain}
+	}
+	return m
+}
+
+func description(a *model.Agent) string {
+	if a.Description != "" {
+		return strings.Join(strings.Fields(a.Description), " ")
+	}
+	parts := []string{}
+	for _, p := range []string{a.Role, a.Department} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return a.Name
+	}
+	return a.Name + ", " + strings.Join(parts, ", ")
+}
+
+func endpoint(base, id string) string {
+	if base == "" {
+		base = "https://agents.invalid"
+	}
+	return strings.TrimRight(base, "/") + "/" + id
+}
+
+func binding(b string) string {
+	if b == "" {
+		return "JSONRPC"
+	}
+	return b
+}
+
+// CardV03 is the A2A v0.3 card shape.
+type CardV03 struct {
+	ProtocolVersion    string       `json:"protocolVersion"`
+	Name               string       `json:"name"`
+	Description        string       `json:"description"`
+	URL                string       `json:"url"`
+	PreferredTransport string       `json:"preferredTransport"`
+	Provider           *Provider    `json:"provider,omitempty"`
+	Version            string       `json:"version"`
+	DocumentationURL   string       `json:"documentationUrl,omitempty"`
+	Capabilities       Capabilities `json:"capabilities"`
+	DefaultInputModes  []string     `json:"defaultInputModes"`
+	DefaultOutputModes []string     `json:"defaultOutputModes"`
+	Skills             []Skill      `json:"skills"`
+}
+
+// V03 converts a v1.0 card to the v0.3 shape.
+func (c *Card) V03() *CardV03 {
+	return &CardV03{
+		ProtocolVersion: "0.3.0", Name: c.Name, Description: c.Description,
+		URL: c.SupportedInterfaces[0].URL, PreferredTransport: c.SupportedInterfaces[0].ProtocolBinding,
+		Provider: c.Provider, Version: c.Version, DocumentationURL: c.DocumentationURL,
+		Capabilities: c.Capabilities, DefaultInputModes: c.DefaultInputModes, DefaultOutputModes: c.DefaultOutputModes,
+		Skills: c.Skills,
+	}
+}

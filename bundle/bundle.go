@@ -1,0 +1,310 @@
+// Package bundle turns a compiled program into the bundle release jobs
+// publish and agent runtimes load (DESIGN.md section 5):
+//
+//	manifest.json              versions, source commit and tree, every file's sha256 and size
+//	agents/<id>/agent.json     the resolved agent, with its content hash
+//	agents/<id>/prompt.md      the compiled system prompt ({name} runtime variables kept)
+//	agents/<id>/card.json      the A2A v1.0 Agent Card, RFC 8785 canonical JSON
+//	profiles/<name>.json       each flattened rule profile
+//	categories.json            every category, setting and option
+//	team.json                  pairwise compatibility and the skill index
+//
+// The same input gives the same bytes: JSON keys are sorted (RFC 8785 order,
+// then indented, except card.json which stays canonical), every list has a
+// stable order, and nothing records the time but the source commit's.
+package bundle
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/charter-dev/charter/a2a"
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/render"
+	"github.com/charter-dev/charter/team"
+)
+
+// SchemaVersion is the version of the bundle layout.
+const SchemaVersion = "1"
+
+// Source names the Git commit a bundle was built from.
+type Source struct {
+	Commit string    `json:"commit"`
+	Tree   string    `json:"tree"`
+	Time   time.Time `json:"time"`
+}
+
+// Options describe the build.
+type Options struct {
+	CharterVersion string
+	CUEVersion     string
+	// Source is nil when building from the working tree.
+	Source *Source
+}
+
+// Tree is a bundle in memory: slash-separated paths to contents.
+type Tree map[string][]byte
+
+// Paths returns the paths of t in sorted order.
+func (t Tree) Paths() []string { return model.Sorted(t) }
+
+// Manifest is what manifest.json holds.
+type Manifest struct {
+	SchemaVersion  string  `json:"schema_version"`
+	CharterVersion string  `json:"charter_version"`
+	CUEVersion     string  `json:"cue_version"`
+	Source         *Source `json:"source,omitempty"`
+	Files          []File  `json:"files"`
+}
+
+// File is one entry of the manifest.
+type File struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Size   int    `json:"size"`
+}
+
+// Build renders every artifact of prog.
+func Build(prog *compiler.Program, opts Options) (Tree, error) {
+	t := Tree{}
+	var mu sync.Mutex
+	put := func(path string, b []byte) {
+		mu.Lock()
+		t[path] = b
+		mu.Unlock()
+	}
+
+	errs := make([]error, len(prog.Agents))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = buildAgent(prog, prog.Agents[i], put)
+			}
+		})
+	}
+	for i := range prog.Agents {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	for name, p := range prog.Profiles {
+		b, err := Pretty(p)
+		if err != nil {
+			return nil, err
+		}
+		put("profiles/"+name+".json", b)
+	}
+	cats, err := Pretty(categories(prog))
+	if err != nil {
+		return nil, err
+	}
+	put("categories.json", cats)
+	tm, err := Pretty(team.Build(prog.Config.Agents))
+	if err != nil {
+		return nil, err
+	}
+	put("team.json", tm)
+
+	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: []File{}}
+	for _, p := range t.Paths() {
+		sum := sha256.Sum256(t[p])
+		m.Files = append(m.Files, File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(t[p])})
+	}
+	mb, err := Pretty(m)
+	if err != nil {
+		return nil, err
+	}
+	t["manifest.json"] = mb
+	return t, nil
+}
+
+func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []byte)) error {
+	dir := "agents/" + a.ID + "/"
+	prompt, err := render.Render(prog, a)
+	if err != nil {
+		return err
+	}
+	put(dir+"prompt.md", []byte(prompt.String()))
+
+	doc, hash, err := AgentDoc(a, prompt.String())
+	if err != nil {
+		return err
+	}
+	b, err := Pretty(doc)
+	if err != nil {
+		return err
+	}
+	put(dir+"agent.json", b)
+
+	version := prog.Config.A2A.Version
+	if version == "" {
+		version = "0.0.0+" + hash[:12]
+	}
+	card, err := Canonical(a2a.NewCard(a.ID, a.Decl, prog.Config.A2A, version))
+	if err != nil {
+		return err
+	}
+	put(dir+"card.json", card)
+	return nil
+}
+
+// AgentDoc returns the content of agent.json as a JSON object, with its
+// content_hash: the SHA-256 of the object's RFC 8785 form without the hash.
+// prompt is the compiled prompt (prompt.md), so that the hash covers
+// everything the agent is, option texts included.
+func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) {
+	doc, err := toObject(a.Decl)
+	if err != nil {
+		return nil, "", err
+	}
+	doc["id"] = a.ID
+	behavior := map[string]any{}
+	for _, c := range a.Behavior {
+		settings := map[string]any{}
+		for _, s := range c.Settings {
+			settings[s.Name] = s.Value
+		}
+		behavior[c.Name] = settings
+	}
+	doc["behavior"] = behavior
+	var behaviors []any
+	for _, b := range a.Behaviors {
+		behaviors = append(behaviors, map[string]any{"type": b.Type, "kind": b.Kind, "params": b.Params})
+	}
+	if behaviors != nil {
+		doc["behaviors"] = behaviors
+	}
+	if len(a.Tools) > 0 {
+		doc["provided_tools"] = a.Tools
+	}
+	if a.Profile != nil {
+		doc["profile"] = a.Profile
+	}
+	vars := map[string]any{}
+	for name, v := range a.Variables {
+		vars[name] = v
+	}
+	doc["variables"] = vars
+	doc["prompt"] = prompt
+	// Normalize through JSON so the hash sees exactly what is written.
+	norm, err := toObject(doc)
+	if err != nil {
+		return nil, "", err
+	}
+	canon, err := Canonical(norm)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(canon)
+	hash := hex.EncodeToString(sum[:])
+	norm["content_hash"] = hash
+	return norm, hash, nil
+}
+
+func toObject(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Canonical encodes v as RFC 8785 canonical JSON.
+func Canonical(v any) ([]byte, error) {
+	b, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return jcs.Transform(b)
+}
+
+// Pretty encodes v with sorted keys (RFC 8785 order), indented by two
+// spaces, ending in a newline.
+func Pretty(v any) ([]byte, error) {
+	c, err := Canonical(v)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, c, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding JSON: %v", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// categories is the content of categories.json: every category in prompt
+// order with its settings in prompt order.
+func categories(prog *compiler.Program) any {
+	type option struct {
+		Name        string `json:"name"`
+		Text        string `json:"text"`
+		Description string `json:"description,omitempty"`
+		Deprecated  string `json:"deprecated,omitempty"`
+	}
+	type setting struct {
+		Name        string       `json:"name"`
+		Description string       `json:"description,omitempty"`
+		Line        string       `json:"line"`
+		Default     model.Choice `json:"default"`
+		Options     []option     `json:"options,omitempty"`
+		Range       *model.Range `json:"range,omitempty"`
+		Values      []float64    `json:"values,omitempty"`
+		Deprecated  string       `json:"deprecated,omitempty"`
+	}
+	type category struct {
+		Name        string    `json:"name"`
+		Title       string    `json:"title"`
+		Description string    `json:"description,omitempty"`
+		Settings    []setting `json:"settings"`
+	}
+	out := []category{}
+	for _, cname := range prog.CategoryOrder {
+		c := prog.Config.Categories[cname]
+		rc := category{Name: cname, Title: c.Title, Description: c.Description, Settings: []setting{}}
+		for _, sname := range prog.SettingOrder[cname] {
+			s := c.Settings[sname]
+			rs := setting{Name: sname, Description: s.Description, Line: s.Line, Default: s.Default, Range: s.Range, Values: s.Values, Deprecated: s.Deprecated}
+			for _, oname := range model.Sorted(s.Options) {
+				o := s.Options[oname]
+				rs.Options = append(rs.Options, option{Name: oname, Text: o.Text, Description: o.Description, Deprecated: o.Deprecated})
+			}
+			rc.Settings = append(rc.Settings, rs)
+		}
+		out = append(out, rc)
+	}
+	return map[string]any{"categories": out}
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/render"
+	"github.com/charter-dev/charter/validate"
+)
+
+// evaluation is one version of the configuration, compiled.
+type evaluation struct {
+	prog  *compiler.Program
+	diags []diag.Diagnostic
+}
+
+// evaluate loads, validates and compiles fsys without printing anything.
+// A configuration with errors returns them in diags and a nil prog.
+func evaluate(fsys fs.FS, name string) (*evaluation, error) {
+	repo, ds, err := load.Load(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	res := validate.Run(repo)
+	ds = diag.Sort(append(ds, res.Diagnostics...))
+	if s, any := diag.Max(ds); any && s == diag.Error {
+		return &evaluation{diags: ds}, nil
+	}
+	prog, cds := compiler.Compile(repo, res.Config)
+	ds = diag.Sort(append(ds, cds...))
+	if s, any := diag.Max(ds); any && s == diag.Error {
+		return &evaluation{diags: ds}, nil
+	}
+	return &evaluation{prog: prog, diags: ds}, nil
+}
+
+// agentDoc returns one agent's agent.json object, or nil when it does not
+// exist.
+func (e *evaluation) agentDoc(id string) (map[string]any, error) {
+	for _, a := range e.prog.Agents {
+		if a.ID == id {
+			p, err := render.Render(e.prog, a)
+			if err != nil {
+				return nil, err
+			}
+			doc, _, err := bundle.AgentDoc(a, p.String())
+			return doc, err
+		}
+	}
+	return nil, nil
+}
+
+// agentDocs returns every agent's document (or only one's, when id is set).
+func (e *evaluation) agentDocs(only string) (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	for _, a := range e.prog.Agents {
+		if only != "" && a.ID != only {
+			continue
+		}
+		doc, err := e.agentDoc(a.ID)
+		if err != nil {
+			return nil, err
+		}
+		out[a.ID] = doc
+	}
+	return out, nil
+}
+
+// errorsAt reports that a side of a comparison does not validate.
+func errorsAt(g *globals, side string, ds []diag.Diagnostic) error {
+	fmt.Fprintf(g.stderr, "%s does not validate:\n", side)
+	_ = writeDiagnostics(g, "text", ds)
+	fmtErrors(g, ds)
+	return findings()
+}
+
+// evaluateOrFail evaluates fsys; an unreadable tree is an exit-2 error.
+func evaluateOrFail(fsys fs.FS, name string) (*evaluation, error) {
+	e, err := evaluate(fsys, name)
+	if err != nil {
+		return nil, fail(fmt.Errorf("cannot read %s: %v", name, err), "")
+	}
+	return e, nil
+}

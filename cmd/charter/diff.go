@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/diff"
+	"github.com/charter-dev/charter/model"
+)
+
+type diffOptions struct {
+	agent    string
+	format   string
+	exitCode bool
+}
+
+func newDiffCmd(g *globals) *cobra.Command {
+	o := &diffOptions{}
+	cmd := &cobra.Command{
+		Use:   "diff [REV_A [REV_B]]",
+		Short: "Compare every declaration, field by field, between two revisions",
+		Long: `diff compares the resolved agents (so a change to an agent type, a preset
+or a category default shows on every agent it reaches) and every other
+declaration between REV_A (default HEAD) and REV_B (default the working
+tree, uncommitted changes included). Each change to what an agent may do
+is classed widened or narrowed (tools allowed or denied, rules disabled or
+weakened, budget, approvals, delegation, autonomy, access level, behaviors
+that bring tools); widened changes are listed first.`,
+		Example: `  charter diff                       # HEAD against the working tree
+  charter diff v1.2.0 v1.3.0
+  charter diff HEAD --agent coder --format markdown`,
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(g, o, args) },
+	}
+	cmd.Flags().StringVar(&o.agent, "agent", "", "only this agent's changes")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json or markdown")
+	cmd.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 1 when there are changes")
+	return cmd
+}
+
+func runDiff(g *globals, o *diffOptions, args []string) error {
+	if o.format != "text" && o.format != "json" && o.format != "markdown" {
+		return usage("unknown format %q; valid formats: text, json, markdown", o.format)
+	}
+	revA, revB := "HEAD", ""
+	if len(args) > 0 {
+		revA = args[0]
+	}
+	if len(args) > 1 {
+		revB = args[1]
+	}
+	repo, err := openRepo(g)
+	if err != nil {
+		return err
+	}
+	defer repo.Close()
+	side := func(rev string) (*evaluation, error) {
+		if rev == "" {
+			fsys, err := worktreeFS(g)
+			if err != nil {
+				return nil, err
+			}
+			return evaluateOrFail(fsys, "the working tree")
+		}
+		snap, err := snapshot(repo, rev)
+		if err != nil {
+			return nil, err
+		}
+		return evaluateOrFail(snap.FS, rev)
+	}
+	a, err := side(revA)
+	if err != nil {
+		return err
+	}
+	b, err := side(revB)
+	if err != nil {
+		return err
+	}
+	nameB := revB
+	if nameB == "" {
+		nameB = "working tree"
+	}
+	for _, s := range []struct {
+		name string
+		e    *evaluation
+	}{{revA, a}, {nameB, b}} {
+		if s.e.prog == nil {
+			return errorsAt(g, s.name, s.e.diags)
+		}
+	}
+	if o.agent != "" && !hasAgent(a, o.agent) && !hasAgent(b, o.agent) {
+		return unknownName("agent", o.agent, append(keys(a.prog.Config.Agents), keys(b.prog.Config.Agents)...))
+	}
+	da, err := a.agentDocs(o.agent)
+	if err != nil {
+		return fail(err, "")
+	}
+	db, err := b.agentDocs(o.agent)
+	if err != nil {
+		return fail(err, "")
+	}
+	report := &diff.Report{From: revA, To: nameB, Changes: diff.Agents(da, db)}
+	if o.agent == "" {
+		report.Changes = append(report.Changes, declarationChanges(a, b)...)
+	}
+	switch o.format {
+	case "json":
+		err = writeJSON(g.stdout, report)
+	case "markdown":
+		err = report.WriteMarkdown(g.stdout)
+	default:
+		err = report.WriteText(g.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if o.exitCode && len(report.Changes) > 0 {
+		return findings()
+	}
+	return nil
+}
+
+func hasAgent(e *evaluation, id string) bool {
+	_, ok := e.prog.Config.Agents[id]
+	return ok
+}
+
+// declarationChanges diffs every declaration other than agents.
+func declarationChanges(a, b *evaluation) []diff.Change {
+	side := func(e *evaluation) map[string]any {
+		c := e.prog.Config
+		return toJSON(map[string]any{
+			"categories": c.Categories, "agentTypes": c.AgentTypes, "presets": c.Presets,
+			"behaviorTypes": c.BehaviorTypes, "profiles": e.prog.Profiles, "tests": c.Tests,
+			"models": c.Models, "lint": c.Lint, "a2a": c.A2A,
+		})
+	}
+	sa, sb := side(a), side(b)
+	if sa == nil || sb == nil {
+		return nil
+	}
+	var out []diff.Change
+	for _, k := range model.Sorted(sa) {
+		out = append(out, diff.Values([]string{k}, sa[k], sb[k])...)
+	}
+	return out
+}
+
+// toJSON converts a model value to its JSON object form (nil if it cannot
+// be encoded, which the model's types rule out).
+func toJSON(v any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return m
+}

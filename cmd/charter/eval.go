@@ -1,0 +1,188 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/rules"
+	"github.com/charter-dev/charter/rules/claudecode"
+	"github.com/charter-dev/charter/validate"
+)
+
+type evalOptions struct {
+	bundle   string
+	agent    string
+	profile  string
+	session  string
+	phase    string
+	protocol string
+	stateDir string
+}
+
+func newEvalCmd(g *globals) *cobra.Command {
+	o := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval (--agent ID | --profile NAME) [--bundle DIR] [--session FILE.jsonl] [--phase pre|post] [--protocol claude-code]",
+		Short: "Judge one tool call against an agent's rule profile",
+		Long: `eval reads one tool call as JSON on stdin ({"tool": ..., "args": {...},
+"result": ...}) and prints the verdict as JSON: the decision (allow or
+block), the rules that fired with their action and message, and the rules
+whose expression failed on this call. --session names a JSON Lines file of
+the earlier calls, one call per line; a corrupt line is reported with its
+number and the rest is read. --phase pre judges a call before it runs
+(block and warn rules), post after it ran (remind rules).
+
+--bundle DIR reads a built bundle, which is what a runtime deploys, and
+evaluates no CUE; without it charter builds the repository at -C first.
+
+--protocol claude-code speaks Claude Code's hook protocol instead: the
+PreToolUse or PostToolUse input on stdin, a deny with the rule's message for
+block, the call let through with the warning as context for warn, the
+reminder as context after the call for remind. Each session's calls are
+kept in --state-dir (default: charter/sessions under the user's cache
+directory), keyed by session_id, safe against two hooks at once. See
+docs/rules.md for the settings.json snippet.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runEval(g, o, os.Stdin) },
+	}
+	cmd.Flags().StringVar(&o.bundle, "bundle", "", "read the profile from this built bundle instead of building the repository")
+	cmd.Flags().StringVar(&o.agent, "agent", "", "judge with this agent's profile")
+	cmd.Flags().StringVar(&o.profile, "profile", "", "judge with this profile")
+	cmd.Flags().StringVar(&o.session, "session", "", "JSON Lines file of the session's earlier calls")
+	cmd.Flags().StringVar(&o.phase, "phase", "pre", "pre (before the call runs) or post (after, with its result)")
+	cmd.Flags().StringVar(&o.protocol, "protocol", "", "speak a runtime's hook protocol: claude-code")
+	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "where --protocol claude-code keeps sessions")
+	return cmd
+}
+
+func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
+	if (o.agent == "") == (o.profile == "") {
+		return usage("give exactly one of --agent ID and --profile NAME")
+	}
+	if o.protocol != "" && o.protocol != "claude-code" {
+		return unknownName("protocol", o.protocol, []string{"claude-code"})
+	}
+	phase := rules.Phase(o.phase)
+	if phase != rules.Pre && phase != rules.Post {
+		return usage("--phase %q: want pre or post", o.phase)
+	}
+	p, err := evalProfile(g, o)
+	if err != nil {
+		return err
+	}
+	e, err := rules.Compile(p)
+	if err != nil {
+		return fail(err, "")
+	}
+	if o.protocol == "claude-code" {
+		dir := o.stateDir
+		if dir == "" {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				return usage("no user cache directory (%v): give --state-dir", err)
+			}
+			dir = filepath.Join(cache, "charter", "sessions")
+		}
+		if err := claudecode.Handle(stdin, g.stdout, e, dir); err != nil {
+			return fail(err, "")
+		}
+		return nil
+	}
+
+	var call rules.Call
+	dec := json.NewDecoder(io.LimitReader(stdin, claudecode.MaxInputBytes))
+	if err := dec.Decode(&call); err != nil {
+		return usage("the call on stdin is not JSON: %v; want {\"tool\": \"Edit\", \"args\": {...}}", err)
+	}
+	if call.Tool == "" {
+		return usage("the call on stdin has no tool name; want {\"tool\": \"Edit\", \"args\": {...}}")
+	}
+	session := &rules.Session{}
+	if o.session != "" {
+		f, err := os.Open(o.session)
+		if err != nil {
+			return fail(err, "")
+		}
+		s, err := rules.ReadSession(f)
+		f.Close()
+		var ce *rules.CorruptLinesError
+		switch {
+		case errors.As(err, &ce):
+			fmt.Fprintf(g.stderr, "charter: %s: %v\n", o.session, err)
+		case err != nil:
+			return fail(fmt.Errorf("reading %s: %v", o.session, err), "")
+		}
+		session = s
+	}
+	return writeJSON(g.stdout, e.Evaluate(phase, call, session))
+}
+
+// evalProfile finds the profile to judge with, from a bundle or by
+// building the repository.
+func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
+	if o.bundle != "" {
+		name := o.profile
+		if o.agent != "" {
+			if !validate.IsSlug(o.agent) {
+				return rules.Profile{}, usage("agent id %q is not a slug", o.agent)
+			}
+			b, err := os.ReadFile(filepath.Join(o.bundle, "agents", o.agent, "agent.json"))
+			if err != nil {
+				return rules.Profile{}, fail(fmt.Errorf("agent %s is not in the bundle at %s: %v", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
+			}
+			var doc struct {
+				Profile *struct{ Name string } `json:"profile"`
+			}
+			if err := json.Unmarshal(b, &doc); err != nil {
+				return rules.Profile{}, fail(fmt.Errorf("%s/agents/%s/agent.json: %v", o.bundle, o.agent, err), "")
+			}
+			if doc.Profile == nil {
+				return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
+			}
+			name = doc.Profile.Name
+		}
+		if !validate.IsSlug(name) {
+			return rules.Profile{}, usage("profile name %q is not a slug", name)
+		}
+		f, err := os.Open(filepath.Join(o.bundle, "profiles", name+".json"))
+		if err != nil {
+			return rules.Profile{}, fail(fmt.Errorf("profile %s is not in the bundle at %s: %v", name, o.bundle, err), "")
+		}
+		defer f.Close()
+		p, err := rules.DecodeProfile(f)
+		if err != nil {
+			return rules.Profile{}, fail(err, "")
+		}
+		return p, nil
+	}
+	l, err := loadWorktree(g)
+	if err != nil {
+		return rules.Profile{}, err
+	}
+	c, err := compileLoaded(g, l)
+	if err != nil {
+		return rules.Profile{}, err
+	}
+	name := o.profile
+	if o.agent != "" {
+		a, err := c.agentByID(o.agent)
+		if err != nil {
+			return rules.Profile{}, err
+		}
+		if a.Profile == nil {
+			return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
+		}
+		return *a.Profile, nil
+	}
+	p, ok := c.Program.Profiles[name]
+	if !ok {
+		return rules.Profile{}, unknownName("profile", name, keys(c.Program.Profiles))
+	}
+	return *p, nil
+}

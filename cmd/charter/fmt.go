@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/cuefmt"
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/load"
+)
+
+type fmtOptions struct {
+	check bool
+	diff  bool
+}
+
+func newFmtCmd(g *globals) *cobra.Command {
+	o := &fmtOptions{}
+	cmd := &cobra.Command{
+		Use:   "fmt [--check] [--diff]",
+		Short: "Format the repository's CUE files",
+		Long: `fmt rewrites every .cue file under the config root in CUE's canonical
+format (the formatter of the CUE version charter embeds). --check changes
+nothing and exits 1 when a file would change, listing it; --diff prints
+what would change as a unified diff and changes nothing. A file with a
+syntax error is reported at its position and left untouched.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runFmt(g, o) },
+	}
+	cmd.Flags().BoolVar(&o.check, "check", false, "change nothing; exit 1 when a file is not formatted")
+	cmd.Flags().BoolVar(&o.diff, "diff", false, "change nothing; print a diff of what would change")
+	return cmd
+}
+
+func runFmt(g *globals, o *fmtOptions) error {
+	fsys, err := worktreeFS(g)
+	if err != nil {
+		return err
+	}
+	paths, _, err := load.CUEFiles(fsys)
+	if err != nil {
+		return fail(fmt.Errorf("cannot read %s: %v", g.dir, err), "")
+	}
+	var bad []diag.Diagnostic
+	changed := 0
+	for _, p := range paths {
+		name := filepath.Join(g.dir, filepath.FromSlash(p))
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return fail(err, "")
+		}
+		out, ds := cuefmt.Source(p, src)
+		if ds != nil {
+			bad = append(bad, ds...)
+			continue
+		}
+		if bytes.Equal(src, out) {
+			continue
+		}
+		changed++
+		switch {
+		case o.diff:
+			g.stdout.Write(diff.Diff(p, src, p+" (formatted)", out))
+		case o.check:
+			fmt.Fprintln(g.stdout, p)
+		default:
+			if err := writeFileAtomic(name, out); err != nil {
+				return fail(err, "")
+			}
+			fmt.Fprintf(g.stdout, "formatted %s\n", p)
+		}
+	}
+	if len(bad) > 0 {
+		_ = writeDiagnostics(g, "text", diag.Sort(bad))
+		fmt.Fprintf(g.stderr, "charter: %s; files with syntax errors were left unchanged\n", countBySeverity(bad))
+		return findings()
+	}
+	if (o.check || o.diff) && changed > 0 {
+		if o.check {
+			fmt.Fprintf(g.stderr, "charter: %s not formatted; run charter fmt\n", plural(changed, "file"))
+		}
+		return findings()
+	}
+	return nil
+}

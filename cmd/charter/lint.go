@@ -1,0 +1,212 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/buildinfo"
+	"github.com/charter-dev/charter/lint"
+)
+
+type lintOptions struct {
+	format          string
+	enable          []string
+	disable         []string
+	failLevel       string
+	noInlineIgnores bool
+	newFromRev      string
+	revFlags
+}
+
+var lintFormats = []string{"text", "json", "sarif", "github", "junit"}
+
+func newLintCmd(g *globals) *cobra.Command {
+	o := &lintOptions{}
+	cmd := &cobra.Command{
+		Use:   "lint",
+		Short: "Validate, then run every lint rule across the declarations",
+		Long: `lint validates and compiles the repository like build does; if that finds
+errors it prints exactly those and exits 1 without running any rule. Then it
+runs the lint rules, which look across declarations: tools, profiles,
+authority, templates, models, free text and credentials.
+
+A finding is silenced in place with a comment on its line or the line above:
+    // charter:ignore RULE reason
+The reason is required. Repository-wide settings live in CUE:
+    lint: {disable: ["rule-id"], severity: {"rule-id": "info"}}
+
+'charter explain' lists the rules; 'charter explain RULE' documents one.
+lint exits 1 when a finding reaches --fail-level (default warning). With
+--new-from-rev REV it reports only the findings REV did not already have.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLint(g, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))
+	f.StringSliceVar(&o.enable, "enable", nil, "turn on rules (comma-separated or repeated), including those off by default")
+	f.StringSliceVar(&o.disable, "disable", nil, "turn off rules (comma-separated or repeated)")
+	f.StringVar(&o.failLevel, "fail-level", "warning", "exit 1 when a finding has this severity or higher: error, warning or info")
+	f.BoolVar(&o.noInlineIgnores, "no-inline-ignores", false, "ignore every // charter:ignore comment (for audits)")
+	f.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings that this Git revision did not already have (matched by rule, path and message, not line)")
+	o.register(cmd, true)
+	return cmd
+}
+
+func runLint(g *globals, o *lintOptions) error {
+	if !contains(lintFormats, o.format) {
+		return usage("unknown format %q; valid formats: %s", o.format, strings.Join(lintFormats, ", "))
+	}
+	failLevel, err := lint.FailLevel(o.failLevel)
+	if err != nil {
+		return usage("%v", err)
+	}
+	for _, ids := range [][]string{o.enable, o.disable} {
+		if err := lint.CheckIDs(ids); err != nil {
+			return usage("%v", err)
+		}
+	}
+	l, _, err := loadRev(g, &o.revFlags)
+	if err != nil {
+		return err
+	}
+
+	// Validation and compilation first: their errors stop lint.
+	ds := l.Diagnostics
+	var prog *compiler.Program
+	if l.OK() {
+		var cds []diag.Diagnostic
+		prog, cds = compiler.Compile(l.Repo(), l.Config)
+		ds = diag.Sort(append(ds, cds...))
+	}
+	if s, _ := diag.Max(ds); s == diag.Error || prog == nil {
+		if err := writeLint(g, o.format, ds, nil, diag.Error); err != nil {
+			return err
+		}
+		if o.format == "text" {
+			fmt.Fprintf(g.stderr, "charter: %s; lint rules did not run: fix the errors first\n", countBySeverity(ds))
+		}
+		return findings()
+	}
+
+	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
+	found, err := lint.Run(prog, l.Repo().Files, opts)
+	if err != nil {
+		var ue *lint.UnknownRuleError
+		if errors.As(err, &ue) {
+			return usage("%v", err)
+		}
+		return fail(err, "")
+	}
+	if o.newFromRev != "" {
+		old, err := lintRev(g, o.newFromRev, opts)
+		if err != nil {
+			return err
+		}
+		found = newFindings(found, old)
+	}
+	ds = diag.Sort(append(ds, found...))
+	var infos []diag.RuleInfo
+	if o.format == "junit" {
+		// One test case per rule that ran.
+		for _, r := range lint.Enabled(l.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) {
+			infos = append(infos, r.Info())
+		}
+	} else {
+		infos = lint.Infos() // SARIF describes every rule
+	}
+	if err := writeLint(g, o.format, ds, infos, failLevel); err != nil {
+		return err
+	}
+	worst, any := diag.Max(ds)
+	if o.format == "text" {
+		if any {
+			fmt.Fprintf(g.stderr, "charter: %s\n", countBySeverity(ds))
+		} else {
+			fmt.Fprintf(g.stdout, "ok: no findings in %s\n", plural(len(prog.Agents), "agent"))
+		}
+	}
+	if any && worst >= failLevel {
+		return findings()
+	}
+	return nil
+}
+
+// writeLint prints ds in format: text to stderr, the data formats to stdout.
+func writeLint(g *globals, format string, ds []diag.Diagnostic, rules []diag.RuleInfo, failLevel diag.Severity) error {
+	switch format {
+	case "text":
+		return diag.WriteText(g.stderr, ds, diag.TextOptions{})
+	case "json":
+		b, err := diag.JSON(ds)
+		if err != nil {
+			return err
+		}
+		_, err = g.stdout.Write(b)
+		return err
+	case "sarif":
+		tool := diag.ToolInfo{Version: buildinfo.Read().Version}
+		if abs, err := filepath.Abs(g.dir); err == nil {
+			tool.RootURI = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs) + "/"}).String()
+		}
+		return diag.WriteSARIF(g.stdout, ds, rules, tool)
+	case "github":
+		return diag.WriteGitHub(g.stdout, ds)
+	case "junit":
+		return diag.WriteJUnit(g.stdout, ds, rules, failLevel)
+	}
+	return usage("unknown format %q", format)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lintRev lints the config root as of a revision, for --new-from-rev. A
+// revision that does not validate or compile has no findings to subtract.
+func lintRev(g *globals, rev string, opts lint.Options) ([]diag.Diagnostic, error) {
+	l, _, err := loadRev(g, &revFlags{rev: rev})
+	if err != nil {
+		return nil, err
+	}
+	if !l.OK() {
+		return nil, nil
+	}
+	prog, cds := compiler.Compile(l.Repo(), l.Config)
+	if s, _ := diag.Max(cds); len(cds) > 0 && s == diag.Error {
+		return nil, nil
+	}
+	return lint.Run(prog, l.Repo().Files, opts)
+}
+
+// newFindings drops from ds the findings old already had, matched by rule,
+// path and message (lines move when a file is edited), as many times as old
+// has them.
+func newFindings(ds, old []diag.Diagnostic) []diag.Diagnostic {
+	type key struct{ rule, path, msg string }
+	seen := map[key]int{}
+	for _, d := range old {
+		seen[key{d.Rule, d.Path, d.Message}]++
+	}
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		k := key{d.Rule, d.Path, d.Message}
+		if seen[k] > 0 {
+			seen[k]--
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

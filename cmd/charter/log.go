@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/charter-dev/charter/history"
+	"github.com/charter-dev/charter/source"
+)
+
+type logOptions struct {
+	format string
+	limit  int
+	rev    string
+}
+
+func newLogCmd(g *globals) *cobra.Command {
+	o := &logOptions{}
+	cmd := &cobra.Command{
+		Use:   "log AGENT [--format text|json] [-n N]",
+		Short: "List an agent's versions through Git history",
+		Long: `log walks the commits that changed the config root (exactly those
+'git log -- <config root>' lists), newest first from HEAD (or --rev), and
+lists AGENT's versions: version 1 is the first commit where the agent
+exists, and the number goes up each time its content hash changes. Each
+version shows the commit, author and date, committer, signature status
+(signed or unsigned: never verified), Reviewed-by and Approved-by trailers,
+the content hash and a one-line summary of the change. A commit that only
+reformats files is no new version; a renamed file keeps the agent's history
+(agents are keyed by id); a removed agent's last entry says removed. Each
+distinct config tree is evaluated once.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runLog(g, o, args[0]) },
+	}
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	cmd.Flags().IntVarP(&o.limit, "max-count", "n", 0, "show only the newest N versions")
+	cmd.Flags().StringVar(&o.rev, "rev", "HEAD", "walk history from this revision")
+	return cmd
+}
+
+func runLog(g *globals, o *logOptions, id string) error {
+	if o.format != "text" && o.format != "json" {
+		return usage("unknown format %q; valid formats: text, json", o.format)
+	}
+	versions, err := agentVersions(g, o.rev, id)
+	if err != nil {
+		return err
+	}
+	if o.limit > 0 && len(versions) > o.limit {
+		versions = versions[len(versions)-o.limit:]
+	}
+	// Newest first, as git log.
+	for i, j := 0, len(versions)-1; i < j; i, j = i+1, j-1 {
+		versions[i], versions[j] = versions[j], versions[i]
+	}
+	if o.format == "json" {
+		if versions == nil {
+			versions = []history.Version{}
+		}
+		return writeJSON(g.stdout, versions)
+	}
+	for _, v := range versions {
+		e := v.Entry
+		fmt.Fprintf(g.stdout, "v%d  %s  %s  %s <%s>\n", v.Number, e.Commit.String()[:12],
+			e.Author.When.UTC().Format(time.DateTime), e.Author.Name, e.Author.Email)
+		if v.Removed {
+			fmt.Fprintf(g.stdout, "    removed\n")
+		} else {
+			fmt.Fprintf(g.stdout, "    hash %s  %s\n", v.ContentHash[:16], v.Summary)
+		}
+		var notes []string
+		if e.Committer.Name != e.Author.Name || e.Committer.Email != e.Author.Email {
+			notes = append(notes, "committed by "+e.Committer.Name+" <"+e.Committer.Email+">")
+		}
+		notes = append(notes, e.Signature.String()+" (not verified)")
+		for _, r := range e.ReviewedBy {
+			notes = append(notes, "Reviewed-by: "+r)
+		}
+		for _, r := range e.ApprovedBy {
+			notes = append(notes, "Approved-by: "+r)
+		}
+		fmt.Fprintf(g.stdout, "    %s\n    %s\n", strings.Join(notes, "; "), e.Subject)
+	}
+	return nil
+}
+
+// agentVersions walks history from rev and returns id's versions, oldest
+// first.
+func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
+	repo, err := openRepo(g)
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
+	progress := newProgress(g)
+	defer progress.done()
+	entries, err := history.Collect(func(fn func(*history.Entry) error) error {
+		return history.Walk(repo, rev, repo.ConfigPath(), func(e *history.Entry) error {
+			progress.step("walking history", 0)
+			return fn(e)
+		})
+	})
+	if err != nil {
+		return nil, fail(err, "")
+	}
+	evaluated := 0
+	var evalErr error
+	seen := false
+	scope := newAgentScope(id)
+	docs := map[*evaluation]history.Snapshot{}
+	versions, invalid := history.Versions(entries, id, func(e *history.Entry) history.Snapshot {
+		evaluated++
+		progress.step("evaluating config trees", evaluated)
+		if e.Tree.IsZero() {
+			return history.Snapshot{}
+		}
+		snap, err := repo.Commit(e.Commit.String())
+		if err != nil {
+			evalErr = err
+			return history.Snapshot{Err: err}
+		}
+		ev, err := scope.evaluate(snap.FS, e.Commit.String())
+		if err != nil {
+			return history.Snapshot{Err: err}
+		}
+		if ev.prog == nil {
+			return history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.diags))}
+		}
+		if _, ok := ev.prog.Config.Agents[id]; ok {
+			seen = true
+		}
+		if s, ok := docs[ev]; ok {
+			return s
+		}
+		doc, err := ev.agentDoc(id)
+		docs[ev] = history.Snapshot{Doc: doc, Err: err}
+		return docs[ev]
+	})
+	progress.done()
+	if evalErr != nil {
+		if _, ok := evalErr.(*source.ObjectError); ok {
+			return nil, fail(evalErr, "")
+		}
+	}
+	if len(invalid) > 0 {
+		fmt.Fprintf(g.stderr, "charter: skipped %d commit(s) where the configuration did not validate (oldest %s)\n",
+			len(invalid), invalid[0].Commit.String()[:12])
+	}
+	if !seen && len(versions) == 0 {
+		return nil, usage("agent %q does not exist at any commit from %s that changed %s", id, rev, repo.ConfigPath())
+	}
+	return versions, nil
+}
+
+// progress prints a progress line on a terminal when a walk runs long.
+type progress struct {
+	g     *globals
+	tty   bool
+	start time.Time
+	shown bool
+}
+
+func newProgress(g *globals) *progress {
+	tty := false
+	if f, ok := g.stderr.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	return &progress{g: g, tty: tty, start: time.Now()}
+}
+
+func (p *progress) step(what string, n int) {
+	if !p.tty || time.Since(p.start) < 500*time.Millisecond {
+		return
+	}
+	p.shown = true
+	if n > 0 {
+		fmt.Fprintf(p.g.stderr, "\r%s: %d", what, n)
+	} else {
+		fmt.Fprintf(p.g.stderr, "\r%s...", what)
+	}
+}
+
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.g.stderr, "\r\033[K")
+		p.shown = false
+	}
+}

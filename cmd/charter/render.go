@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/render"
+)
+
+type renderOptions struct {
+	vars    []string
+	sources bool
+}
+
+func newRenderCmd(g *globals) *cobra.Command {
+	o := &renderOptions{}
+	cmd := &cobra.Command{
+		Use:   "render AGENT [--var NAME=VALUE ...] [--sources]",
+		Short: "Print one agent's compiled system prompt",
+		Long: `render prints the system prompt charter compiles for AGENT, as
+agents/AGENT/prompt.md holds it. --var fills runtime variables (and says
+which required ones are still missing); --sources prints, beside each line,
+where it came from: the template, the option and which layer chose it
+(default, preset, type or agent), the personality field, the behavior.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRender(g, o, args[0]) },
+	}
+	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "runtime variable NAME=VALUE (repeatable)")
+	cmd.Flags().BoolVar(&o.sources, "sources", false, "mark each line with where it came from")
+	return cmd
+}
+
+func runRender(g *globals, o *renderOptions, id string) error {
+	values := map[string]string{}
+	for _, kv := range o.vars {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usage("--var %q: want NAME=VALUE", kv)
+		}
+		values[k] = v
+	}
+	l, err := loadWorktree(g)
+	if err != nil {
+		return err
+	}
+	c, err := compileLoaded(g, l)
+	if err != nil {
+		return err
+	}
+	a, err := c.agentByID(id)
+	if err != nil {
+		return err
+	}
+	for k := range values {
+		if _, ok := a.Variables[k]; !ok {
+			var names []string
+			for n := range a.Variables {
+				names = append(names, n)
+			}
+			return unknownName("runtime variable of agent "+id, k, names)
+		}
+	}
+	renderFn := render.Render
+	if o.sources {
+		renderFn = render.RenderSources
+	}
+	p, err := renderFn(c.Program, a)
+	if err != nil {
+		return fail(err, "")
+	}
+	var missing *render.MissingVariableError
+	if o.sources {
+		tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+		for _, line := range p.Lines {
+			text, err := render.Fill(a, line.Text, values)
+			if err != nil && !errors.As(err, &missing) {
+				return fail(err, "")
+			}
+			fmt.Fprintf(tw, "%s\t| %s\n", line.Source, text)
+		}
+		tw.Flush()
+	} else {
+		text, err := render.Fill(a, p.String(), values)
+		if err != nil && !errors.As(err, &missing) {
+			return fail(err, "")
+		}
+		fmt.Fprint(g.stdout, text)
+	}
+	// Report missing required variables once, for the whole prompt.
+	if _, err := render.Fill(a, p.String(), values); errors.As(err, &missing) && len(o.vars) > 0 {
+		fmt.Fprintf(g.stderr, "charter: %v\n", err)
+		return findings()
+	}
+	return nil
+}

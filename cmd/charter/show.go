@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/format"
+	"github.com/spf13/cobra"
+)
+
+func newShowCmd(g *globals) *cobra.Command {
+	var fmtFlag string
+	cmd := &cobra.Command{
+		Use:   "show AGENT[@REV|@vN]",
+		Short: "Print one agent, resolved, as of the working tree, a commit or a version",
+		Long: `show prints the resolved agent (agent.json of the bundle) as of the working
+tree, of a Git revision (coder@v1.2.0, coder@HEAD~3) or of one of its
+versions as charter log numbers them (coder@v2).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runShow(g, args[0], fmtFlag) },
+	}
+	cmd.Flags().StringVar(&fmtFlag, "format", "json", "output format: json or cue")
+	return cmd
+}
+
+func runShow(g *globals, arg, outFormat string) error {
+	if outFormat != "json" && outFormat != "cue" {
+		return usage("unknown format %q; valid formats: json, cue", outFormat)
+	}
+	id, at, hasAt := strings.Cut(arg, "@")
+	var doc map[string]any
+	switch {
+	case !hasAt:
+		fsys, err := worktreeFS(g)
+		if err != nil {
+			return err
+		}
+		d, err := showAt(g, fsys, "the working tree", id)
+		if err != nil {
+			return err
+		}
+		doc = d
+	case isVersion(at):
+		n, _ := strconv.Atoi(at[1:])
+		versions, err := agentVersions(g, "HEAD", id)
+		if err != nil {
+			return err
+		}
+		if n < 1 || n > len(versions) {
+			return usage("agent %s has versions v1 to v%d; see charter log %s", id, len(versions), id)
+		}
+		v := versions[n-1]
+		if v.Removed {
+			return usage("%s@v%d is the version that removed the agent (commit %s)", id, n, v.Entry.Commit.String()[:12])
+		}
+		doc = v.Doc
+	default:
+		repo, err := openRepo(g)
+		if err != nil {
+			return err
+		}
+		defer repo.Close()
+		snap, err := snapshot(repo, at)
+		if err != nil {
+			return err
+		}
+		d, err := showAt(g, snap.FS, at, id)
+		if err != nil {
+			return err
+		}
+		doc = d
+	}
+	if outFormat == "json" {
+		return writeJSON(g.stdout, doc)
+	}
+	// Through plain JSON, so numbers are numbers (not json.Number strings).
+	b, err := json.Marshal(map[string]any{"agents": map[string]any{id: doc}})
+	if err != nil {
+		return fail(err, "")
+	}
+	v := cuecontext.New().CompileBytes(b)
+	f, ok := v.Syntax(cue.Concrete(true)).(*ast.StructLit)
+	if !ok {
+		return fail(fmt.Errorf("internal error: cannot encode %s as CUE", id), "")
+	}
+	b, err = format.Node(&ast.File{Decls: f.Elts})
+	if err != nil {
+		return fail(err, "")
+	}
+	fmt.Fprintf(g.stdout, "%s\n", b)
+	return nil
+}
+
+func isVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	_, err := strconv.Atoi(s[1:])
+	return err == nil
+}
+
+// showAt evaluates fsys and returns agent id's document.
+func showAt(g *globals, fsys fs.FS, name, id string) (map[string]any, error) {
+	e, err := evaluateOrFail(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if e.prog == nil {
+		return nil, errorsAt(g, name, e.diags)
+	}
+	doc, err := e.agentDoc(id)
+	if err != nil {
+		return nil, fail(err, "")
+	}
+	if doc == nil {
+		return nil, unknownName("agent at "+name, id, keys(e.prog.Config.Agents))
+	}
+	return doc, nil
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/charter-dev/charter/diag"
+)
+
+// Terminal output: colour and --quiet. Output differs for a terminal and a
+// pipe only in colour; the words are the same, so scripts and tests see
+// what people see.
+
+// colorModes are the values of --color.
+var colorModes = []string{"auto", "always", "never"}
+
+// registerTermFlags adds --quiet and --color to the root command.
+func registerTermFlags(root *cobra.Command, g *globals) {
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print no ok or summary lines: only diagnostics, data and errors")
+	root.PersistentFlags().StringVar(&g.color, "color", "auto", "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never")
+}
+
+// checkColor validates --color; commands need not call it, colorFor does.
+func (g *globals) checkColor() error {
+	switch g.color {
+	case "", "auto", "always", "never":
+		return nil
+	}
+	return usage("--color %q: want auto, always or never", g.color)
+}
+
+// colorFor reports whether output to w gets ANSI colour: --color always, or
+// --color auto (the default) when w is a terminal, NO_COLOR is unset or
+// empty (https://no-color.org) and TERM is not dumb.
+func (g *globals) colorFor(w io.Writer) bool {
+	switch g.color {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// writeTextDiagnostics prints diagnostics in text form to stderr, coloured
+// when stderr is a terminal (see colorFor). validate and lint share it.
+func writeTextDiagnostics(g *globals, ds []diag.Diagnostic) error {
+	if err := g.checkColor(); err != nil {
+		return err
+	}
+	return diag.WriteText(g.stderr, ds, diag.TextOptions{Color: g.colorFor(g.stderr)})
+}
+
+// summaryf prints an ok or summary line ("ok: 2 agents ...", "charter: 3
+// errors") to w, unless --quiet.
+func (g *globals) summaryf(w io.Writer, format string, args ...any) {
+	if g.quiet {
+		return
+	}
+	fmt.Fprintf(w, format, args...)
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/starter"
+)
+
+// starterRepo writes the starter repository, with bad.cue added when bad.
+func starterRepo(t *testing.T, bad bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := starter.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if bad {
+		src := "package charter\n\nagents: cy: {name: \"Cy\", type: \"personal_assistant\", behavior: scheduling: ambiguous_time: \"sometimes\"}\n"
+		if err := os.WriteFile(filepath.Join(dir, "bad.cue"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runArgs(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	bad := starterRepo(t, true)
+	const esc = "\x1b["
+	code, _, stderr := runArgs("-C", bad, "--color", "always", "validate")
+	if code != exitFindings || !strings.Contains(stderr, esc+"1;31merror"+"\x1b[0m: [unknown-option]") {
+		t.Errorf("--color always: exit %d, stderr %q; want exit 1 and a red severity", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"-C", bad, "--color", "never", "validate"},
+		{"-C", bad, "validate"}, // auto, and stderr is no terminal
+	} {
+		code, _, stderr := runArgs(args...)
+		if code != exitFindings || strings.Contains(stderr, esc) || !strings.Contains(stderr, "error: [unknown-option]") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and no escape sequences", args, code, stderr)
+		}
+	}
+	t.Setenv("NO_COLOR", "1")
+	g := &globals{color: "auto"}
+	if g.colorFor(os.Stderr) {
+		t.Errorf("colour with NO_COLOR set")
+	}
+	code, _, stderr = runArgs("--color", "sometimes", "-C", bad, "validate")
+	if code != exitError || !strings.Contains(stderr, `--color "sometimes": want auto, always or never`) {
+		t.Errorf("bad --color: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestQuiet(t *testing.T) {
+	good, bad := starterRepo(t, false), starterRepo(t, true)
+	code, stdout, stderr := runArgs("-C", good, "--quiet", "validate")
+	if code != exitOK || stdout != "" || stderr != "" {
+		t.Errorf("quiet ok: exit %d, stdout %q, stderr %q; want 0 and nothing", code, stdout, stderr)
+	}
+	code, stdout, stderr = runArgs("-C", bad, "-q", "validate")
+	if code != exitFindings || stdout != "" || !strings.Contains(stderr, "error:") || strings.Contains(stderr, "charter: 1 error") {
+		t.Errorf("quiet errors: exit %d, stdout %q, stderr %q; want the diagnostics without the summary", code, stdout, stderr)
+	}
+	code, _, stderr = runArgs("-C", bad, "validate")
+	if code != exitFindings || !strings.Contains(stderr, "charter: 1 error") {
+		t.Errorf("not quiet: stderr %q; want the summary", stderr)
+	}
+}
+
+// TestRuleCompletion checks the hook the lint registry connects: explain
+// and lint --enable/--disable complete the ids it lists.
+func TestRuleCompletion(t *testing.T) {
+	old := ruleIDs
+	defer func() { ruleIDs = old }()
+	ruleIDs = func() []string {
+		return []string{"tool-conflict\tA tool both allowed and denied", "secret-literal", "unknown-placeholder"}
+	}
+
+	g := &globals{}
+	root := newRoot(g)
+	// Stand-ins for the commands the lint branch adds, when missing.
+	noop := func(*cobra.Command, []string) error { return nil }
+	if c, _, err := root.Find([]string{"explain"}); err != nil || c == root {
+		root.AddCommand(&cobra.Command{Use: "explain RULE", RunE: noop})
+	}
+	if c, _, err := root.Find([]string{"lint"}); err != nil || c == root {
+		lint := &cobra.Command{Use: "lint", RunE: noop}
+		lint.Flags().StringSlice("enable", nil, "")
+		lint.Flags().StringSlice("disable", nil, "")
+		root.AddCommand(lint)
+	}
+	registerCompletions(root, g)
+	for _, args := range [][]string{
+		{"__complete", "explain", "t"},
+		{"__complete", "lint", "--enable", "t"},
+		{"__complete", "lint", "--disable", "t"},
+		{"__complete", "lint", "--disable", "secret-literal,t"},
+	} {
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&bytes.Buffer{})
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); !strings.Contains(got, "tool-conflict\tA tool both allowed and denied\n") || strings.Contains(got, "\nsecret-literal\t") || strings.HasPrefix(got, "secret-literal\t") {
+			t.Errorf("%v: got %q; want tool-conflict only", args, got)
+		}
+	}
+}

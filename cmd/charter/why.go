@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/model"
+)
+
+func newWhyCmd(g *globals) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "why AGENT PATH",
+		Short: "Say where a resolved value of an agent came from",
+		Long: `why explains one resolved value of AGENT. For a behavior setting
+(behavior.CATEGORY.SETTING) it lists every layer that could set it, in the
+order they apply (category default, the type's presets, the type, the
+agent's presets, the agent) and which one won, each with file:line. For
+any other field of the agent (model.temperature, personality.openness,
+profile) it says where the value is declared.`,
+		Example: `  charter why planner behavior.scheduling.ambiguous_time
+  charter why coder model.temperature`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error { return runWhy(g, args[0], args[1], format) },
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// whyStep is one layer that sets (or could set) a value.
+type whyStep struct {
+	Layer  string            `json:"layer"`
+	Name   string            `json:"name,omitempty"`
+	Value  string            `json:"value"`
+	Path   string            `json:"path"`
+	Pos    compiler.Position `json:"pos"`
+	Chosen bool              `json:"chosen"`
+}
+
+func runWhy(g *globals, id, path, format string) error {
+	if format != "text" && format != "json" {
+		return usage("unknown format %q; valid formats: text, json", format)
+	}
+	l, err := loadWorktree(g)
+	if err != nil {
+		return err
+	}
+	c, err := compileLoaded(g, l)
+	if err != nil {
+		return err
+	}
+	a, err := c.agentByID(id)
+	if err != nil {
+		return err
+	}
+	parts := strings.Split(path, ".")
+	if parts[0] == "behavior" && len(parts) == 3 {
+		return whyBehavior(g, c, a, parts[1], parts[2], format)
+	}
+	full := append([]string{"agents", id}, parts...)
+	pos := c.Program.Locate(full...)
+	if pos.File == "" {
+		return usage("agent %s has no value at %s", id, path)
+	}
+	if format == "json" {
+		return writeJSON(g.stdout, map[string]any{"agent": id, "path": path, "pos": pos})
+	}
+	fmt.Fprintf(g.stdout, "agents.%s.%s is declared at %s\n", id, path, pos)
+	return nil
+}
+
+func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, format string) error {
+	cfg := c.Program.Config
+	cat, ok := cfg.Categories[category]
+	if !ok {
+		return unknownName("category", category, keys(cfg.Categories))
+	}
+	s, ok := cat.Settings[setting]
+	if !ok {
+		return unknownName("setting of category "+category, setting, keys(cat.Settings))
+	}
+	rs, _ := a.Setting(category, setting)
+	steps := []whyStep{{Layer: "default", Value: s.Default.String(),
+		Path: fmt.Sprintf("categories.%s.settings.%s.default", category, setting),
+		Pos:  c.Program.Locate("categories", category, "settings", setting, "default")}}
+	add := func(layer, name string, b model.Behavior, base ...string) {
+		ch, ok := b[category][setting]
+		if !ok {
+			return
+		}
+		p := append(base, category, setting)
+		steps = append(steps, whyStep{Layer: layer, Name: name, Value: ch.String(), Path: strings.Join(p, "."), Pos: c.Program.Locate(p...)})
+	}
+	if a.Type != nil {
+		for _, pr := range a.Type.Presets {
+			if preset, ok := cfg.Presets[pr]; ok {
+				add("type-preset", pr, preset.Behavior, "presets", pr, "behavior")
+			}
+		}
+		add("type", a.Decl.Type, a.Type.Behavior, "agentTypes", a.Decl.Type, "behavior")
+	}
+	for _, pr := range a.Decl.Presets {
+		if preset, ok := cfg.Presets[pr]; ok {
+			add("agent-preset", pr, preset.Behavior, "presets", pr, "behavior")
+		}
+	}
+	add("agent", a.ID, a.Decl.Behavior, "agents", a.ID, "behavior")
+	for i := range steps {
+		steps[i].Chosen = steps[i].Path == rs.Origin.Path
+	}
+	if format == "json" {
+		return writeJSON(g.stdout, map[string]any{"agent": a.ID, "path": "behavior." + category + "." + setting,
+			"value": rs.Value.String(), "text": rs.Text, "steps": steps})
+	}
+	fmt.Fprintf(g.stdout, "%s: behavior.%s.%s = %s\n", a.ID, category, setting, rs.Value)
+	if rs.Text != "" {
+		fmt.Fprintf(g.stdout, "  prompt line: %s\n", strings.ReplaceAll(rs.Line, "{text}", rs.Text))
+	}
+	fmt.Fprintf(g.stdout, "  decided by %s\n", c.Program.Describe(rs.Origin))
+	fmt.Fprintf(g.stdout, "layers, in the order they apply (the last one wins):\n")
+	for _, st := range steps {
+		mark := " "
+		if st.Chosen {
+			mark = "*"
+		}
+		who := st.Layer
+		if st.Name != "" {
+			who += " " + st.Name
+		}
+		fmt.Fprintf(g.stdout, "  %s %-28s %-18s %s\n", mark, who, st.Value, st.Pos)
+	}
+	return nil
+}

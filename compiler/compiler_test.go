@@ -1,0 +1,142 @@
+package compiler_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/testrepo"
+)
+
+const types = `package charter
+presets: p1: behavior: communication: {verbosity: "detailed", formatting: "plain"}
+presets: p2: behavior: communication: verbosity: "minimal"
+agentTypes: t: {
+	name: "T"
+	presets: ["p1"]
+	behavior: communication: formatting: "rich"
+	system_prompt: "I am {agent.name}, talking to {user}."
+	variables: user: required: true
+}
+`
+
+func TestResolutionOrder(t *testing.T) {
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
+		"types.cue": types,
+		"a.cue": `package charter
+agents: a: {name: "A", type: "t", presets: ["p2"], behavior: communication: error_handling: "retry_silently"}
+`,
+	}))
+	a := prog.Agents[0]
+	type row struct{ Value, Layer, Name string }
+	got := map[string]row{}
+	for _, s := range []string{"verbosity", "formatting", "error_handling", "confirmation_style"} {
+		rs, ok := a.Setting("communication", s)
+		if !ok {
+			t.Fatalf("no setting %s", s)
+		}
+		got[s] = row{rs.Value.String(), rs.Origin.Layer, rs.Origin.Name}
+	}
+	want := map[string]row{
+		"verbosity":          {"minimal", "agent-preset", "p2"}, // agent preset over type preset
+		"formatting":         {"rich", "type", "t"},             // type over its preset
+		"error_handling":     {"retry_silently", "agent", "a"},  // agent override
+		"confirmation_style": {"summary", "default", ""},        // category default
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	rs, _ := a.Setting("communication", "error_handling")
+	if pos := prog.Where(rs.Origin); pos.File != "a.cue" || pos.Line != 2 {
+		t.Errorf("origin position = %v, want a.cue:2", pos)
+	}
+}
+
+func TestFlattenProfile(t *testing.T) {
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
+		"p.cue": `package charter
+profiles: mine: {
+	extends: "coding"
+	rules: test_after_changes: enabled: false
+	rules: confirm_destructive: action: "warn"
+	rules: protect_migrations: {trigger: "edit", action: "block", condition: {type: "contains", field: "file_path", substring: "migrations/"}}
+}
+`,
+	}))
+	p := prog.Profiles["mine"]
+	if diff := cmp.Diff([]string{"coding", "dev"}, p.Extends); diff != "" {
+		t.Errorf("extends chain (-want +got):\n%s", diff)
+	}
+	byID := map[string]string{}
+	for _, r := range p.Rules {
+		byID[r.ID] = string(r.Action) + map[bool]string{true: "", false: " (off)"}[r.Enabled]
+	}
+	for id, want := range map[string]string{
+		"test_after_changes":  "remind (off)", // toggled, rest inherited
+		"confirm_destructive": "warn",         // from dev, weakened
+		"protect_migrations":  "block",        // new
+		"read_before_edit":    "warn",         // from coding
+		"no_sudo":             "block",        // from dev
+	} {
+		if byID[id] != want {
+			t.Errorf("rule %s = %q, want %q", id, byID[id], want)
+		}
+	}
+	if len(p.ToolFamilies["edit"]) == 0 {
+		t.Error("tool families not inherited from dev")
+	}
+}
+
+func TestToolConflict(t *testing.T) {
+	ds := testrepo.Diagnostics(t, testrepo.FS(map[string]string{
+		"a.cue": `package charter
+behaviorTypes: MyFiles: {kind: "tools", tools: read_file: description: "mine"}
+agents: a: {name: "A", type: "personal_assistant", behaviors: [{type: "FileToolsBehavior"}, {type: "MyFiles"}]}
+`,
+	}))
+	if len(ds) != 1 || ds[0].Rule != "tool-conflict" || !strings.Contains(ds[0].Message, `"read_file" is provided by both FileToolsBehavior and MyFiles`) {
+		t.Fatalf("diagnostics = %v", ds)
+	}
+	if ds[0].File != "a.cue" || ds[0].Line != 3 {
+		t.Errorf("position = %s:%d, want a.cue:3", ds[0].File, ds[0].Line)
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	all := strings.Join(compiler.CompileTimeNames, ", ")
+	for _, tc := range []struct {
+		name, prompt string
+		want         []string
+	}{
+		{
+			name:   "undeclared and unknown compile-time",
+			prompt: "\"\"\"\n\t\tHello {user}, I am {agent.nmae}.\n\t\t\"\"\"",
+			want: []string{
+				`a.cue:5:9: error: [placeholder] agentTypes.t.system_prompt: undeclared placeholder {user}: declare it under agentTypes.t.variables.user (a runtime variable), or use a compile-time value: ` + all,
+				`a.cue:5:22: error: [placeholder] agentTypes.t.system_prompt: unknown compile-time value {agent.nmae}; compile-time values are ` + all,
+			},
+		},
+		{
+			name:   "unterminated on a single line",
+			prompt: `"Hi {agent.name}, {oops"`,
+			want: []string{
+				`a.cue:4:35: error: [placeholder] agentTypes.t.system_prompt: unterminated placeholder "{oops": close it with "}" on the same line; write "{{" and "}}" for literal braces`,
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := testrepo.Diagnostics(t, testrepo.FS(map[string]string{
+				"a.cue": "package charter\nagentTypes: t: {\n\tname: \"T\"\n\tsystem_prompt: " + tc.prompt + "\n}\n",
+			}))
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.String())
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

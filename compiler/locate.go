@@ -1,0 +1,77 @@
+package compiler
+
+import (
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+
+	"github.com/charter-dev/charter/load"
+)
+
+// Locator maps CUE paths to source positions: in the user's files first,
+// then in the embedded standard library (file names starting "<charter>/").
+type Locator struct {
+	user, std cue.Value
+}
+
+// NewLocator returns a Locator over repo.
+func NewLocator(repo *load.Repo) *Locator {
+	return &Locator{user: repo.Value, std: repo.Schema.Stdlib}
+}
+
+// Pos returns the position of the value at path, or of its nearest ancestor.
+func (l *Locator) Pos(path ...string) Position {
+	if l == nil {
+		return Position{}
+	}
+	sels := make([]cue.Selector, len(path))
+	for i, p := range path {
+		sels[i] = cue.Str(p)
+	}
+	for n := len(sels); n >= 1; n-- {
+		for _, root := range []cue.Value{l.user, l.std} {
+			v := root.LookupPath(cue.MakePath(sels[:n]...))
+			if !v.Exists() {
+				continue
+			}
+			if p := valuePos(v); p.IsValid() {
+				return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
+			}
+		}
+	}
+	return Position{}
+}
+
+// LiteralPos returns the position and source text of the string literal at
+// path in the user's files or the standard library.
+func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
+	sels := make([]cue.Selector, len(path))
+	for i, p := range path {
+		sels[i] = cue.Str(p)
+	}
+	for _, root := range []cue.Value{l.user, l.std} {
+		v := root.LookupPath(cue.MakePath(sels...))
+		if !v.Exists() {
+			continue
+		}
+		if f, ok := v.Source().(*ast.Field); ok {
+			if lit, ok := f.Value.(*ast.BasicLit); ok {
+				return lit.Pos(), lit.Value
+			}
+		}
+	}
+	return token.NoPos, ""
+}
+
+func valuePos(v cue.Value) token.Pos {
+	if f, ok := v.Source().(*ast.Field); ok {
+		if lit, ok := f.Value.(*ast.BasicLit); ok && lit.Pos().IsValid() {
+			return lit.Pos()
+		}
+	}
+	return v.Pos()
+}
+
+func dotted(path []string) string { return strings.Join(path, ".") }

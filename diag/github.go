@@ -1,0 +1,81 @@
+package diag
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteGitHub writes ds, in the order given, as GitHub Actions workflow
+// commands, one a line, which the runner turns into annotations:
+//
+//	::error file=agents/a.cue,line=12,col=20,title=[rule-id]::message
+//
+// Warnings become ::warning and infos ::notice. A property is left out when
+// the diagnostic has no value for it (no file, no line, no column, no rule).
+// Values are escaped as the runner unescapes them (actions/runner
+// ActionCommand.cs): in the message %, CR and LF become %25, %0D and %0A; in
+// properties : and , also become %3A and %2C. So a message never spans two
+// lines and a file name cannot forge another property.
+func WriteGitHub(w io.Writer, ds []Diagnostic) error {
+	bw := bufio.NewWriter(w)
+	for _, d := range ds {
+		bw.WriteString(githubCommand(d))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// githubCommand formats one diagnostic as a workflow command, without the
+// trailing newline.
+func githubCommand(d Diagnostic) string {
+	var b strings.Builder
+	b.WriteString("::")
+	b.WriteString(githubLevel(d.Severity))
+	sep := " "
+	prop := func(key, value string) {
+		b.WriteString(sep)
+		b.WriteString(key)
+		b.WriteByte('=')
+		b.WriteString(escapeGitHubProperty(value))
+		sep = ","
+	}
+	if d.File != "" {
+		prop("file", d.File)
+	}
+	if d.Line > 0 {
+		prop("line", strconv.Itoa(d.Line))
+		if d.Column > 0 {
+			prop("col", strconv.Itoa(d.Column))
+		}
+	}
+	if d.Rule != "" {
+		prop("title", "["+d.Rule+"]")
+	}
+	b.WriteString("::")
+	b.WriteString(escapeGitHubData(d.Message))
+	return b.String()
+}
+
+// githubLevel names the workflow command for a severity.
+func githubLevel(s Severity) string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "notice"
+	}
+}
+
+// githubData escapes a workflow command's message. A Replacer makes one
+// pass, so the % of an escape it writes is never escaped again.
+var githubData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+
+// githubProperty escapes a workflow command's property value.
+var githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+
+func escapeGitHubData(s string) string     { return githubData.Replace(s) }
+func escapeGitHubProperty(s string) string { return githubProperty.Replace(s) }

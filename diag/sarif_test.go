@@ -1,0 +1,305 @@
+package diag
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// sarifSchemaFile is the official SARIF 2.1.0 schema (OASIS, errata 01), a
+// copy of ../shared/schemas/sarif-schema-2.1.0.json kept in the repo so the
+// tests need nothing outside it.
+const sarifSchemaFile = "testdata/sarif-schema-2.1.0.json"
+
+// compileSARIFSchema compiles the official schema, with format assertions on
+// so that every uri and uri-reference is checked too.
+func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(sarifSchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestWriteSARIFValidatesAgainstSchema(t *testing.T) {
+	schema := compileSARIFSchema(t)
+	tests := []struct {
+		name  string
+		ds    []Diagnostic
+		rules []RuleInfo
+		tool  ToolInfo
+	}{
+		{name: "lint run", ds: lintDiagnostics, rules: lintRules, tool: lintTool},
+		{name: "nothing at all"},
+		{name: "rules, no findings", rules: lintRules, tool: ToolInfo{Version: "devel"}},
+		{name: "findings, no rules", ds: lintDiagnostics},
+		{
+			name: "odd file names",
+			ds: []Diagnostic{
+				{File: "c:/x.cue", Line: 1, Column: 1, Severity: Error, Rule: "r", Message: "colon in the first segment"},
+				{File: "ü/a b#?%.cue", Line: 1, Severity: Error, Rule: "r", Message: "non-ASCII and reserved"},
+				{File: `back\slash.cue`, Line: 1, Column: -1, Severity: Error, Rule: "r", Message: "negative column"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, tt.ds, tt.rules, tt.tool) })
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := schema.Validate(doc); err != nil {
+				t.Errorf("output is not valid SARIF 2.1.0: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestSARIFSchemaCopy holds testdata's schema to the shared one. CI has
+// ../shared beside the repo; set CHARTER_SHARED to point elsewhere (a git
+// worktree, say).
+func TestSARIFSchemaCopy(t *testing.T) {
+	dir := os.Getenv("CHARTER_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared")
+	}
+	shared, err := os.ReadFile(filepath.Join(dir, "schemas", "sarif-schema-2.1.0.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("no shared schema beside the repo (%v); set CHARTER_SHARED to check the copy", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, err := os.ReadFile(sarifSchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(shared, copied) {
+		t.Errorf("%s differs from the shared schema: copy it again from %s", sarifSchemaFile, dir)
+	}
+}
+
+func TestWriteSARIFGolden(t *testing.T) {
+	got := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, lintDiagnostics, lintRules, lintTool) })
+	checkGolden(t, "lint.sarif.json", got)
+}
+
+// TestWriteSARIFDeterministic writes the same findings twice, the second time
+// with the rules in another order: the bytes must not change.
+func TestWriteSARIFDeterministic(t *testing.T) {
+	first := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, lintDiagnostics, lintRules, lintTool) })
+	reversed := slices.Clone(lintRules)
+	slices.Reverse(reversed)
+	second := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, lintDiagnostics, reversed, lintTool) })
+	if diff := cmp.Diff(string(first), string(second)); diff != "" {
+		t.Errorf("rule order changed the output (-first +second):\n%s", diff)
+	}
+}
+
+// TestWriteSARIFRuleMetadata reads the output as plain JSON and checks that
+// every rule carries its metadata, and that each result points at its rule.
+func TestWriteSARIFRuleMetadata(t *testing.T) {
+	out := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, lintDiagnostics, lintRules, lintTool) })
+	var log struct {
+		Schema  string `json:"$schema"`
+		Version string
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name, Version, InformationURI string
+					Rules                         []map[string]any
+				}
+			}
+			OriginalURIBaseIDs map[string]map[string]any `json:"originalUriBaseIds"`
+			Results            []map[string]any
+		}
+	}
+	if err := json.Unmarshal(out, &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || log.Schema == "" || len(log.Runs) != 1 {
+		t.Fatalf("want one SARIF 2.1.0 run with a $schema, got version %q, $schema %q, %d runs", log.Version, log.Schema, len(log.Runs))
+	}
+	run := log.Runs[0]
+	driver := run.Tool.Driver
+	if driver.Name != "charter" || driver.Version != "1.4.0" || driver.InformationURI != DefaultInformationURI {
+		t.Errorf("driver = %q %q %q", driver.Name, driver.Version, driver.InformationURI)
+	}
+	if diff := cmp.Diff(map[string]map[string]any{"%SRCROOT%": {"uri": "file:///home/ci/repo/"}}, run.OriginalURIBaseIDs); diff != "" {
+		t.Errorf("originalUriBaseIds (-want +got):\n%s", diff)
+	}
+
+	// Every RuleInfo is there, sorted, with all its metadata; "schema", used
+	// by a finding but not registered, is there with its id alone.
+	var ids []string
+	for _, r := range driver.Rules {
+		ids = append(ids, r["id"].(string))
+	}
+	wantIDs := []string{"prompt-budget", "schema", "secret-literal", "tool-conflict", "unknown-placeholder", "unreachable-option"}
+	if diff := cmp.Diff(wantIDs, ids); diff != "" {
+		t.Fatalf("rule ids (-want +got):\n%s", diff)
+	}
+	levels := map[Severity]string{Error: "error", Warning: "warning", Info: "note"}
+	for _, info := range lintRules {
+		got := driver.Rules[slices.Index(ids, info.ID)]
+		want := map[string]any{
+			"id":                   info.ID,
+			"shortDescription":     map[string]any{"text": info.Summary},
+			"fullDescription":      map[string]any{"text": firstParagraph(info.Doc)},
+			"help":                 map[string]any{"text": trimmed(info.Doc), "markdown": trimmed(info.Doc)},
+			"helpUri":              "https://charter.dev/docs/rules/" + info.ID,
+			"defaultConfiguration": map[string]any{"level": levels[info.Severity]},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("rule %s (-want +got):\n%s", info.ID, diff)
+		}
+	}
+	if diff := cmp.Diff(map[string]any{"id": "schema"}, driver.Rules[slices.Index(ids, "schema")]); diff != "" {
+		t.Errorf("unregistered rule (-want +got):\n%s", diff)
+	}
+
+	if len(run.Results) != len(lintDiagnostics) {
+		t.Fatalf("got %d results for %d diagnostics", len(run.Results), len(lintDiagnostics))
+	}
+	for i, res := range run.Results {
+		d := lintDiagnostics[i]
+		if d.Rule == "" {
+			if _, ok := res["ruleIndex"]; ok {
+				t.Errorf("result %d has no rule but a ruleIndex", i)
+			}
+			continue
+		}
+		idx, ok := res["ruleIndex"].(float64)
+		if !ok || ids[int(idx)] != res["ruleId"] || res["ruleId"] != d.Rule {
+			t.Errorf("result %d: ruleId %v, ruleIndex %v: want %q at its index", i, res["ruleId"], res["ruleIndex"], d.Rule)
+		}
+	}
+}
+
+func trimmed(s string) string { return string(bytes.TrimSpace([]byte(s))) }
+
+// TestWriteSARIFResults checks each kind of finding becomes the right result.
+func TestWriteSARIFResults(t *testing.T) {
+	rules := []RuleInfo{{ID: "r", Severity: Error, Summary: "s"}}
+	tests := []struct {
+		name string
+		d    Diagnostic
+		want string
+	}{
+		{
+			name: "full position and path",
+			d:    Diagnostic{File: "agents/sarah.cue", Line: 12, Column: 20, Severity: Error, Rule: "r", Message: "m", Path: "agents.sarah.model"},
+			want: `{"ruleId": "r", "ruleIndex": 0, "level": "error", "message": {"text": "m"},
+				"locations": [{"physicalLocation": {
+					"artifactLocation": {"uri": "agents/sarah.cue", "uriBaseId": "%SRCROOT%"},
+					"region": {"startLine": 12, "startColumn": 20}}}],
+				"properties": {"path": "agents.sarah.model"}}`,
+		},
+		{
+			name: "warning, no column",
+			d:    Diagnostic{File: "a.cue", Line: 3, Severity: Warning, Rule: "r", Message: "m"},
+			want: `{"ruleId": "r", "ruleIndex": 0, "level": "warning", "message": {"text": "m"},
+				"locations": [{"physicalLocation": {
+					"artifactLocation": {"uri": "a.cue", "uriBaseId": "%SRCROOT%"},
+					"region": {"startLine": 3}}}]}`,
+		},
+		{
+			name: "info is a note; no line, no region",
+			d:    Diagnostic{File: "a.cue", Column: 7, Severity: Info, Rule: "r", Message: "m"},
+			want: `{"ruleId": "r", "ruleIndex": 0, "level": "note", "message": {"text": "m"},
+				"locations": [{"physicalLocation": {
+					"artifactLocation": {"uri": "a.cue", "uriBaseId": "%SRCROOT%"}}}]}`,
+		},
+		{
+			name: "no file, no locations",
+			d:    Diagnostic{Severity: Error, Rule: "r", Message: "m", Path: "agents"},
+			want: `{"ruleId": "r", "ruleIndex": 0, "level": "error", "message": {"text": "m"}, "properties": {"path": "agents"}}`,
+		},
+		{
+			name: "no rule, no ruleId or ruleIndex",
+			d:    Diagnostic{Severity: Error, Message: "m"},
+			want: `{"level": "error", "message": {"text": "m"}}`,
+		},
+		{
+			name: "unregistered rule gets the index of its added entry",
+			d:    Diagnostic{Severity: Error, Rule: "a-check", Message: "m"},
+			want: `{"ruleId": "a-check", "ruleIndex": 0, "level": "error", "message": {"text": "m"}}`,
+		},
+		{
+			name: "message text kept as is",
+			d:    Diagnostic{Severity: Error, Rule: "r", Message: "a <b> & \"c\"\nd 100%"},
+			want: `{"ruleId": "r", "ruleIndex": 0, "level": "error", "message": {"text": "a <b> & \"c\"\nd 100%"}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, []Diagnostic{tt.d}, rules, ToolInfo{}) })
+			var log struct{ Runs []struct{ Results []any } }
+			if err := json.Unmarshal(out, &log); err != nil {
+				t.Fatal(err)
+			}
+			var want any
+			if err := json.Unmarshal([]byte(tt.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]any{want}, log.Runs[0].Results); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestArtifactURI(t *testing.T) {
+	tests := []struct{ file, want string }{
+		{"agents/sarah.cue", "agents/sarah.cue"},
+		{"a b/c.cue", "a%20b/c.cue"},
+		{"100%.cue", "100%25.cue"},
+		{"what?#.cue", "what%3F%23.cue"},
+		{"c:/x.cue", "./c:/x.cue"},
+		{"dir/c:x.cue", "dir/c:x.cue"},
+		{"ü.cue", "%C3%BC.cue"},
+	}
+	for _, tt := range tests {
+		if got := artifactURI(tt.file); got != tt.want {
+			t.Errorf("artifactURI(%q) = %q, want %q", tt.file, got, tt.want)
+		}
+	}
+}
+
+func TestFirstParagraph(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{"", ""},
+		{"One line.", "One line."},
+		{"\n  First\nstill first.\n\nSecond.", "First\nstill first."},
+		{"First.\r\n\r\nSecond.", "First."},
+	}
+	for _, tt := range tests {
+		if got := firstParagraph(tt.doc); got != tt.want {
+			t.Errorf("firstParagraph(%q) = %q, want %q", tt.doc, got, tt.want)
+		}
+	}
+}

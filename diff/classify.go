@@ -1,0 +1,191 @@
+package diff
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Agents diffs the agent documents (agent.json objects, by id) of two
+// versions and classes each change by what it does to the agent's
+// permissions.
+func Agents(old, new map[string]map[string]any) []Change {
+	ids := map[string]bool{}
+	for id := range old {
+		ids[id] = true
+	}
+	for id := range new {
+		ids[id] = true
+	}
+	var out []Change
+	for _, id := range sortedKeys(ids) {
+		var o, n any
+		if d, ok := old[id]; ok {
+			o = strip(d)
+		}
+		if d, ok := new[id]; ok {
+			n = strip(d)
+		}
+		for _, c := range Values([]string{"agents", id}, o, n) {
+			c.Agent = id
+			classify(&c)
+			out = append(out, c)
+		}
+	}
+	Sort(out)
+	return out
+}
+
+// strip drops fields that only restate others (the hash).
+func strip(doc map[string]any) map[string]any {
+	out := make(map[string]any, len(doc))
+	for k, v := range doc {
+		if k != "content_hash" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var (
+	accessRank   = []string{"sandboxed", "restricted", "standard", "custom", "elevated"}
+	autonomyRank = []string{"locked", "supervised", "semi", "full"}
+	actionRank   = []string{"remind", "warn", "block"}
+)
+
+// classify sets Effect and Reason for a change under agents.<id>.
+func classify(c *Change) {
+	p := c.segs[2:] // after agents.<id>
+	if len(p) == 0 {
+		return
+	}
+	set := func(effect, reason string) { c.Effect, c.Reason = effect, reason }
+	grow := func(what string) {
+		switch c.Change {
+		case Added:
+			set(Widened, what+" added")
+		case Removed:
+			set(Narrowed, what+" removed")
+		}
+	}
+	switch {
+	case match(p, "tools", "allowed", "*"):
+		grow("allowed tool")
+	case match(p, "tools", "allowed"):
+		grow("allowed tools")
+	case match(p, "tools", "denied", "*"), match(p, "tools", "denied"):
+		switch c.Change {
+		case Added:
+			set(Narrowed, "denied tool added")
+		case Removed:
+			set(Widened, "denied tool removed")
+		}
+	case match(p, "tools", "access_level"):
+		rank(c, accessRank, "access level")
+	case match(p, "autonomy_level"):
+		rank(c, autonomyRank, "autonomy level")
+	case match(p, "authority", "budget_limit"):
+		o, n := number(c.Old), number(c.New)
+		switch {
+		case n > o:
+			set(Widened, "budget limit raised")
+		case n < o:
+			set(Narrowed, "budget limit lowered")
+		}
+	case match(p, "authority", "can_approve", "*"), match(p, "authority", "can_approve"):
+		grow("approval right")
+	case match(p, "authority", "can_delegate_to", "*"), match(p, "authority", "can_delegate_to"):
+		grow("delegate")
+	case match(p, "provided_tools", "*"):
+		grow("tool " + strings.Trim(p[1], "[]"))
+	case match(p, "provided_tools"):
+		grow("provided tools")
+	case match(p, "behaviors", "*"):
+		if bringsTools(c) {
+			grow("behavior that brings tools")
+		}
+	case match(p, "profile", "rules", "*", "enabled"):
+		switch {
+		case string(c.New) == "false":
+			set(Widened, "rule "+strings.Trim(p[2], "[]")+" disabled")
+		case string(c.Old) == "false":
+			set(Narrowed, "rule "+strings.Trim(p[2], "[]")+" enabled")
+		}
+	case match(p, "profile", "rules", "*", "action"):
+		rank(c, actionRank, "rule "+strings.Trim(p[2], "[]")+" action")
+		// A weaker action widens: block > warn > remind.
+		switch c.Effect {
+		case Widened:
+			c.Effect, c.Reason = Narrowed, strings.Replace(c.Reason, "raised", "strengthened", 1)
+		case Narrowed:
+			c.Effect, c.Reason = Widened, strings.Replace(c.Reason, "lowered", "weakened", 1)
+		}
+	case match(p, "profile", "rules", "*"):
+		switch c.Change {
+		case Added:
+			set(Narrowed, "rule "+strings.Trim(p[2], "[]")+" added")
+		case Removed:
+			set(Widened, "rule "+strings.Trim(p[2], "[]")+" removed")
+		}
+	case match(p, "profile"):
+		switch c.Change {
+		case Added:
+			set(Narrowed, "rule profile added")
+		case Removed:
+			set(Widened, "rule profile removed")
+		}
+	}
+}
+
+// match reports whether p is exactly pattern, "*" matching one label.
+func match(p []string, pattern ...string) bool {
+	if len(p) != len(pattern) {
+		return false
+	}
+	for i := range p {
+		if pattern[i] != "*" && pattern[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func rank(c *Change, order []string, what string) {
+	var o, n string
+	json.Unmarshal(c.Old, &o)
+	json.Unmarshal(c.New, &n)
+	oi, ni := slices.Index(order, o), slices.Index(order, n)
+	switch {
+	case ni > oi:
+		c.Effect, c.Reason = Widened, what+" raised"
+	case ni < oi:
+		c.Effect, c.Reason = Narrowed, what+" lowered"
+	}
+}
+
+func number(raw json.RawMessage) float64 {
+	var f float64
+	json.Unmarshal(raw, &f)
+	return f
+}
+
+// bringsTools reports whether a behavior change adds or removes a behavior
+// of kind tools.
+func bringsTools(c *Change) bool {
+	raw := c.New
+	if c.Change == Removed {
+		raw = c.Old
+	}
+	var b struct{ Kind string }
+	json.Unmarshal(raw, &b)
+	return b.Kind == "tools"
+}

@@ -1,0 +1,106 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func doc(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestAgents(t *testing.T) {
+	old := doc(t, `{
+		"name": "Sarah", "content_hash": "a",
+		"personality": {"risk_tolerance": "low"},
+		"skills": {"primary": [{"id": "python", "proficiency": 0.9}, {"id": "go", "proficiency": 0.5}]},
+		"tools": {"access_level": "standard", "allowed": ["git", "file_system"], "denied": ["deployment"]},
+		"authority": {"budget_limit": 5, "can_delegate_to": ["junior"]},
+		"autonomy_level": "supervised",
+		"profile": {"name": "coding", "rules": [
+			{"id": "confirm_destructive", "action": "block", "enabled": true},
+			{"id": "test_after_changes", "action": "remind", "enabled": true}]}
+	}`)
+	new := doc(t, `{
+		"name": "Sarah", "content_hash": "b",
+		"personality": {"risk_tolerance": "medium"},
+		"skills": {"primary": [{"id": "go", "proficiency": 0.5}, {"id": "python", "proficiency": 0.95}]},
+		"tools": {"access_level": "elevated", "allowed": ["git", "file_system", "terminal"], "denied": []},
+		"authority": {"budget_limit": 50, "can_delegate_to": ["junior"]},
+		"autonomy_level": "semi",
+		"profile": {"name": "coding", "rules": [
+			{"id": "confirm_destructive", "action": "warn", "enabled": true},
+			{"id": "test_after_changes", "action": "remind", "enabled": false}]}
+	}`)
+	type row struct{ Path, Change, Effect string }
+	var got []row
+	for _, c := range Agents(map[string]map[string]any{"sarah": old}, map[string]map[string]any{"sarah": new}) {
+		got = append(got, row{c.Path, c.Change, c.Effect})
+	}
+	want := []row{
+		{"agents.sarah.authority.budget_limit", Modified, Widened},
+		{"agents.sarah.autonomy_level", Modified, Widened},
+		{"agents.sarah.profile.rules[confirm_destructive].action", Modified, Widened},
+		{"agents.sarah.profile.rules[test_after_changes].enabled", Modified, Widened},
+		{"agents.sarah.tools.access_level", Modified, Widened},
+		{"agents.sarah.tools.allowed[terminal]", Added, Widened},
+		{"agents.sarah.tools.denied[deployment]", Removed, Widened},
+		{"agents.sarah.personality.risk_tolerance", Modified, Neutral},
+		{"agents.sarah.skills.primary[python].proficiency", Modified, Neutral},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestNarrowed(t *testing.T) {
+	old := doc(t, `{"tools": {"allowed": ["a"]}, "profile": {"rules": [{"id": "r", "action": "remind"}]}, "provided_tools": [{"name": "run_bash"}]}`)
+	new := doc(t, `{"tools": {"allowed": [], "denied": ["b"]}, "profile": {"rules": [{"id": "r", "action": "block"}, {"id": "s", "action": "warn"}]}}`)
+	got := map[string]string{}
+	for _, c := range Agents(map[string]map[string]any{"x": old}, map[string]map[string]any{"x": new}) {
+		got[c.Path] = c.Effect
+	}
+	want := map[string]string{
+		"agents.x.tools.allowed[a]":        Narrowed,
+		"agents.x.tools.denied":            Narrowed,
+		"agents.x.profile.rules[r].action": Narrowed,
+		"agents.x.profile.rules[s]":        Narrowed,
+		"agents.x.provided_tools":          Narrowed,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestAddedAndRemovedAgents(t *testing.T) {
+	cs := Agents(map[string]map[string]any{"old": doc(t, `{"name": "O"}`)}, map[string]map[string]any{"new": doc(t, `{"name": "N"}`)})
+	if len(cs) != 2 || cs[0].Path != "agents.new" || cs[0].Change != Added || cs[1].Path != "agents.old" || cs[1].Change != Removed {
+		t.Errorf("changes = %+v", cs)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	r := &Report{From: "v1", To: "v2", Changes: Agents(
+		map[string]map[string]any{"x": doc(t, `{"tools": {"allowed": []}, "role": "a|b"}`)},
+		map[string]map[string]any{"x": doc(t, `{"tools": {"allowed": ["sh"]}, "role": "c"}`)})}
+	var text, md bytes.Buffer
+	r.WriteText(&text)
+	r.WriteMarkdown(&md)
+	for _, want := range []string{"v1..v2: 2 changes (1 widened, 0 narrowed, 1 neutral)", "agent x:", `! widened  agents.x.tools.allowed[sh] added "sh" (allowed tool added)`} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	if !strings.Contains(md.String(), "| **widened** | `agents.x.tools.allowed[sh]` |") || !strings.Contains(md.String(), `"a\|b"`) {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}

@@ -1,0 +1,45 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/render"
+	"github.com/charter-dev/charter/validate"
+)
+
+// TestPromptBound checks that promptBound is an upper bound of the rendered
+// prompt's length for every agent of every test repository (and the
+// starter's), so prompt-over-budget never skips a prompt it should judge.
+func TestPromptBound(t *testing.T) {
+	dirs, _ := filepath.Glob("../testdata/lint/*")
+	dirs = append(dirs, "../starter/files")
+	checked := 0
+	for _, dir := range dirs {
+		repo, _, err := load.Load(os.DirFS(dir), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := validate.Run(repo)
+		if !res.OK() {
+			continue
+		}
+		prog, _ := compiler.Compile(repo, res.Config)
+		for _, a := range prog.Agents {
+			p, err := render.Render(prog, a)
+			if err != nil {
+				continue
+			}
+			checked++
+			if n, b := len(p.String()), promptBound(a); n > b {
+				t.Errorf("%s: agent %s: prompt is %d bytes, above the bound %d", dir, a.ID, n, b)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked %d prompts, want at least 20", checked)
+	}
+}

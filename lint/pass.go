@@ -1,0 +1,157 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"cuelang.org/go/cue/token"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/render"
+	"github.com/charter-dev/charter/validate"
+)
+
+// Pass is what a rule sees: the compiled program and a way to report.
+type Pass struct {
+	// Rule is the rule being run.
+	Rule *Rule
+	// Program is the compiled repository: the model (Program.Config), the
+	// resolved agents and the flattened profiles.
+	Program *compiler.Program
+	// Config is Program.Config.
+	Config *model.Config
+	// Files are the user's parsed files, with comments.
+	Files []*load.File
+
+	shared *shared
+	out    *[]finding
+}
+
+// finding is a report whose position is resolved later, and only if it
+// survives.
+type finding struct {
+	rule *Rule
+	path []string
+	pos  token.Pos // when the rule knows it; else resolved from path
+	msg  string
+}
+
+// Reportf reports a finding at the CUE path (e.g. "agents", "sarah",
+// "model", "model_id"). The message is prefixed with the path in dot
+// notation; it should say what is wrong and how to fix it.
+func (p *Pass) Reportf(path []string, format string, args ...any) {
+	*p.out = append(*p.out, finding{rule: p.Rule, path: path, msg: fmt.Sprintf(format, args...)})
+}
+
+// ReportPosf reports a finding at a known position in a user file (from the
+// parsed syntax), with path for the message.
+func (p *Pass) ReportPosf(pos token.Pos, path []string, format string, args ...any) {
+	*p.out = append(*p.out, finding{rule: p.Rule, path: path, pos: pos, msg: fmt.Sprintf(format, args...)})
+}
+
+// Prompt returns the agent's rendered system prompt. Prompts are rendered
+// once, on first use, and shared by every rule.
+func (p *Pass) Prompt(a *compiler.Agent) (string, error) {
+	s := p.shared
+	if s.prompts == nil {
+		s.prompts = make(map[*compiler.Agent]renderedPrompt, len(p.Program.Agents))
+	}
+	if r, ok := s.prompts[a]; ok {
+		return r.text, r.err
+	}
+	var r renderedPrompt
+	pr, err := render.Render(p.Program, a)
+	if err != nil {
+		r.err = err
+	} else {
+		r.text = pr.String()
+	}
+	s.prompts[a] = r
+	return r.text, r.err
+}
+
+type renderedPrompt struct {
+	text string
+	err  error
+}
+
+// Agent returns the resolved agent with the given id.
+func (p *Pass) Agent(id string) (*compiler.Agent, bool) {
+	s := p.shared
+	if s.agents == nil {
+		s.agents = make(map[string]*compiler.Agent, len(p.Program.Agents))
+		for _, a := range p.Program.Agents {
+			s.agents[a.ID] = a
+		}
+	}
+	a, ok := s.agents[id]
+	return a, ok
+}
+
+// Builtin reports whether the value at path is declared only in charter's
+// standard library, not in a user file. It costs a lookup: call it for
+// candidates, not for every value.
+func (p *Pass) Builtin(path ...string) bool {
+	pos := p.Program.Locate(path...)
+	return pos.File == "" || load.IsEmbedded(pos.File)
+}
+
+// KnownTools returns every tool name the repository knows: the tools of
+// every behavior type and the members of every profile's tool families.
+func (p *Pass) KnownTools() map[string]bool {
+	s := p.shared
+	if s.tools == nil {
+		s.tools = map[string]bool{}
+		for _, bt := range p.Config.BehaviorTypes {
+			for name := range bt.Tools {
+				s.tools[name] = true
+			}
+		}
+		for _, pr := range p.Program.Profiles {
+			for _, members := range pr.ToolFamilies {
+				for _, t := range members {
+					s.tools[t] = true
+				}
+			}
+		}
+	}
+	return s.tools
+}
+
+// shared holds what several rules compute once.
+type shared struct {
+	prompts map[*compiler.Agent]renderedPrompt
+	agents  map[string]*compiler.Agent
+	tools   map[string]bool
+}
+
+// dotted renders a path in dot notation, list indices as [i].
+func dotted(path []string) string { return validate.Path(path).String() }
+
+// index returns the path label of list index i.
+func index(i int) string { return validate.Index(i) }
+
+// quoteList formats names as "a", "b" and "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// didYouMean returns `; did you mean "x"?` when a candidate is close.
+func didYouMean(name string, candidates []string) string {
+	if c, ok := validate.Closest(name, candidates); ok {
+		return fmt.Sprintf("; did you mean %q?", c)
+	}
+	return ""
+}

@@ -1,0 +1,85 @@
+package lint
+
+import (
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/rules"
+)
+
+var blockInstructedTool = &Rule{
+	ID:       "block-instructed-tool",
+	Severity: diag.Warning,
+	Summary:  "a profile rule blocks every call to a tool the agent's own behaviors tell it to use",
+	Doc: doc(`When a behavior's instructions (added to the agent's prompt) tell the agent to use a tool and the agent's profile has an enabled rule that blocks every call to that tool (action block, no condition, trigger naming the tool, its family or "*"), the agent is told to do what it will never be allowed to do and wastes turns on blocked calls. Conditional blocks (a matches, contains, not_in or expr condition) are not flagged: blocking some calls of a tool is what profiles are for. Give the rule a condition, disable it for this profile (rules: ID: enabled: false), or drop the behavior.`,
+		`profiles: readonly: rules: no_writes: {trigger: "write_file", action: "block", message: "Read only."}
+agents: ana: {
+	profile: "readonly"
+	behaviors: [{type: "FileToolsBehavior"}] // "use write_file to change it"
+}`,
+		`profiles: readonly: rules: no_writes: {trigger: "write_file", action: "block", message: "Read only."}
+agents: ana: {
+	profile: "readonly"
+	behaviors: [{type: "ReadOnlyFileToolsBehavior"}]
+}`),
+	Run: func(p *Pass) {
+		for _, a := range p.Program.Agents {
+			if a.Profile == nil || len(a.Behaviors) == 0 {
+				continue
+			}
+			for _, r := range a.Profile.Rules {
+				if !r.Enabled || r.Action != rules.Block || r.Condition != nil {
+					continue
+				}
+				var tools []string
+				if r.Trigger == "*" {
+					tools = toolNames(a)
+				} else {
+					tools, _ = triggerTools(a.Profile, r.Trigger)
+				}
+				for _, t := range tools {
+					if !provides(a, t) {
+						continue
+					}
+					for _, b := range a.Behaviors {
+						if mentions(b.Instructions, t) {
+							p.Reportf([]string{"agents", a.ID, "profile"},
+								"rule %s of profile %s blocks every call to %s, but the instructions of behavior %s tell the agent to use it: give the rule a condition, disable it for this agent's profile, or drop the behavior",
+								r.ID, a.Profile.Name, t, b.Type)
+							break
+						}
+					}
+				}
+			}
+		}
+	},
+}
+
+// mentions reports whether text names tool as a whole word.
+func mentions(text, tool string) bool {
+	for i := 0; ; {
+		j := indexFrom(text, tool, i)
+		if j < 0 {
+			return false
+		}
+		end := j + len(tool)
+		if (j == 0 || !isWordByte(text[j-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func indexFrom(s, sub string, from int) int {
+	if from > len(s) {
+		return -1
+	}
+	for i := from; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

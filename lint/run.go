@@ -1,0 +1,214 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue/token"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/validate"
+)
+
+// Options configure a run.
+type Options struct {
+	// Enable turns on rules that are off by default, or that the
+	// repository's settings disable.
+	Enable []string
+	// Disable turns rules off.
+	Disable []string
+	// NoInlineIgnores ignores every // charter:ignore comment (for audits).
+	NoInlineIgnores bool
+	// Only, when not empty, runs just these rules (and none of the driver's
+	// checks of comments and settings); for tests.
+	Only []string
+}
+
+// UnknownRuleError is an unknown rule id given on the command line.
+type UnknownRuleError struct {
+	ID      string
+	Closest string // "" when nothing is close
+}
+
+func (e *UnknownRuleError) Error() string {
+	msg := fmt.Sprintf("unknown lint rule %q", e.ID)
+	if e.Closest != "" {
+		return msg + fmt.Sprintf("; did you mean %q?", e.Closest)
+	}
+	return msg + "; run 'charter explain' to list the rules"
+}
+
+// CheckIDs returns an *UnknownRuleError for the first id that names no rule.
+func CheckIDs(ids []string) error {
+	for _, id := range ids {
+		if _, ok := Lookup(id); !ok {
+			c, _ := validate.Closest(id, IDs())
+			return &UnknownRuleError{ID: id, Closest: c}
+		}
+	}
+	return nil
+}
+
+// Run lints a compiled program. files are the user's parsed files, read for
+// suppression comments. The program must come from a repository that
+// validated and compiled without errors; Run reports nothing about those.
+// The only error is an unknown rule id in opts.
+func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagnostic, error) {
+	for _, list := range [][]string{opts.Enable, opts.Disable, opts.Only} {
+		if err := CheckIDs(list); err != nil {
+			return nil, err
+		}
+	}
+	settings := prog.Config.Lint
+	enabled, severity, meta := configure(settings, opts)
+
+	// Run the rules.
+	var found []finding
+	sh := &shared{}
+	for _, r := range All() {
+		if !enabled[r.ID] || r.Run == nil {
+			continue
+		}
+		r.Run(&Pass{Rule: r, Program: prog, Config: prog.Config, Files: files, shared: sh, out: &found})
+	}
+
+	// Resolve positions, then apply suppression comments.
+	loc := &locator{prog: prog, files: files}
+	ds := make([]diag.Diagnostic, 0, len(found))
+	for _, f := range found {
+		ds = append(ds, loc.diag(f, severity))
+	}
+	if len(opts.Only) == 0 {
+		var ignores []*ignore
+		if !opts.NoInlineIgnores {
+			ignores = parseIgnores(files)
+		}
+		ds = applyIgnores(ds, ignores)
+		for _, ig := range ignores {
+			meta = append(meta, ig.problems(enabled)...)
+		}
+		for _, f := range meta {
+			if enabled[f.rule.ID] {
+				ds = append(ds, loc.diag(f, severity))
+			}
+		}
+	}
+	return diag.Sort(ds), nil
+}
+
+// Enabled returns the rules a run with these settings and options runs, by
+// id: for JUnit, whose test cases are the rules that ran.
+func Enabled(settings model.LintSettings, opts Options) []*Rule {
+	enabled, _, _ := configure(settings, opts)
+	var out []*Rule
+	for _, r := range All() {
+		if enabled[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// configure decides which rules run and at which severity, and reports
+// unknown rule ids in the settings.
+func configure(settings model.LintSettings, opts Options) (enabled map[string]bool, severity map[string]diag.Severity, meta []finding) {
+	enabled = map[string]bool{}
+	for _, r := range registry {
+		enabled[r.ID] = !r.Off
+	}
+	severity = map[string]diag.Severity{}
+	for _, r := range registry {
+		severity[r.ID] = r.Severity
+	}
+	for i, id := range settings.Disable {
+		if _, ok := Lookup(id); !ok {
+			meta = append(meta, finding{rule: unknownRule, path: []string{"lint", "disable", index(i)},
+				msg: unknownRuleMessage(id)})
+			continue
+		}
+		enabled[id] = false
+	}
+	for _, id := range slices.Sorted(mapsKeys(settings.Severity)) {
+		if _, ok := Lookup(id); !ok {
+			meta = append(meta, finding{rule: unknownRule, path: []string{"lint", "severity", id},
+				msg: unknownRuleMessage(id)})
+			continue
+		}
+		if s, err := diag.ParseSeverity(settings.Severity[id]); err == nil {
+			severity[id] = s
+		}
+	}
+	for _, id := range opts.Enable {
+		enabled[id] = true
+	}
+	for _, id := range opts.Disable {
+		enabled[id] = false
+	}
+	if len(opts.Only) > 0 {
+		for id := range enabled {
+			enabled[id] = slices.Contains(opts.Only, id)
+		}
+	}
+
+	return enabled, severity, meta
+}
+
+// locator resolves findings' positions.
+type locator struct {
+	prog     *compiler.Program
+	files    []*load.File
+	elements map[string]token.Pos
+}
+
+func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagnostic {
+	d := diag.Diagnostic{Severity: severity[f.rule.ID], Rule: f.rule.ID, Path: dotted(f.path), Message: f.msg}
+	if len(f.path) > 0 {
+		d.Message = d.Path + ": " + f.msg
+	}
+	if f.pos.IsValid() {
+		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), f.pos.Column()
+	} else if len(f.path) > 0 {
+		if hasElement(f.path) {
+			if l.elements == nil {
+				l.elements = elementPositions(l.files)
+			}
+			if pos, ok := l.elements[d.Path]; ok {
+				d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+				return d
+			}
+		}
+		p := l.prog.Locate(f.path...)
+		d.File, d.Line, d.Column = p.File, p.Line, p.Column
+	}
+	return d
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// FailLevel parses a --fail-level value.
+func FailLevel(s string) (diag.Severity, error) {
+	sev, err := diag.ParseSeverity(strings.ToLower(s))
+	if err != nil {
+		return 0, fmt.Errorf("unknown fail level %q; valid levels: error, warning, info", s)
+	}
+	return sev, nil
+}
+
+func unknownRuleMessage(id string) string {
+	if hint := didYouMean(id, IDs()); hint != "" {
+		return fmt.Sprintf("unknown lint rule %q%s", id, hint)
+	}
+	return fmt.Sprintf("unknown lint rule %q; 'charter explain' lists the rules", id)
+}

@@ -1,0 +1,201 @@
+// Package render composes an agent's system prompt: the agent type's
+// template with compile-time values filled in, one section per behavior
+// category, the personality's labels, the behaviors' instructions and the
+// tools. Every line remembers where it came from (render --sources).
+//
+// Runtime variables stay as {name} in the compiled prompt, so the result is
+// itself a template; Fill renders it with the runtime's values.
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/render/template"
+)
+
+// Line is one line of a prompt and where it came from.
+type Line struct {
+	Text   string
+	Source string
+}
+
+// Prompt is a compiled system prompt.
+type Prompt struct {
+	Lines []Line
+}
+
+// String returns the prompt text (a template: runtime variables as {name},
+// literal braces as {{ and }}), ending in a newline.
+func (p *Prompt) String() string {
+	var b strings.Builder
+	for _, l := range p.Lines {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Render composes the system prompt of a. Lines carry no Source; see
+// RenderSources.
+func Render(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
+	return render(prog, a, false)
+}
+
+// RenderSources composes the system prompt of a, each line with where it
+// came from (looking positions up costs time, so Render does not).
+func RenderSources(prog *compiler.Program, a *compiler.Agent) (*Prompt, error) {
+	return render(prog, a, true)
+}
+
+func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, error) {
+	p := &Prompt{}
+	add := func(text, source string) { p.Lines = append(p.Lines, Line{Text: text, Source: source}) }
+	// locate and describe cost nothing unless sources are wanted.
+	locate := func(path ...string) compiler.Position {
+		if !sources {
+			return compiler.Position{}
+		}
+		return prog.Locate(path...)
+	}
+	describe := func(o compiler.Origin) string {
+		if !sources {
+			return ""
+		}
+		return prog.Describe(o)
+	}
+	blank := func() {
+		if n := len(p.Lines); n > 0 && p.Lines[n-1].Text != "" {
+			add("", "")
+		}
+	}
+
+	if a.Type != nil {
+		tmpl, err := template.Parse(a.Type.SystemPrompt)
+		if err != nil {
+			return nil, fmt.Errorf("agent type %s: %v", a.Decl.Type, err)
+		}
+		text := tmpl.Substitute(template.Map(compiler.CompileTimeValues(a))).String()
+		where := locate("agentTypes", a.Decl.Type, "system_prompt")
+		for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			src := where
+			if src.Line > 0 {
+				src.Line += i + 1
+				src.Column = 0
+			}
+			add(line, "template "+posString(src))
+		}
+	}
+
+	for _, cat := range a.Behavior {
+		var lines []Line
+		for _, s := range cat.Settings {
+			if !s.Value.IsNumber && s.Text == "" {
+				continue // an empty option text leaves its line out
+			}
+			text := strings.NewReplacer("{text}", template.Escape(s.Text), "{value}", template.Escape(s.Value.String())).Replace(s.Line)
+			var src string
+			if sources {
+				src = fmt.Sprintf("%s.%s = %s from %s", cat.Name, s.Name, s.Value, describe(s.Origin))
+			}
+			lines = append(lines, Line{Text: text, Source: src})
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		blank()
+		add(template.Escape(cat.Title)+":", "category "+cat.Name+" "+posString(locate("categories", cat.Name, "title")))
+		p.Lines = append(p.Lines, lines...)
+	}
+
+	if pl := personalityLines(a); len(pl) > 0 {
+		blank()
+		add("PERSONALITY:", "agents."+a.ID+".personality "+posString(locate("agents", a.ID, "personality")))
+		for _, l := range pl {
+			add(template.Escape(l.text), "agents."+a.ID+".personality."+l.field+" "+posString(locate("agents", a.ID, "personality", l.field)))
+		}
+	}
+
+	var instr []Line
+	for _, b := range a.Behaviors {
+		if b.Instructions == "" {
+			continue
+		}
+		for _, l := range strings.Split(strings.TrimRight(b.Instructions, "\n"), "\n") {
+			instr = append(instr, Line{Text: template.Escape(l), Source: "behavior " + b.Type + " " + posString(locate("behaviorTypes", b.Type, "instructions"))})
+		}
+	}
+	if len(instr) > 0 {
+		blank()
+		add("INSTRUCTIONS:", "")
+		p.Lines = append(p.Lines, instr...)
+	}
+
+	if len(a.Tools) > 0 {
+		blank()
+		add("TOOLS:", "")
+		for _, t := range a.Tools {
+			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+posString(locate("behaviorTypes", t.Behavior, "tools", t.Name)))
+		}
+	}
+	return p, nil
+}
+
+func posString(p compiler.Position) string {
+	if p.File == "" {
+		return ""
+	}
+	if p.Column == 0 {
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return p.String()
+}
+
+// MissingVariableError lists required runtime variables with no value.
+type MissingVariableError struct{ Names []string }
+
+func (e *MissingVariableError) Error() string {
+	return fmt.Sprintf("missing required runtime variable(s): %s; give each with --var NAME=VALUE", strings.Join(e.Names, ", "))
+}
+
+// Fill renders a compiled prompt with runtime values. Variables without a
+// value stay as {name}; a required one without a value is reported in a
+// *MissingVariableError along with the text.
+func Fill(a *compiler.Agent, prompt string, values map[string]string) (string, error) {
+	tmpl, err := template.Parse(prompt)
+	if err != nil {
+		return "", err
+	}
+	var missing []string
+	for _, ph := range tmpl.Placeholders() {
+		if _, ok := values[ph.Name]; ok {
+			continue
+		}
+		if v, ok := a.Variables[ph.Name]; ok && v.Required && !contains(missing, ph.Name) {
+			missing = append(missing, ph.Name)
+		}
+	}
+	out, err := tmpl.Execute(func(name string) (string, bool) {
+		if v, ok := values[name]; ok {
+			return v, true
+		}
+		return "{" + name + "}", true
+	})
+	if err != nil {
+		return "", err
+	}
+	if len(missing) > 0 {
+		return out, &MissingVariableError{Names: missing}
+	}
+	return out, nil
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,279 @@
+package claudecode_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/charter-dev/charter/rules"
+	"github.com/charter-dev/charter/rules/claudecode"
+)
+
+// engine compiles testdata/coding.json, a compiled profile as charter build
+// writes it.
+func engine(t testing.TB) *rules.Engine {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "coding.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := rules.DecodeProfile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := rules.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func hookInput(event, tool string, input map[string]any, response any) string {
+	in := map[string]any{
+		"session_id":      "0b5c1f6e-7d1a-4f5e-9a3c-2f8e4d6b1a90",
+		"transcript_path": "/home/u/.claude/projects/p/0b5c1f6e.jsonl",
+		"cwd":             "/repo",
+		"permission_mode": "default",
+		"hook_event_name": event,
+		"tool_name":       tool,
+		"tool_input":      input,
+		"tool_use_id":     "toolu_01",
+	}
+	if event == claudecode.PostToolUse {
+		in["tool_response"] = response
+	}
+	b, _ := json.Marshal(in)
+	return string(b)
+}
+
+// TestSession plays a Claude Code session through the hook, one Handle per
+// event, as Claude Code would run the hook command.
+func TestSession(t *testing.T) {
+	e := engine(t)
+	dir := t.TempDir()
+	edit := func(n int) map[string]any {
+		return map[string]any{"file_path": "/repo/calc.py", "old_string": fmt.Sprint("+ ", n), "new_string": fmt.Sprint("+ ", n+1)}
+	}
+	steps := []struct {
+		event, tool string
+		input       map[string]any
+		response    any
+		want        string // the exact output, "" for none
+	}{
+		{claudecode.PreToolUse, "Edit", edit(0), nil,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"You are editing a file you have not read in this session. Call Read first. (charter rule read_before_edit)"}}`},
+		{claudecode.PostToolUse, "Edit", edit(0), map[string]any{"filePath": "/repo/calc.py"},
+			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Read the file you just edited to verify the change is what you intended. (charter rule verify_after_edit)"}}`},
+		{claudecode.PreToolUse, "Bash", map[string]any{"command": "rm -rf /", "description": "clean up"}, nil,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"This command destroys data. Ask the user for explicit approval before running it. (charter rule confirm_destructive)"}}`},
+		// Denied: Claude Code sends no PostToolUse for it.
+		{claudecode.PreToolUse, "Read", map[string]any{"file_path": "/repo/calc.py"}, nil, ""},
+		{claudecode.PostToolUse, "Read", map[string]any{"file_path": "/repo/calc.py"}, map[string]any{"type": "text"}, ""},
+		{claudecode.PreToolUse, "Edit", edit(1), nil, ""},
+		{claudecode.PostToolUse, "Edit", edit(1), "ok", ""},
+		{claudecode.PostToolUse, "Edit", edit(2), "ok",
+			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Read the file you just edited to verify the change is what you intended. (charter rule verify_after_edit)"}}`},
+		{claudecode.PostToolUse, "Edit", edit(3), "ok", ""},
+		{claudecode.PostToolUse, "Edit", edit(4), "ok",
+			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"You have made five or more edits without running the tests. Run them now. (charter rule test_after_changes)"}}`},
+		{claudecode.PreToolUse, "Glob", map[string]any{"pattern": "*.py"}, nil,
+			`{"systemMessage":"charter: rule broken could not be evaluated on this Glob call, so it did not fire: no such key: no_such_argument"}`},
+	}
+	for i, st := range steps {
+		var out bytes.Buffer
+		err := claudecode.Handle(strings.NewReader(hookInput(st.event, st.tool, st.input, st.response)), &out, e, dir)
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		got := strings.TrimSuffix(out.String(), "\n")
+		if diff := cmp.Diff(st.want, got); diff != "" {
+			t.Errorf("step %d (%s %s) output (-want +got):\n%s", i, st.event, st.tool, diff)
+		}
+	}
+	// The session holds the calls that ran: Edit, Read and four Edits.
+	st := &rules.Store{Dir: dir}
+	st.Update("0b5c1f6e-7d1a-4f5e-9a3c-2f8e4d6b1a90", func(s *rules.Session) error {
+		if s.Len() != 6 {
+			t.Errorf("session has %d calls, want 6", s.Len())
+		}
+		return nil
+	})
+}
+
+func TestBadInput(t *testing.T) {
+	e := engine(t)
+	dir := t.TempDir()
+	valid := func(mut func(m map[string]any)) string {
+		m := map[string]any{"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}
+		mut(m)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	tests := []struct {
+		name, input, want string
+	}{
+		{"empty", "", "hook input is empty; charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
+		{"not json", "rm -rf /", "hook input is not JSON (invalid character 'r' looking for beginning of value); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
+		{"truncated", `{"session_id":"s",`, "hook input is not JSON (unexpected end of JSON input); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
+		{"array", `[1]`, "hook input is not JSON (json: cannot unmarshal array into Go value of type claudecode.Input); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
+		{"no tool name", valid(func(m map[string]any) { delete(m, "tool_name") }), "hook input has no tool_name; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
+		{"no event", valid(func(m map[string]any) { delete(m, "hook_event_name") }), "hook input has no hook_event_name; register charter for PreToolUse and PostToolUse hooks only"},
+		{"other event", valid(func(m map[string]any) { m["hook_event_name"] = "Stop" }), `hook event "Stop" is not supported; register charter for PreToolUse and PostToolUse hooks only`},
+		{"no session", valid(func(m map[string]any) { delete(m, "session_id") }), "hook input has no session_id; charter needs it to keep the session between calls"},
+		{"tool_input not an object", valid(func(m map[string]any) { m["tool_input"] = []any{1} }), "hook input: tool_input is array, not map[string]interface {}; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
+		{"tool_name not a string", valid(func(m map[string]any) { m["tool_name"] = 7 }), "hook input: tool_name is number, not string; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := claudecode.Handle(strings.NewReader(tt.input), &out, e, dir)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if out.Len() > 0 {
+				t.Errorf("wrote output on error: %s", out.String())
+			}
+		})
+	}
+}
+
+func TestDamagedState(t *testing.T) {
+	e := engine(t)
+	dir := t.TempDir()
+	in := hookInput(claudecode.PostToolUse, "Read", map[string]any{"file_path": "/repo/a.py"}, "x")
+	if err := claudecode.Handle(strings.NewReader(in), &bytes.Buffer{}, e, dir); err != nil {
+		t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(matches) != 1 {
+		t.Fatalf("state files: %v", matches)
+	}
+	f, _ := os.OpenFile(matches[0], os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"tool":"Edit","path":"/repo/a.py","fingerp`)
+	f.Close()
+	var out bytes.Buffer
+	if err := claudecode.Handle(strings.NewReader(in), &out, e, dir); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"systemMessage":"charter: the saved session was damaged and has been repaired; 1 corrupt line skipped (the other lines were read); line 2: not a session event: unexpected end of JSON input"`) {
+		t.Errorf("output: %s", out.String())
+	}
+}
+
+// TestHookLatency checks that one hook call with a 1,000-call session (reads
+// of whole files, edits, commands) stays well inside the hook budget. The
+// bound is loose for slow CI machines; the benchmark gives the figure.
+func TestHookLatency(t *testing.T) {
+	e := engine(t)
+	dir := t.TempDir()
+	seed(t, dir, 1000)
+	in := hookInput(claudecode.PreToolUse, "Edit", map[string]any{"file_path": "/repo/f1.py", "old_string": "a", "new_string": "b"}, nil)
+	start := time.Now()
+	const n = 5
+	for range n {
+		if err := claudecode.Handle(strings.NewReader(in), &bytes.Buffer{}, e, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start) / n; d > 200*time.Millisecond {
+		t.Errorf("one hook call took %v", d)
+	}
+}
+
+// seed writes a session of n calls into dir, as n PostToolUse hooks would.
+func seed(t testing.TB, dir string, n int) {
+	t.Helper()
+	st := &rules.Store{Dir: dir}
+	file := strings.Repeat("def f():\n    return 42\n", 200)
+	_, err := st.Update("0b5c1f6e-7d1a-4f5e-9a3c-2f8e4d6b1a90", func(s *rules.Session) error {
+		for i := range n {
+			p := fmt.Sprintf("/repo/f%d.py", i%40)
+			switch i % 4 {
+			case 0:
+				s.Record(rules.Call{Tool: "Read", Args: map[string]any{"file_path": p},
+					Result: map[string]any{"type": "text", "file": map[string]any{"filePath": p, "content": file}}})
+			case 1:
+				s.Record(rules.Call{Tool: "Edit", Args: map[string]any{"file_path": p, "old_string": file[:300], "new_string": file[:310]},
+					Result: map[string]any{"filePath": p, "oldString": file[:300], "newString": file[:310]}})
+			case 2:
+				s.Record(rules.Call{Tool: "Bash", Args: map[string]any{"command": "pytest -q"}, Result: map[string]any{"stdout": file[:2000]}})
+			case 3:
+				s.Record(rules.Call{Tool: "Grep", Args: map[string]any{"pattern": fmt.Sprint("f", i)}, Result: p})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkHandlePre1000 is one PreToolUse hook call (read the input, lock,
+// load the 1,000-call session, judge, answer) without process start-up and
+// profile compilation.
+func BenchmarkHandlePre1000(b *testing.B) {
+	e := engine(b)
+	dir := b.TempDir()
+	seed(b, dir, 1000)
+	pre := hookInput(claudecode.PreToolUse, "Edit", map[string]any{"file_path": "/repo/f1.py", "old_string": "a", "new_string": "b"}, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := claudecode.Handle(strings.NewReader(pre), &bytes.Buffer{}, e, dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHandlePostEdit1000 is one PostToolUse hook call on an Edit with a
+// 1,000-call session: the remind rules run (test_after_changes scans every
+// earlier Bash command, as a new hook process has no cached scan), and the
+// call is appended to the session.
+func BenchmarkHandlePostEdit1000(b *testing.B) {
+	e := engine(b)
+	dir := b.TempDir()
+	seed(b, dir, 1000)
+	state := filepath.Join(dir, "0b5c1f6e-7d1a-4f5e-9a3c-2f8e4d6b1a90.jsonl")
+	saved, err := os.ReadFile(state)
+	if err != nil {
+		b.Fatal(err)
+	}
+	post := hookInput(claudecode.PostToolUse, "Edit", map[string]any{"file_path": "/repo/f1.py", "old_string": "a", "new_string": "b"}, "ok")
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		if err := os.WriteFile(state, saved, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := claudecode.Handle(strings.NewReader(post), &bytes.Buffer{}, e, dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzHandle feeds arbitrary input to the hook: it answers or errors, and
+// never panics.
+func FuzzHandle(f *testing.F) {
+	f.Add(hookInput(claudecode.PreToolUse, "Bash", map[string]any{"command": "rm -rf /"}, nil))
+	f.Add(hookInput(claudecode.PostToolUse, "Edit", map[string]any{"file_path": 3}, []any{nil}))
+	f.Add(`{"session_id":"../x","hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":{}}}`)
+	e := engine(f)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, in string) {
+		var out bytes.Buffer
+		if err := claudecode.Handle(strings.NewReader(in), &out, e, dir); err == nil && out.Len() > 0 && !json.Valid(out.Bytes()) {
+			t.Fatalf("output is not JSON: %s", out.String())
+		}
+	})
+}

@@ -1,0 +1,356 @@
+package source
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"sync"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	commitgraph "github.com/go-git/go-git/v5/plumbing/format/commitgraph/v2"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// objects reads Git objects for a Repo and every file system made from it.
+// go-git's file-system storage is not safe for concurrent use, so every
+// read holds mu; decoded trees are cached by hash, which is safe because
+// trees never change.
+type objects struct {
+	mu     sync.Mutex
+	st     storer.EncodedObjectStorer
+	dotgit billy.Filesystem
+	closed bool
+	// partial is set in a partial clone (extensions.partialClone), where
+	// objects may be missing by design.
+	partial bool
+
+	trees map[plumbing.Hash][]*node
+
+	graphOpened bool
+	noGraph     bool
+	graph       commitgraph.Index
+}
+
+// maxTrees bounds the tree cache; past it the cache starts over.
+const maxTrees = 1 << 14
+
+func (o *objects) close() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.closed = true
+	o.trees = nil
+	if o.graph != nil {
+		err := o.graph.Close()
+		o.graph = nil
+		return err
+	}
+	return nil
+}
+
+// readLocked returns the content of object h, which must be of type t.
+// what names the object for error messages. The caller holds mu.
+func (o *objects) readLocked(t plumbing.ObjectType, h plumbing.Hash, what string) ([]byte, error) {
+	if o.closed {
+		return nil, ErrClosed
+	}
+	obj, err := o.st.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return nil, o.objectError(h, what, err)
+	}
+	if obj.Type() != t {
+		return nil, &ObjectError{Hash: h, What: what, Err: fmt.Errorf("it is a %s, not a %s", obj.Type(), t)}
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, o.objectError(h, what, err)
+	}
+	defer rd.Close()
+	b := make([]byte, 0, obj.Size())
+	buf := bytes.NewBuffer(b)
+	if _, err := io.Copy(buf, rd); err != nil {
+		return nil, o.objectError(h, what, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func (o *objects) read(t plumbing.ObjectType, h plumbing.Hash, what string) ([]byte, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.readLocked(t, h, what)
+}
+
+func (o *objects) objectError(h plumbing.Hash, what string, err error) error {
+	if errors.Is(err, ErrClosed) {
+		return err
+	}
+	var oe *ObjectError
+	if errors.As(err, &oe) {
+		return err
+	}
+	missing := errors.Is(err, plumbing.ErrObjectNotFound)
+	return &ObjectError{Hash: h, What: what, Missing: missing, Partial: missing && o.partial, Err: err}
+}
+
+// blobSize returns the size of blob h without reading it when the storage
+// allows.
+func (o *objects) blobSize(h plumbing.Hash) (int64, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return 0, ErrClosed
+	}
+	type sizer interface {
+		EncodedObjectSize(plumbing.Hash) (int64, error)
+	}
+	if s, ok := o.st.(sizer); ok {
+		n, err := s.EncodedObjectSize(h)
+		if err == nil {
+			return n, nil
+		}
+	}
+	obj, err := o.st.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return 0, o.objectError(h, "blob", err)
+	}
+	return obj.Size(), nil
+}
+
+// tree returns the entries of tree h sorted by name, submodules left out.
+func (o *objects) tree(h plumbing.Hash, what string) ([]*node, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if kids, ok := o.trees[h]; ok {
+		return kids, nil
+	}
+	b, err := o.readLocked(plumbing.TreeObject, h, what)
+	if err != nil {
+		return nil, err
+	}
+	var kids []*node
+	err = parseTree(b, func(mode filemode.FileMode, name []byte, hash plumbing.Hash) bool {
+		if mode == filemode.Submodule {
+			return true
+		}
+		kids = append(kids, &node{name: string(name), mode: mode, hash: hash})
+		return true
+	})
+	if err != nil {
+		return nil, &ObjectError{Hash: h, What: what, Err: err}
+	}
+	// Git sorts a directory as if its name ended in "/"; fs wants plain
+	// name order.
+	sortNodes(kids)
+	if o.trees == nil || len(o.trees) >= maxTrees {
+		o.trees = make(map[plumbing.Hash][]*node)
+	}
+	o.trees[h] = kids
+	return kids, nil
+}
+
+// entry returns the mode and hash of the entry name in tree h, or ok false.
+// It scans the raw tree without decoding every entry.
+func (o *objects) entry(h plumbing.Hash, name string, what string) (mode filemode.FileMode, hash plumbing.Hash, ok bool, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if kids, cached := o.trees[h]; cached {
+		if n := findNode(kids, name); n != nil {
+			return n.mode, n.hash, true, nil
+		}
+		return 0, plumbing.ZeroHash, false, nil
+	}
+	b, err := o.readLocked(plumbing.TreeObject, h, what)
+	if err != nil {
+		return 0, plumbing.ZeroHash, false, err
+	}
+	err = parseTree(b, func(m filemode.FileMode, n []byte, hh plumbing.Hash) bool {
+		if string(n) == name {
+			mode, hash, ok = m, hh, true
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return 0, plumbing.ZeroHash, false, &ObjectError{Hash: h, What: what, Err: err}
+	}
+	return mode, hash, ok, nil
+}
+
+// parseTree calls fn for each entry of a raw tree object until fn returns
+// false. It checks every bound: a corrupt tree is an error, never a panic.
+func parseTree(b []byte, fn func(mode filemode.FileMode, name []byte, hash plumbing.Hash) bool) error {
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 || sp > 7 {
+			return errors.New("malformed tree entry mode")
+		}
+		m, err := strconv.ParseUint(string(b[:sp]), 8, 32)
+		if err != nil {
+			return errors.New("malformed tree entry mode")
+		}
+		b = b[sp+1:]
+		nul := bytes.IndexByte(b, 0)
+		if nul < 0 {
+			return errors.New("tree entry name not terminated")
+		}
+		name := b[:nul]
+		if len(name) == 0 || bytes.IndexByte(name, '/') >= 0 || string(name) == "." || string(name) == ".." {
+			return fmt.Errorf("invalid tree entry name %q", name)
+		}
+		b = b[nul+1:]
+		var h plumbing.Hash
+		if len(b) < len(h) {
+			return errors.New("tree entry hash truncated")
+		}
+		copy(h[:], b[:len(h)])
+		b = b[len(h):]
+		if !fn(filemode.FileMode(m), name, h) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Node is what a history walk needs of a commit: its root tree, its
+// parents and its committer time.
+type Node struct {
+	Hash    plumbing.Hash
+	Tree    plumbing.Hash
+	Parents []plumbing.Hash
+	// Time is the committer time in seconds since the Unix epoch; git
+	// orders its walk by it.
+	Time int64
+}
+
+// commitNode returns commit h's Node, from the commit-graph file when it has the
+// commit, else by decoding the commit.
+func (o *objects) commitNode(h plumbing.Hash) (Node, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return Node{}, ErrClosed
+	}
+	if !o.graphOpened {
+		o.graphOpened = true
+		if !o.noGraph && o.dotgit != nil {
+			o.graph = openCommitGraph(o.dotgit)
+		}
+	}
+	if n, ok := o.graphNode(h); ok {
+		return n, nil
+	}
+	c, err := o.commitLocked(h)
+	if err != nil {
+		return Node{}, err
+	}
+	return Node{Hash: h, Tree: c.TreeHash, Parents: c.ParentHashes, Time: c.Committer.When.Unix()}, nil
+}
+
+// graphNode looks h up in the commit-graph. A commit-graph that go-git
+// cannot read (it may panic on a damaged file) is dropped, and commits are
+// decoded instead. The caller holds mu.
+func (o *objects) graphNode(h plumbing.Hash) (n Node, ok bool) {
+	if o.graph == nil {
+		return Node{}, false
+	}
+	defer func() {
+		if recover() != nil {
+			o.graph = nil
+			n, ok = Node{}, false
+		}
+	}()
+	i, err := o.graph.GetIndexByHash(h)
+	if err != nil {
+		return Node{}, false
+	}
+	d, err := o.graph.GetCommitDataByIndex(i)
+	if err != nil {
+		return Node{}, false
+	}
+	return Node{Hash: h, Tree: d.TreeHash, Parents: d.ParentHashes, Time: d.When.Unix()}, true
+}
+
+func (o *objects) commitLocked(h plumbing.Hash) (*object.Commit, error) {
+	b, err := o.readLocked(plumbing.CommitObject, h, "commit")
+	if err != nil {
+		return nil, err
+	}
+	mo := &plumbing.MemoryObject{}
+	mo.SetType(plumbing.CommitObject)
+	mo.Write(b)
+	c := &object.Commit{}
+	if err := c.Decode(mo); err != nil {
+		return nil, &ObjectError{Hash: h, What: "commit", Err: err}
+	}
+	c.Hash = h
+	return c, nil
+}
+
+func (o *objects) commit(h plumbing.Hash) (*object.Commit, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.commitLocked(h)
+}
+
+// openCommitGraph opens the commit-graph file, or chain of files, of the
+// git directory fsys, or returns nil when there is none or it is
+// unreadable or fails its checksum (the walk then decodes commits). The
+// files are read into memory: go-git's reader issues a pread for every
+// probe of its binary search, which made lookups slower than decoding the
+// commit.
+func openCommitGraph(fsys billy.Filesystem) commitgraph.Index {
+	read := func(name string) (commitgraph.ReaderAtCloser, error) {
+		f, err := fsys.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		b, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		// The file ends with the SHA-1 of what precedes it; a damaged
+		// file is ignored rather than trusted.
+		if len(b) < sha1.Size || sha1.Sum(b[:len(b)-sha1.Size]) != [sha1.Size]byte(b[len(b)-sha1.Size:]) {
+			return nil, errors.New("commit-graph checksum mismatch")
+		}
+		return memReader{bytes.NewReader(b)}, nil
+	}
+	if r, err := read(path.Join("objects", "info", "commit-graph")); err == nil {
+		g, err := commitgraph.OpenFileIndex(r)
+		if err != nil {
+			return nil
+		}
+		return g
+	}
+	chain, err := fsys.Open(path.Join("objects", "info", "commit-graphs", "commit-graph-chain"))
+	if err != nil {
+		return nil
+	}
+	hashes, err := commitgraph.OpenChainFile(chain)
+	chain.Close()
+	if err != nil {
+		return nil
+	}
+	var g commitgraph.Index
+	for _, h := range hashes {
+		r, err := read(path.Join("objects", "info", "commit-graphs", "graph-"+h+".graph"))
+		if err != nil {
+			return nil
+		}
+		if g, err = commitgraph.OpenFileIndexWithParent(r, g); err != nil {
+			return nil
+		}
+	}
+	return g
+}
+
+type memReader struct{ *bytes.Reader }
+
+func (memReader) Close() error { return nil }

@@ -1,0 +1,89 @@
+package team
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/charter-dev/charter/model"
+)
+
+// Link is a pair of agents joined by authority, with their score.
+type Link struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Relation string `json:"relation"` // reports_to or can_delegate_to
+	Score
+}
+
+// Holder is one agent that has a skill.
+type Holder struct {
+	Agent       string  `json:"agent"`
+	Proficiency float64 `json:"proficiency"`
+	Tier        string  `json:"tier"`
+}
+
+// Team is what dist/team.json holds.
+type Team struct {
+	Weights map[string]float64 `json:"weights"`
+	// Agents lists every agent id in order; Compatibility[i][j] is the
+	// score of Agents[i] with Agents[i+1+j] (the upper triangle).
+	Agents        []string    `json:"agents"`
+	Compatibility [][]float64 `json:"compatibility"`
+	// Links are the reports_to and can_delegate_to pairs, scored in full.
+	Links []Link `json:"links"`
+	// Skills maps a skill id to the agents that have it, by proficiency
+	// (highest first), then tier (primary first), then agent id.
+	Skills map[string][]Holder `json:"skills"`
+}
+
+// Build scores every pair of agents and indexes their skills.
+func Build(agents map[string]*model.Agent) *Team {
+	ids := model.Sorted(agents)
+	t := &Team{
+		Weights: map[string]float64{"big_five": WeightBigFive, "collaboration": WeightCollaboration,
+			"conflict": WeightConflict, "extraversion_peak": ExtraversionPeak},
+		Agents:        ids,
+		Compatibility: make([][]float64, len(ids)),
+		Links:         []Link{},
+		Skills:        map[string][]Holder{},
+	}
+	for i, a := range ids {
+		row := make([]float64, 0, len(ids)-i-1)
+		for _, b := range ids[i+1:] {
+			row = append(row, Compatibility(agents[a].Personality, agents[b].Personality).Score)
+		}
+		t.Compatibility[i] = row
+	}
+	for _, id := range ids {
+		a := agents[id]
+		link := func(to, rel string) {
+			if b, ok := agents[to]; ok {
+				t.Links = append(t.Links, Link{From: id, To: to, Relation: rel, Score: Compatibility(a.Personality, b.Personality)})
+			}
+		}
+		if a.Authority.ReportsTo != "" {
+			link(a.Authority.ReportsTo, "reports_to")
+		}
+		for _, to := range a.Authority.CanDelegateTo {
+			link(to, "can_delegate_to")
+		}
+		for _, tier := range []struct {
+			name   string
+			skills []model.Skill
+		}{{"primary", a.Skills.Primary}, {"secondary", a.Skills.Secondary}} {
+			for _, s := range tier.skills {
+				p := 1.0
+				if s.Proficiency != nil {
+					p = *s.Proficiency
+				}
+				t.Skills[s.ID] = append(t.Skills[s.ID], Holder{Agent: id, Proficiency: p, Tier: tier.name})
+			}
+		}
+	}
+	for _, hs := range t.Skills {
+		slices.SortFunc(hs, func(x, y Holder) int {
+			return cmp.Or(cmp.Compare(y.Proficiency, x.Proficiency), cmp.Compare(x.Tier, y.Tier), cmp.Compare(x.Agent, y.Agent))
+		})
+	}
+	return t
+}

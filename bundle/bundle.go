@@ -116,11 +116,13 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		return nil, err
 	}
 	put("categories.json", cats)
-	tm, err := Pretty(team.Build(prog.Config.Agents))
+	// team.json grows with the square of the agents: compact, its keys
+	// sorted by the declaration order of team.Team's fields.
+	tm, err := marshal(team.Build(prog.Config.Agents))
 	if err != nil {
 		return nil, err
 	}
-	put("team.json", tm)
+	put("team.json", append(tm, '\n'))
 
 	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: []File{}}
 	for _, p := range t.Paths() {
@@ -208,7 +210,7 @@ func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	canon, err := Canonical(norm)
+	canon, err := canonicalGeneric(norm)
 	if err != nil {
 		return nil, "", err
 	}
@@ -241,18 +243,32 @@ func Canonical(v any) ([]byte, error) {
 	return jcs.Transform(b)
 }
 
-// Pretty encodes v with sorted keys (RFC 8785 order), indented by two
-// spaces, ending in a newline.
+// Pretty encodes v with every object's keys sorted (encoding/json sorts
+// map keys: byte order, which is RFC 8785's for the ASCII keys the bundle
+// has), indented by two spaces, ending in a newline. Only the content hash
+// and card.json need RFC 8785 to the letter (see Canonical), and Pretty
+// avoids its cost on the large files.
 func Pretty(v any) ([]byte, error) {
-	c, err := Canonical(v)
-	if err != nil {
-		return nil, err
+	generic := v
+	if _, isObject := v.(map[string]any); !isObject {
+		// Through JSON, so struct fields become sorted object keys.
+		b, err := marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&generic); err != nil {
+			return nil, err
+		}
 	}
 	var out bytes.Buffer
-	if err := json.Indent(&out, c, "", "  "); err != nil {
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(generic); err != nil {
 		return nil, err
 	}
-	out.WriteByte('\n')
 	return out.Bytes(), nil
 }
 

@@ -189,18 +189,16 @@ func TestKilledBuildKeepsOldBundle(t *testing.T) {
 	if err := WriteDir(dir, Tree{"manifest.json": []byte("old")}); err != nil {
 		t.Fatal(err)
 	}
-	writeHook = func(n int) {
-		if n == 2 {
-			panic("killed")
-		}
-	}
+	writeHook = func(n int) bool { return n < 2 }
 	defer func() { writeHook = nil }()
-	func() {
-		defer func() { recover() }()
-		WriteDir(dir, Tree{"manifest.json": []byte("new"), "x.json": []byte("x"), "y.json": []byte("y")})
-	}()
+	if err := WriteDir(dir, Tree{"manifest.json": []byte("new"), "x.json": []byte("x"), "y.json": []byte("y")}); !errors.Is(err, errKilled) {
+		t.Fatalf("WriteDir = %v, want the simulated kill", err)
+	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); string(b) != "old" {
 		t.Errorf("manifest.json = %q after a killed build, want the old one", b)
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".dist.tmp-*")); len(m) != 1 {
+		t.Errorf("a killed build should leave its temporary directory; found %v", m)
 	}
 	// The next build cleans up what the killed one left.
 	writeHook = nil
@@ -265,5 +263,18 @@ func TestArchiveReproducible(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "soon")
 	if _, err := Epoch(nil); err == nil {
 		t.Error("Epoch accepted a bad SOURCE_DATE_EPOCH")
+	}
+}
+
+// TestTeamSortedKeys checks that team.json, written without a key-sorting
+// pass, is its own RFC 8785 form: keys sorted at every level.
+func TestTeamSortedKeys(t *testing.T) {
+	b := bytes.TrimSuffix(build(t)["team.json"], []byte("\n"))
+	canon, err := jcs.Transform(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(canon, b) {
+		t.Errorf("team.json keys are not sorted:\n%s\nwant\n%s", b, canon)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -69,9 +71,13 @@ func CheckOut(out, configRoot string) error {
 	return nil
 }
 
-// writeHook, when set by tests, runs after each file is written; a panic in
-// it stands for the process dying half-way.
-var writeHook func(n int)
+// writeHook, when set by tests, runs after each file is written; when it
+// returns false the process "dies" there: WriteDir stops at once, cleaning
+// nothing up, as a killed process would.
+var writeHook func(n int) bool
+
+// errKilled is what WriteDir returns when writeHook stops it.
+var errKilled = errors.New("build killed (test)")
 
 // WriteDir writes t into dir atomically: into a temporary sibling first,
 // which then takes dir's place in one rename (an exchange when dir exists),
@@ -94,17 +100,11 @@ func WriteDir(dir string, t Tree) error {
 			os.RemoveAll(tmp)
 		}
 	}()
-	for i, p := range t.Paths() {
-		target := filepath.Join(tmp, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
+	if err := writeFiles(tmp, t); err != nil {
+		if errors.Is(err, errKilled) {
+			ok = true // a killed process leaves its temporary directory
 		}
-		if err := os.WriteFile(target, t[p], 0o644); err != nil {
-			return err
-		}
-		if writeHook != nil {
-			writeHook(i + 1)
-		}
+		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
@@ -132,6 +132,51 @@ func WriteDir(dir string, t Tree) error {
 	}
 	ok = true
 	return os.RemoveAll(tmp) // now holds the old bundle
+}
+
+// writeFiles writes t under dir: the folders first, then the files from a
+// few goroutines (a bundle is thousands of small files, and the file system
+// does their creation in parallel).
+func writeFiles(dir string, t Tree) error {
+	paths := t.Paths()
+	made := map[string]bool{}
+	for _, p := range paths {
+		d := filepath.Join(dir, filepath.FromSlash(path.Dir(p)))
+		if !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+	}
+	var (
+		wg      sync.WaitGroup
+		next    = make(chan string)
+		written atomic.Int64
+		mu      sync.Mutex
+		first   error
+	)
+	for range 8 {
+		wg.Go(func() {
+			for p := range next {
+				err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), t[p], 0o644)
+				if err == nil && writeHook != nil && !writeHook(int(written.Add(1))) {
+					err = errKilled
+				}
+				mu.Lock()
+				if err != nil && first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, p := range paths {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	return first
 }
 
 // removeStale deletes temporary directories that a killed build left.

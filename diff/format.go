@@ -53,7 +53,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		return err
 	}
 	wi, na, ne := r.Summary()
-	fmt.Fprintf(w, "%s..%s: %d changes (%d widened, %d narrowed, %d neutral)\n", r.From, r.To, len(r.Changes), wi, na, ne)
+	fmt.Fprintf(w, "%s..%s: %s (%d widened, %d narrowed, %d neutral)\n", r.From, r.To, changes(len(r.Changes)), wi, na, ne)
 	order, by := r.groups()
 	for _, agent := range order {
 		if agent == "" {
@@ -133,7 +133,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		return err
 	}
 	wi, na, ne := r.Summary()
-	fmt.Fprintf(w, "%d changes: **%d widened**, %d narrowed, %d neutral.\n", len(r.Changes), wi, na, ne)
+	fmt.Fprintf(w, "%s: **%d widened**, %d narrowed, %d neutral.\n", changes(len(r.Changes)), wi, na, ne)
 	order, by := r.groups()
 	for _, agent := range order {
 		if agent == "" {
@@ -155,4 +155,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+}
+
+func changes(n int) string {
+	if n == 1 {
+		return "1 change"
+	}
+	return fmt.Sprintf("%d changes", n)
 }

@@ -7,12 +7,16 @@ import (
 	"github.com/charter-dev/charter/model"
 )
 
-// Link is a pair of agents joined by authority, with their score.
+// Link is a pair of agents joined by authority, with their score. Fields
+// are declared in key order: team.json is written with sorted keys.
 type Link struct {
-	From     string `json:"from"`
-	To       string `json:"to"`
-	Relation string `json:"relation"` // reports_to or can_delegate_to
-	Score
+	BigFive       float64 `json:"big_five"`
+	Collaboration float64 `json:"collaboration"`
+	Conflict      float64 `json:"conflict"`
+	From          string  `json:"from"`
+	Relation      string  `json:"relation"` // reports_to or can_delegate_to
+	Score         float64 `json:"score"`
+	To            string  `json:"to"`
 }
 
 // Holder is one agent that has a skill.
@@ -22,9 +26,10 @@ type Holder struct {
 	Tier        string  `json:"tier"`
 }
 
-// Team is what dist/team.json holds.
+// Team is what dist/team.json holds. Fields are declared in key order, so
+// that plain encoding/json writes sorted keys (the file is large: it is
+// written compact, without a pass to sort keys).
 type Team struct {
-	Weights map[string]float64 `json:"weights"`
 	// Agents lists every agent id in order; Compatibility[i][j] is the
 	// score of Agents[i] with Agents[i+1+j] (the upper triangle).
 	Agents        []string    `json:"agents"`
@@ -33,7 +38,8 @@ type Team struct {
 	Links []Link `json:"links"`
 	// Skills maps a skill id to the agents that have it, by proficiency
 	// (highest first), then tier (primary first), then agent id.
-	Skills map[string][]Holder `json:"skills"`
+	Skills  map[string][]Holder `json:"skills"`
+	Weights map[string]float64  `json:"weights"`
 }
 
 // Build scores every pair of agents and indexes their skills.
@@ -58,7 +64,9 @@ func Build(agents map[string]*model.Agent) *Team {
 		a := agents[id]
 		link := func(to, rel string) {
 			if b, ok := agents[to]; ok {
-				t.Links = append(t.Links, Link{From: id, To: to, Relation: rel, Score: Compatibility(a.Personality, b.Personality)})
+				sc := Compatibility(a.Personality, b.Personality)
+				t.Links = append(t.Links, Link{From: id, To: to, Relation: rel, Score: sc.Score,
+					BigFive: sc.BigFive, Collaboration: sc.Collaboration, Conflict: sc.Conflict})
 			}
 		}
 		if a.Authority.ReportsTo != "" {

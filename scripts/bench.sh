@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# bench.sh DIR: time charter against the tools it is measured by, on the
+# same input, in one run (median wall time and peak RSS of RUNS runs each,
+# alternating, and charter's ratio):
+#
+#   charter validate      vs  cue vet -c     2,000 agents (target <= 1.2x)
+#   charter build         vs  cue export     2,000 agents (target <= 1.2x)
+#   charter lint          vs  charter validate            (target <= 1.15x)
+#   charter diff A B      vs  charter build               (target <= 2.5x)
+#   charter log AGENT     vs  git log -- config, 5,000 commits (target <= 10x)
+#
+# cue gets the same files with charter's schema and standard library beside
+# them, and a file that applies each definition to its declarations, so both
+# do the same evaluation. The history is scripts/bench-history.sh's.
+#
+# Needs Go, git, GNU time (apt-get install -y time) and cue v0.17.1
+# (go install cuelang.org/go/cmd/cue@v0.17.1, or set CUE).
+# Usage: scripts/bench.sh DIR     N=2000 RUNS=5 scripts/bench.sh DIR
+set -euo pipefail
+
+dir=${1:?usage: scripts/bench.sh DIR}
+n=${N:-2000}
+runs=${RUNS:-5}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cue=${CUE:-$(command -v cue || echo "$HOME/go/bin/cue")}
+gnutime=/usr/bin/time
+[[ -x $gnutime ]] && $gnutime -v true 2>/dev/null || { echo "bench: needs GNU time: apt-get install -y time" >&2; exit 2; }
+[[ -x $cue ]] || { echo "bench: needs cue: go install cuelang.org/go/cmd/cue@v0.17.1, or set CUE" >&2; exit 2; }
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@example.com
+export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z
+
+rm -rf "$dir"
+mkdir -p "$dir"
+bin=$dir/charter
+(cd "$repo" && go build -o "$bin" ./cmd/charter)
+
+# The repository, as a Git repository with two commits (for diff).
+cfg=$dir/repo
+(cd "$repo" && go run ./internal/gen/cmd/gen -n "$n" -o "$cfg")
+git -C "$cfg" init -q -b main
+git -C "$cfg" add -A
+git -C "$cfg" commit -q -m generated
+# The second commit changes a tenth of the agents.
+for f in $(ls "$cfg"/agents/*.cue | awk 'NR % 10 == 0'); do
+	sed -i 's/temperature: 0\.[0-9]*/temperature: 0.99/' "$f"
+done
+git -C "$cfg" commit -q -a -m "warmer agents"
+
+# The cue twin: the same files, charter's schema and stdlib, and the apply file.
+twin=$dir/twin
+cp -R "$cfg" "$twin"
+rm -rf "$twin/.git"
+for f in "$repo"/cue/schema/*.cue "$repo"/cue/stdlib/*.cue; do
+	cp "$f" "$twin/charter_$(basename "$(dirname "$f")")_$(basename "$f" .cue)_def.cue"
+done
+cat >"$twin/charter_apply.cue" <<'CUE'
+package charter
+
+categories: [string]:    #Category
+agentTypes: [string]:    #AgentType
+presets: [string]:       #Preset
+behaviorTypes: [string]: #BehaviorType
+profiles: [string]:      #Profile
+agents: [string]:        #Agent
+tests: [string]:         #Test
+models: [string]:        #ModelInfo
+lint?:                   #LintSettings
+a2a?:                    #A2ASettings
+CUE
+(cd "$twin" && "$cue" vet -c ./agents) || { echo "bench: cue vet fails on the twin" >&2; exit 1; }
+
+# The history.
+hist=$dir/history
+GENERATE_ONLY=1 bash "$repo/scripts/bench-history.sh" "$hist" >/dev/null
+agent=$(git -C "$hist" log --format= --name-only -- config/agents | sort | uniq -c | sort -rn | head -1 | sed 's#.*/##; s#\.cue##')
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+median() { awk -v c="$2" '{print $c}' "$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+# pair NAME_A NAME_B -- runs "A" and "B" (each a shell command) RUNS times,
+# alternating, and prints the medians and ratios.
+pair() {
+	local na=$1 nb=$2 ca=$3 cb=$4
+	: >"$tmp/a"
+	: >"$tmp/b"
+	for ((i = 0; i < runs; i++)); do
+		$gnutime -f '%e %M' -a -o "$tmp/a" sh -c "$ca" >/dev/null 2>&1 || true
+		$gnutime -f '%e %M' -a -o "$tmp/b" sh -c "$cb" >/dev/null 2>&1 || true
+	done
+	awk -v na="$na" -v nb="$nb" -v aw="$(median "$tmp/a" 1)" -v am="$(median "$tmp/a" 2)" \
+		-v bw="$(median "$tmp/b" 1)" -v bm="$(median "$tmp/b" 2)" 'BEGIN {
+		printf "%-26s %7.2f s %8.1f MiB\n", na, aw, am / 1024
+		printf "%-26s %7.2f s %8.1f MiB\n", nb, bw, bm / 1024
+		printf "%-26s %7.2fx  %7.2fx\n\n", "ratio", aw / bw, am / bm
+	}'
+}
+
+echo "$n agents; history: $(git -C "$hist" rev-list --count main) commits, agent $agent; $runs runs each, median"
+echo
+pair "charter validate" "cue vet -c" "exec $bin -C $cfg validate" "cd $twin && exec $cue vet -c ./agents"
+pair "charter build" "cue export" "exec $bin -C $cfg build --out $dir/dist" "cd $twin && exec $cue export ./agents"
+pair "charter lint" "charter validate" "exec $bin -C $cfg lint" "exec $bin -C $cfg validate"
+pair "charter diff HEAD~1 HEAD" "charter build" "exec $bin -C $cfg diff HEAD~1 HEAD" "exec $bin -C $cfg build --out $dir/dist"
+pair "charter log $agent" "git log -- config" "exec $bin -C $hist/config log $agent" "exec git -C $hist log --format=%H main -- config"

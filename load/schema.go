@@ -89,3 +89,9 @@ func buildEmbedded(ctx *cue.Context, dir string) (cue.Value, error) {
 	}
 	return v, nil
 }
+
+// SchemaCopy builds another copy of the schema's definitions in the
+// repository's context. Values built from different copies share no
+// vertex of the schema, so declarations can be unified with them on
+// different goroutines.
+func (r *Repo) SchemaCopy() (cue.Value, error) { return buildEmbedded(r.ctx, "schema") }

@@ -99,14 +99,23 @@ func number(x any) any {
 	return x
 }
 
-// decodeFrom picks the value to decode a valid declaration from: the
-// user's own value when nothing else adds to it (no standard library
-// value; no default or regular field in the definition), which is cheaper
-// to walk than the unified one (about a fifth of charter validate's time
-// at 2,000 agents); else the unified value.
-func decodeFrom(val cue.Value, j job, def schemaDef) cue.Value {
-	if !j.std.Exists() && j.user.Exists() && !def.shape.adds {
-		return j.user
+// decodeDecl decodes a valid declaration into target. When nothing adds to
+// what the user wrote (no standard library value; no default or regular
+// field in the definition) it decodes the user's own value: from its
+// syntax when that is a plain literal (literalJSON), else from the value,
+// whose fields are cheaper to sort than the unified value's. Together
+// these took decoding from a fifth of charter validate's time at 2,000
+// agents to a few per cent.
+func (v *validator) decodeDecl(path Path, val cue.Value, j job, target any) bool {
+	if !j.std.Exists() && j.user.Exists() && !v.defs[j.kind.def].shape.adds {
+		if b, ok := literalJSON(j.user); ok {
+			if err := decodeJSONBytes(b, target); err != nil {
+				v.report("schema", path, "cannot decode: %v", err)
+				return false
+			}
+			return true
+		}
+		val = j.user
 	}
-	return val
+	return v.decode(path, val, target)
 }

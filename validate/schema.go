@@ -33,28 +33,27 @@ func (v *validator) check(path Path, defName string, std, user cue.Value) (cue.V
 	if err == nil {
 		return val, true
 	}
-	found := 0
+	found := map[string]bool{}
 	if user.Exists() {
-		found = v.unknownFields(path, user, def.shape)
+		v.unknownFields(path, user, def.shape, found)
 	}
-	v.schemaErrors(path, def.value, std, user, err, found > 0)
+	v.schemaErrors(path, def.value, std, user, err, found)
 	return val, false
 }
 
 // unknownFields walks the user's value beside the schema's shape and
 // reports every field the schema does not allow, with the closest allowed
-// name; it returns how many it reported. It walks values that hold an
-// error too (a conflict deeper down makes CUE report the whole struct as
-// an error), so a conflict cannot hide an unknown field.
-func (v *validator) unknownFields(path Path, user cue.Value, sh *shape) int {
+// name, adding its path to found. It walks values that hold an error too
+// (a conflict deeper down makes CUE report the whole struct as an error),
+// so a conflict cannot hide an unknown field.
+func (v *validator) unknownFields(path Path, user cue.Value, sh *shape, found map[string]bool) {
 	if sh == nil {
-		return 0
+		return
 	}
-	n := 0
 	switch k, kids := children(user); k {
 	case cue.StructKind:
 		if sh.kind&cue.StructKind == 0 {
-			return 0 // a type error, which CUE reports
+			return // a type error, which CUE reports
 		}
 		for _, c := range kids {
 			child, ok := sh.fields[c.label]
@@ -63,21 +62,21 @@ func (v *validator) unknownFields(path Path, user cue.Value, sh *shape) int {
 			case sh.pattern != nil:
 				child = sh.pattern
 			case sh.closed:
-				v.reportAt("unknown-field", path.Child(c.label), labelPos(c.value),
+				p := path.Child(c.label)
+				v.reportAt("unknown-field", p, labelPos(c.value),
 					"unknown field %q%s", c.label, didYouMean(c.label, sh.names, "fields"))
-				n++
+				found[p.String()] = true
 				continue
 			default:
 				continue // an open struct: anything goes
 			}
-			n += v.unknownFields(path.Child(c.label), c.value, child)
+			v.unknownFields(path.Child(c.label), c.value, child, found)
 		}
 	case cue.ListKind:
 		for _, c := range kids {
-			n += v.unknownFields(path.Child(c.label), c.value, sh.elem)
+			v.unknownFields(path.Child(c.label), c.value, sh.elem, found)
 		}
 	}
-	return n
 }
 
 // child is a field of a struct (label is its name) or an element of a list
@@ -127,10 +126,10 @@ func children(x cue.Value) (cue.Kind, []child) {
 
 // schemaErrors groups CUE's errors by path and says each once.
 //
-// CUE's "field not allowed" errors are left to unknownFields, which says
-// them better, when it found the unknown fields (found); otherwise they are
-// reported as CUE says them, so that no error is lost.
-func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error, found bool) {
+// A "field not allowed" error at a path unknownFields reported (found) is
+// left out: it said it better. Any other is reported as CUE says it, so
+// that no error is lost.
+func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error, found map[string]bool) {
 	type group struct {
 		rel  Path
 		errs []cueerrors.Error
@@ -151,7 +150,7 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error,
 	for _, g := range groups {
 		full := path.Child(g.rel...)
 		// Unknown fields are found by unknownFields, with suggestions.
-		if found && all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
+		if found[full.String()] && all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
 			continue
 		}
 		pos := token.NoPos

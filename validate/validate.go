@@ -368,7 +368,7 @@ func (v *validator) run(jobs []job) {
 			wg.Go(func() {
 				for n := range next {
 					i := alone[n]
-					if x, ok := v.quick(jobs[i], copies[w][jobs[i].kind.def], lits[n]); ok {
+					if x, ok := v.quickOrRetry(jobs[i], copies[w][jobs[i].kind.def], lits[n]); ok {
 						out[i], done[i] = x, true
 					}
 				}
@@ -403,6 +403,18 @@ var maxWorkers = 64
 // against def and decodes it from its literal JSON. It reports nothing:
 // ok is false when anything is wrong, and the declaration is then
 // validated again by one, which says what.
+// quickOrRetry is quick, but a panic in the evaluator on this goroutine
+// means only that the declaration is validated again on the main one: no
+// input may crash charter.
+func (v *validator) quickOrRetry(j job, def cue.Value, literal []byte) (x any, ok bool) {
+	defer func() {
+		if recover() != nil {
+			x, ok = nil, false
+		}
+	}()
+	return v.quick(j, def, literal)
+}
+
 func (v *validator) quick(j job, def cue.Value, literal []byte) (any, bool) {
 	if def.Unify(j.user).Validate(cue.Concrete(true)) != nil {
 		return nil, false

@@ -278,3 +278,23 @@ func TestTeamSortedKeys(t *testing.T) {
 		t.Errorf("team.json keys are not sorted:\n%s\nwant\n%s", b, canon)
 	}
 }
+
+// TestFailedWriteKeepsOldBundle makes a write fail whoever runs the test
+// (root ignores a read-only directory): a path under a file cannot be
+// created. The old bundle must be intact and nothing left behind.
+func TestFailedWriteKeepsOldBundle(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dist")
+	if err := WriteDir(dir, Tree{"manifest.json": []byte("old")}); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteDir(dir, Tree{"manifest.json": []byte("new"), "a": []byte("file"), "a/b.json": []byte("under a file")})
+	if err == nil {
+		t.Fatal("WriteDir succeeded writing a path under a file")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); string(b) != "old" {
+		t.Errorf("manifest.json = %q after a failed build, want the old one", b)
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".dist.tmp-*")); len(m) > 0 {
+		t.Errorf("a failed build left %v", m)
+	}
+}

@@ -73,7 +73,7 @@ CUE
 # The history.
 hist=$dir/history
 GENERATE_ONLY=1 bash "$repo/scripts/bench-history.sh" "$hist" >/dev/null
-agent=$(git -C "$hist" log --format= --name-only -- config/agents | sort | uniq -c | sort -rn | head -1 | sed 's#.*/##; s#\.cue##')
+agent=$(git -C "$hist" log --format= --name-only -- config/agents | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}' | sed 's#.*/##; s#\.cue##')
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/sariftest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -19,30 +21,8 @@ import (
 // tests need nothing outside it.
 const sarifSchemaFile = "testdata/sarif-schema-2.1.0.json"
 
-// compileSARIFSchema compiles the official schema, with format assertions on
-// so that every uri and uri-reference is checked too.
-func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(sarifSchemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+// compileSARIFSchema compiles the official schema.
+func compileSARIFSchema(t *testing.T) *jsonschema.Schema { return sariftest.Schema(t) }
 
 func TestWriteSARIFValidatesAgainstSchema(t *testing.T) {
 	schema := compileSARIFSchema(t)

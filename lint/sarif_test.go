@@ -2,8 +2,9 @@ package lint_test
 
 import (
 	"bytes"
-	"os"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/sariftest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -14,24 +15,7 @@ import (
 // TestSARIF checks that lint's findings with every rule's metadata make a
 // SARIF log valid against the official 2.1.0 schema.
 func TestSARIF(t *testing.T) {
-	f, err := os.Open("../diag/testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("sarif.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := sariftest.Schema(t)
 
 	var ds []diag.Diagnostic
 	for _, dir := range []string{"secret-literal", "unknown-rule", "delegation-cycle"} {

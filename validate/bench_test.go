@@ -11,7 +11,7 @@ import (
 
 // BenchmarkValidate2000 loads and validates a generated repository of
 // 2,000 agents in one file each, as charter validate does. Compare with
-// scripts/bench-validate.sh, which times charter and cue vet -c on the
+// scripts/bench.sh, which times charter and cue vet -c on the
 // same files.
 func BenchmarkValidate2000(b *testing.B) { benchmarkValidate(b, 2000) }
 

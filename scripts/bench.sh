@@ -77,7 +77,7 @@ agent=$(git -C "$hist" log --format= --name-only -- config/agents | sort | uniq 
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-median() { awk -v c="$2" '{print $c}' "$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+median() { awk -v c="$2" '$1 ~ /^[0-9.]+$/ {print $c}' "$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 # pair NAME_A NAME_B -- runs "A" and "B" (each a shell command) RUNS times,
 # alternating, and prints the medians and ratios.

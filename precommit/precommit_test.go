@@ -126,20 +126,10 @@ func TestPreCommit(t *testing.T) {
 		if args[0] != "charter" {
 			t.Fatalf("%s: entry %q does not run charter", h.ID, h.Entry)
 		}
-		// Until charter lint --staged exists (it is built on another
-		// branch), the charter-lint hook cannot run; it is then left out
-		// and the log says so. Once merged, it runs here like the other.
-		if out, err := exec.Command(charter, append(args[1:], "--help")...).CombinedOutput(); err != nil {
-			t.Logf("NOT EXERCISED: hook %s: %q is not available in this build (%v: %s)", h.ID, h.Entry, err, strings.TrimSpace(string(out)))
-			continue
-		}
 		local = append(local, map[string]any{
 			"id": h.ID, "name": h.Name, "entry": charter + " " + strings.Join(args[1:], " "),
 			"language": "system", "pass_filenames": *h.PassFilenames, "files": h.Files, "always_run": *h.AlwaysRun,
 		})
-	}
-	if len(local) == 0 {
-		t.Fatal("no hook can run")
 	}
 	config, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": local}}})
 	if err != nil {

@@ -31,7 +31,7 @@ var unfilledPlaceholder = &Rule{
 				return
 			}
 			var seen []string
-			for _, name := range braced(text) {
+			for _, name := range template.Scan(text) {
 				if known[name] && !slices.Contains(seen, name) {
 					seen = append(seen, name)
 					p.Reportf(path, "{%s} is copied into the prompt literally, not filled in: only an agent type's system_prompt is a template; move the sentence there or drop the placeholder", name)
@@ -39,28 +39,4 @@ var unfilledPlaceholder = &Rule{
 			}
 		})
 	},
-}
-
-// braced returns the names written as {name} in text, skipping escaped
-// braces ({{ and }}).
-func braced(text string) []string {
-	var out []string
-	for i := 0; i < len(text); i++ {
-		if text[i] != '{' {
-			continue
-		}
-		if i+1 < len(text) && text[i+1] == '{' {
-			i++
-			continue
-		}
-		end := strings.IndexByte(text[i:], '}')
-		if end < 0 {
-			break
-		}
-		if name := text[i+1 : i+end]; template.IsName(name) {
-			out = append(out, name)
-		}
-		i += end
-	}
-	return out
 }

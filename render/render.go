@@ -94,7 +94,13 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 			if !s.Value.IsNumber && s.Text == "" {
 				continue // an empty option text leaves its line out
 			}
-			text := strings.NewReplacer("{text}", template.Escape(s.Text), "{value}", template.Escape(s.Value.String())).Replace(s.Line)
+			line, err := template.Parse(s.Line)
+			if err != nil {
+				return nil, fmt.Errorf("categories.%s.settings.%s.line: %v", cat.Name, s.Name, err)
+			}
+			// Substitute escapes braces in the values: the prompt stays a
+			// template, and {{text}} in a line stays literal.
+			text := line.Substitute(template.Map(map[string]string{"text": s.Text, "value": s.Value.String()})).String()
 			var src string
 			if sources {
 				src = fmt.Sprintf("%s.%s = %s from %s", cat.Name, s.Name, s.Value, describe(s.Origin))

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charter-dev/charter/render/template"
+
 	"github.com/charter-dev/charter/model"
 )
 
@@ -80,13 +82,25 @@ func (v *validator) category(name string, cat *model.Category) {
 		if msg := v.choiceProblem(s, s.Default); msg != "" {
 			v.report("schema", p.Child("default"), "the default %s", msg)
 		}
-		for _, ph := range placeholders(s.Line) {
-			if ph != "text" && ph != "value" {
-				v.report("placeholder", p.Child("line"), "unknown placeholder {%s} in a setting's line; a line may use {text} (the option's text) and {value} (the option's name or number)", ph)
-			}
-		}
-		if numeric && strings.Contains(s.Line, "{text}") {
-			v.report("placeholder", p.Child("line"), "numeric settings have no option text: use {value} instead of {text}")
+		v.settingLine(p.Child("line"), s.Line, numeric)
+	}
+}
+
+// settingLine checks a setting's line template: it must parse, and use
+// only {text} (not in numeric settings, which have no option text) and
+// {value}.
+func (v *validator) settingLine(path Path, line string, numeric bool) {
+	tmpl, err := template.Parse(line)
+	if err != nil {
+		v.report("placeholder", path, "%v", err)
+		return
+	}
+	for _, ph := range tmpl.Placeholders() {
+		switch {
+		case ph.Name == "text" && numeric:
+			v.report("placeholder", path, "numeric settings have no option text: use {value} instead of {text}")
+		case ph.Name != "text" && ph.Name != "value":
+			v.report("placeholder", path, "unknown placeholder {%s} in a setting's line; a line may use {text} (the option's text) and {value} (the option's name or number)", ph.Name)
 		}
 	}
 }
@@ -381,25 +395,4 @@ func (v *validator) test(name string, t *model.Test) {
 			v.report("reference", p.Child("expect", Index(i), "call"), "call %d does not exist: the test has %d calls, numbered from 0", e.Call, len(t.Calls))
 		}
 	}
-}
-
-// placeholders lists the {name} placeholders of a line template.
-func placeholders(s string) []string {
-	var out []string
-	for i := 0; i < len(s); i++ {
-		if s[i] != '{' {
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '{' {
-			i++
-			continue
-		}
-		end := strings.IndexByte(s[i:], '}')
-		if end < 0 {
-			break
-		}
-		out = append(out, s[i+1:i+end])
-		i += end
-	}
-	return out
 }

@@ -7,9 +7,7 @@ import (
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/render"
-	"github.com/charter-dev/charter/validate"
 )
 
 // evaluation is one version of the configuration, compiled.
@@ -19,22 +17,14 @@ type evaluation struct {
 }
 
 // evaluate loads, validates and compiles fsys without printing anything.
-// A configuration with errors returns them in diags and a nil prog.
+// A configuration with errors returns them in diags and a nil prog; an
+// unreadable one is an exit-2 error.
 func evaluate(fsys fs.FS, name string) (*evaluation, error) {
-	repo, ds, err := load.Load(fsys, name)
+	l, err := loadFS(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	res := validate.Run(repo)
-	ds = diag.Sort(append(ds, res.Diagnostics...))
-	if s, any := diag.Max(ds); any && s == diag.Error {
-		return &evaluation{diags: ds}, nil
-	}
-	prog, cds := compiler.Compile(repo, res.Config)
-	ds = diag.Sort(append(ds, cds...))
-	if s, any := diag.Max(ds); any && s == diag.Error {
-		return &evaluation{diags: ds}, nil
-	}
+	prog, ds := check(l)
 	return &evaluation{prog: prog, diags: ds}, nil
 }
 
@@ -76,13 +66,4 @@ func errorsAt(g *globals, side string, ds []diag.Diagnostic) error {
 	_ = writeDiagnostics(g, "text", ds)
 	fmtErrors(g, ds)
 	return findings()
-}
-
-// evaluateOrFail evaluates fsys; an unreadable tree is an exit-2 error.
-func evaluateOrFail(fsys fs.FS, name string) (*evaluation, error) {
-	e, err := evaluate(fsys, name)
-	if err != nil {
-		return nil, fail(fmt.Errorf("cannot read %s: %v", name, err), "")
-	}
-	return e, nil
 }

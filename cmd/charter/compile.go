@@ -11,18 +11,29 @@ type compiled struct {
 	Program *compiler.Program
 }
 
+// check compiles a repository that validated, and returns the program
+// (nil when validation or compilation found an error) and every
+// diagnostic of both, sorted. It is the one place that decides whether a
+// repository is good enough to compile.
+func check(l *loaded) (*compiler.Program, []diag.Diagnostic) {
+	ds := l.Diagnostics
+	if !l.OK() {
+		return nil, ds
+	}
+	prog, cds := compiler.Compile(l.Repo(), l.Config)
+	ds = diag.Sort(append(ds, cds...))
+	if s, _ := diag.Max(ds); s == diag.Error {
+		return nil, ds
+	}
+	return prog, ds
+}
+
 // compileLoaded compiles a validated repository. When validation or
 // compilation finds errors it prints them (text, to stderr) and returns an
 // exit-1 error.
 func compileLoaded(g *globals, l *loaded) (*compiled, error) {
-	ds := l.Diagnostics
-	var prog *compiler.Program
-	if l.OK() {
-		var cds []diag.Diagnostic
-		prog, cds = compiler.Compile(l.Repo(), l.Config)
-		ds = diag.Sort(append(ds, cds...))
-	}
-	if s, any := diag.Max(ds); any && s == diag.Error {
+	prog, ds := check(l)
+	if prog == nil {
 		_ = writeDiagnostics(g, "text", ds)
 		fmtErrors(g, ds)
 		return nil, findings()

@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/charter-dev/charter/lint"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/charter-dev/charter/lint"
 
 	"cuelang.org/go/cue"
 	"github.com/spf13/cobra"

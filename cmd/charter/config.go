@@ -10,9 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"strings"
+
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/source"
-	"strings"
 
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"

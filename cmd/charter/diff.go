@@ -61,13 +61,13 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 			if err != nil {
 				return nil, err
 			}
-			return evaluateOrFail(fsys, "the working tree")
+			return evaluate(fsys, "the working tree")
 		}
 		snap, err := snapshot(repo, rev)
 		if err != nil {
 			return nil, err
 		}
-		return evaluateOrFail(snap.FS, rev)
+		return evaluate(snap.FS, rev)
 	}
 	a, err := side(revA)
 	if err != nil {

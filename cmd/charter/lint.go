@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/lint"
@@ -78,14 +77,8 @@ func runLint(g *globals, o *lintOptions) error {
 	}
 
 	// Validation and compilation first: their errors stop lint.
-	ds := l.Diagnostics
-	var prog *compiler.Program
-	if l.OK() {
-		var cds []diag.Diagnostic
-		prog, cds = compiler.Compile(l.Repo(), l.Config)
-		ds = diag.Sort(append(ds, cds...))
-	}
-	if s, _ := diag.Max(ds); s == diag.Error || prog == nil {
+	prog, ds := check(l)
+	if prog == nil {
 		if err := writeLint(g, o.format, ds, nil, diag.Error); err != nil {
 			return err
 		}
@@ -141,15 +134,8 @@ func runLint(g *globals, o *lintOptions) error {
 // writeLint prints ds in format: text to stderr, the data formats to stdout.
 func writeLint(g *globals, format string, ds []diag.Diagnostic, rules []diag.RuleInfo, failLevel diag.Severity) error {
 	switch format {
-	case "text":
-		return diag.WriteText(g.stderr, ds, diag.TextOptions{})
-	case "json":
-		b, err := diag.JSON(ds)
-		if err != nil {
-			return err
-		}
-		_, err = g.stdout.Write(b)
-		return err
+	case "text", "json":
+		return writeDiagnostics(g, format, ds)
 	case "sarif":
 		tool := diag.ToolInfo{Version: buildinfo.Read().Version}
 		if abs, err := filepath.Abs(g.dir); err == nil {
@@ -180,11 +166,8 @@ func lintRev(g *globals, rev string, opts lint.Options) ([]diag.Diagnostic, erro
 	if err != nil {
 		return nil, err
 	}
-	if !l.OK() {
-		return nil, nil
-	}
-	prog, cds := compiler.Compile(l.Repo(), l.Config)
-	if s, _ := diag.Max(cds); len(cds) > 0 && s == diag.Error {
+	prog, _ := check(l)
+	if prog == nil {
 		return nil, nil
 	}
 	return lint.Run(prog, l.Repo().Files, opts)

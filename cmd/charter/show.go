@@ -107,7 +107,7 @@ func isVersion(s string) bool {
 
 // showAt evaluates fsys and returns agent id's document.
 func showAt(g *globals, fsys fs.FS, name, id string) (map[string]any, error) {
-	e, err := evaluateOrFail(fsys, name)
+	e, err := evaluate(fsys, name)
 	if err != nil {
 		return nil, err
 	}

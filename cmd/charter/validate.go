@@ -2,9 +2,6 @@ package main
 
 import (
 	"github.com/spf13/cobra"
-
-	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
 )
 
 type validateOptions struct {
@@ -38,12 +35,9 @@ func runValidate(g *globals, o *validateOptions) error {
 	if err != nil {
 		return err
 	}
-	if l.OK() {
-		// What only compilation finds (placeholders, tool conflicts) is a
-		// validation error too.
-		_, cds := compiler.Compile(l.Repo(), l.Config)
-		l.Diagnostics = diag.Sort(append(l.Diagnostics, cds...))
-	}
+	// What only compilation finds (placeholders, tool conflicts) is a
+	// validation error too.
+	_, l.Diagnostics = check(l)
 	if err := writeDiagnostics(g, o.format, l.Diagnostics); err != nil {
 		return err
 	}

@@ -64,27 +64,28 @@ func runRender(g *globals, o *renderOptions, id string) error {
 	if err != nil {
 		return fail(err, "")
 	}
+	// One fill of the whole prompt says which required variables are
+	// missing; --sources fills line by line only to print.
+	text, err := render.Fill(a, p.String(), values)
 	var missing *render.MissingVariableError
+	if err != nil && !errors.As(err, &missing) {
+		return fail(err, "")
+	}
 	if o.sources {
 		tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
 		for _, line := range p.Lines {
-			text, err := render.Fill(a, line.Text, values)
-			if err != nil && !errors.As(err, &missing) {
+			lt, err := render.Fill(a, line.Text, values)
+			if err != nil && !errors.As(err, new(*render.MissingVariableError)) {
 				return fail(err, "")
 			}
-			fmt.Fprintf(tw, "%s\t| %s\n", line.Source, text)
+			fmt.Fprintf(tw, "%s\t| %s\n", line.Source, lt)
 		}
 		tw.Flush()
 	} else {
-		text, err := render.Fill(a, p.String(), values)
-		if err != nil && !errors.As(err, &missing) {
-			return fail(err, "")
-		}
 		fmt.Fprint(g.stdout, text)
 	}
-	// Report missing required variables once, for the whole prompt.
-	if _, err := render.Fill(a, p.String(), values); errors.As(err, &missing) && len(o.vars) > 0 {
-		fmt.Fprintf(g.stderr, "charter: %v\n", err)
+	if missing != nil && len(o.vars) > 0 {
+		fmt.Fprintf(g.stderr, "charter: %v\n", missing)
 		return findings()
 	}
 	return nil

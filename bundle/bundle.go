@@ -24,8 +24,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gowebpki/jcs"
-
 	"github.com/charter-dev/charter/a2a"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/model"
@@ -149,7 +147,7 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	if err != nil {
 		return err
 	}
-	b, err := Pretty(doc)
+	b, err := indentGeneric(doc) // AgentDoc returns it normalized
 	if err != nil {
 		return err
 	}
@@ -220,53 +218,63 @@ func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) 
 	return norm, hash, nil
 }
 
-func toObject(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
+// normalize converts v to the values encoding/json decodes into any
+// (objects as maps, numbers as json.Number), so that struct fields become
+// object keys and every encoder below sees the same data.
+func normalize(v any) (any, error) {
+	b, err := marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]any
+	var g any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
+	if err := dec.Decode(&g); err != nil {
 		return nil, err
+	}
+	return g, nil
+}
+
+func toObject(v any) (map[string]any, error) {
+	g, err := normalize(v)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := g.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("internal error: %T is not a JSON object", v)
 	}
 	return m, nil
 }
 
 // Canonical encodes v as RFC 8785 canonical JSON.
 func Canonical(v any) ([]byte, error) {
-	b, err := marshal(v)
+	g, err := normalize(v)
 	if err != nil {
 		return nil, err
 	}
-	return jcs.Transform(b)
+	return canonicalGeneric(g)
 }
 
 // Pretty encodes v with every object's keys sorted (encoding/json sorts
 // map keys: byte order, which is RFC 8785's for the ASCII keys the bundle
 // has), indented by two spaces, ending in a newline. Only the content hash
-// and card.json need RFC 8785 to the letter (see Canonical), and Pretty
-// avoids its cost on the large files.
+// and card.json need RFC 8785 to the letter (see Canonical).
 func Pretty(v any) ([]byte, error) {
-	generic := v
-	if _, isObject := v.(map[string]any); !isObject {
-		// Through JSON, so struct fields become sorted object keys.
-		b, err := marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		if err := dec.Decode(&generic); err != nil {
-			return nil, err
-		}
+	g, err := normalize(v)
+	if err != nil {
+		return nil, err
 	}
+	return indentGeneric(g)
+}
+
+// indentGeneric is Pretty for a value already normalized.
+func indentGeneric(g any) ([]byte, error) {
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(generic); err != nil {
+	if err := enc.Encode(g); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil

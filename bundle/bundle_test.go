@@ -298,3 +298,25 @@ func TestFailedWriteKeepsOldBundle(t *testing.T) {
 		t.Errorf("a failed build left %v", m)
 	}
 }
+
+// TestSortedKeys checks DESIGN.md's "keys sorted" on every JSON file of a
+// bundle: compacted, each equals its own RFC 8785 form.
+func TestSortedKeys(t *testing.T) {
+	tree := build(t)
+	for _, p := range tree.Paths() {
+		if !strings.HasSuffix(p, ".json") {
+			continue
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, tree[p]); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		canon, err := jcs.Transform(compact.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if !bytes.Equal(canon, compact.Bytes()) {
+			t.Errorf("%s: keys are not sorted (or numbers not canonical)", p)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func (l *Locator) Pos(path ...string) Position {
 			if !v.Exists() {
 				continue
 			}
-			if p := valuePos(v); p.IsValid() {
+			if p := load.ValuePos(v); p.IsValid() {
 				return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
 			}
 		}
@@ -63,15 +63,6 @@ func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
 		}
 	}
 	return token.NoPos, ""
-}
-
-func valuePos(v cue.Value) token.Pos {
-	if f, ok := v.Source().(*ast.Field); ok {
-		if lit, ok := f.Value.(*ast.BasicLit); ok && lit.Pos().IsValid() {
-			return lit.Pos()
-		}
-	}
-	return v.Pos()
 }
 
 func dotted(path []string) string { return strings.Join(path, ".") }

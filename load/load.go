@@ -635,3 +635,14 @@ func UserPos(e cueerrors.Error) token.Pos {
 	}
 	return token.NoPos
 }
+
+// ValuePos returns where the value of x is written when it is a literal (a
+// wrong value is reported there), else where its field's label is.
+func ValuePos(x cue.Value) token.Pos {
+	if f, ok := x.Source().(*ast.Field); ok {
+		if lit, ok := f.Value.(*ast.BasicLit); ok && lit.Pos().IsValid() {
+			return lit.Pos()
+		}
+	}
+	return x.Pos()
+}

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
+	"github.com/charter-dev/charter/load"
 )
 
 // Path is a field path as a list of labels.
@@ -97,12 +97,10 @@ func posAt(v cue.Value, p Path, pos func(cue.Value) token.Pos) token.Pos {
 // userPos returns the position of x in a user file: of its value when it
 // is a literal (where a wrong value is), else of its label.
 func userPos(x cue.Value) token.Pos {
-	if f, ok := x.Source().(*ast.Field); ok {
-		if lit, ok := f.Value.(*ast.BasicLit); ok && lit.Pos().IsValid() && !isEmbedded(lit.Pos()) {
-			return lit.Pos()
-		}
+	if p := load.ValuePos(x); p.IsValid() && !isEmbedded(p) {
+		return p
 	}
-	return labelPos(x)
+	return token.NoPos
 }
 
 // labelPos returns the position of x's label in a user file.

@@ -34,8 +34,8 @@ func newAgentScope(id string) *agentScope {
 
 // evaluate returns the evaluation of the files of fsys in the agent's
 // scope, reusing an earlier one when the same files (by content) are in
-// scope. full is true when the scoped files did not evaluate on their own
-// and the whole tree was evaluated instead.
+// scope. When the scoped files do not evaluate on their own (they refer to
+// a file left out), the whole tree is evaluated instead.
 func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 	paths, _, err := load.CUEFiles(fsys)
 	if err != nil {

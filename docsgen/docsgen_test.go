@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/testrepo"
+
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/docsgen"
-	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/source"
-	"github.com/charter-dev/charter/validate"
 )
 
 func program(t *testing.T, dir string) *compiler.Program {
@@ -18,20 +18,7 @@ func program(t *testing.T, dir string) *compiler.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo, ds, err := load.Load(fsys, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := validate.Run(repo)
-	res.Diagnostics = append(ds, res.Diagnostics...)
-	if !res.OK() {
-		t.Fatalf("%s: %v", dir, res.Diagnostics)
-	}
-	prog, cds := compiler.Compile(repo, res.Config)
-	if len(cds) > 0 {
-		t.Fatal(cds)
-	}
-	return prog
+	return testrepo.Compile(t, fsys)
 }
 
 // TestGenerate checks that the reference is deterministic and names every

@@ -8,18 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/testrepo"
+
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/schema"
 	"github.com/charter-dev/charter/source"
 	"github.com/charter-dev/charter/starter"
-	"github.com/charter-dev/charter/validate"
 )
 
 // compile compiles a target's JSON Schema with an independent validator,
@@ -93,19 +92,7 @@ func buildRepo(t *testing.T, dir string) built {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo, ds, err := load.Load(fsys, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := validate.Run(repo)
-	res.Diagnostics = append(ds, res.Diagnostics...)
-	if !res.OK() {
-		t.Fatalf("%s does not validate: %v", dir, res.Diagnostics)
-	}
-	prog, cds := compiler.Compile(repo, res.Config)
-	if len(cds) > 0 {
-		t.Fatalf("%s does not compile: %v", dir, cds)
-	}
+	repo, prog := testrepo.Load(t, fsys)
 	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: "test", CUEVersion: "test"})
 	if err != nil {
 		t.Fatal(err)

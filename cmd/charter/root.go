@@ -55,6 +55,7 @@ type globals struct {
 // Main runs charter with os.Args and returns the exit code. It is the one
 // place that prints errors and picks the exit code.
 func Main() (code int) {
+	defer startProfile()()
 	return run(os.Args[1:], os.Stdout, os.Stderr)
 }
 

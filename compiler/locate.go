@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -12,7 +13,10 @@ import (
 
 // Locator maps CUE paths to source positions: in the user's files first,
 // then in the embedded standard library (file names starting "<charter>/").
+// It is safe for concurrent use: lookups are serialized, since CUE values
+// are not safe to read from several goroutines at once.
 type Locator struct {
+	mu        sync.Mutex
 	user, std cue.Value
 }
 
@@ -26,6 +30,8 @@ func (l *Locator) Pos(path ...string) Position {
 	if l == nil {
 		return Position{}
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	sels := make([]cue.Selector, len(path))
 	for i, p := range path {
 		sels[i] = cue.Str(p)
@@ -47,6 +53,8 @@ func (l *Locator) Pos(path ...string) Position {
 // LiteralPos returns the position and source text of the string literal at
 // path in the user's files or the standard library.
 func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	sels := make([]cue.Selector, len(path))
 	for i, p := range path {
 		sels[i] = cue.Str(p)

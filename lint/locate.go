@@ -9,12 +9,19 @@ import (
 	"github.com/charter-dev/charter/load"
 )
 
-// elementPositions maps the dotted path of every list element in the user's
-// files (agents.ann.tools.denied[1]), and of every field inside one, to its
-// position. Program.Locate resolves field paths; list elements it can only
-// place at the list, so findings at an element are placed from the syntax.
-// The map is built on first use, only when a finding names an element.
-func elementPositions(files []*load.File) map[string]token.Pos {
+// elementPositions maps the dotted path of each list element in paths
+// (agents.ann.tools.denied[1]), or of a field inside one, to its position
+// in the user's files. Program.Locate resolves field paths; list elements
+// it can only place at the list, so findings at an element are placed from
+// the syntax. Only the fields and elements on the way to one of paths are
+// visited, so the cost follows the findings, not the size of the files.
+func elementPositions(files []*load.File, paths [][]string) map[string]token.Pos {
+	onPath := map[string]bool{}
+	for _, p := range paths {
+		for n := 1; n <= len(p); n++ {
+			onPath[dotted(p[:n])] = true
+		}
+	}
 	out := map[string]token.Pos{}
 	var walk func(n ast.Node, path []string, inList bool)
 	walk = func(n ast.Node, path []string, inList bool) {
@@ -38,18 +45,26 @@ func elementPositions(files []*load.File) map[string]token.Pos {
 				return
 			}
 			p := append(path[:len(path):len(path)], name)
+			key := dotted(p)
+			if !onPath[key] {
+				return
+			}
 			if inList {
 				pos := n.Value.Pos()
 				if !pos.IsValid() {
 					pos = n.Pos()
 				}
-				out[dotted(p)] = pos
+				out[key] = pos
 			}
 			walk(n.Value, p, inList)
 		case *ast.ListLit:
 			for i, e := range n.Elts {
 				p := append(path[:len(path):len(path)], index(i))
-				out[dotted(p)] = e.Pos()
+				key := dotted(p)
+				if !onPath[key] {
+					continue
+				}
+				out[key] = e.Pos()
 				walk(e, p, true)
 			}
 		}

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue/token"
 
@@ -55,20 +56,21 @@ func (p *Pass) ReportPosf(pos token.Pos, path []string, format string, args ...a
 // once, on first use, and shared by every rule.
 func (p *Pass) Prompt(a *compiler.Agent) (string, error) {
 	s := p.shared
-	if s.prompts == nil {
-		s.prompts = make(map[*compiler.Agent]renderedPrompt, len(p.Program.Agents))
-	}
-	if r, ok := s.prompts[a]; ok {
+	s.mu.Lock()
+	r, ok := s.prompts[a]
+	s.mu.Unlock()
+	if ok {
 		return r.text, r.err
 	}
-	var r renderedPrompt
 	pr, err := render.Render(p.Program, a)
 	if err != nil {
 		r.err = err
 	} else {
 		r.text = pr.String()
 	}
+	s.mu.Lock()
 	s.prompts[a] = r
+	s.mu.Unlock()
 	return r.text, r.err
 }
 
@@ -79,14 +81,7 @@ type renderedPrompt struct {
 
 // Agent returns the resolved agent with the given id.
 func (p *Pass) Agent(id string) (*compiler.Agent, bool) {
-	s := p.shared
-	if s.agents == nil {
-		s.agents = make(map[string]*compiler.Agent, len(p.Program.Agents))
-		for _, a := range p.Program.Agents {
-			s.agents[a.ID] = a
-		}
-	}
-	a, ok := s.agents[id]
+	a, ok := p.shared.agents[id]
 	return a, ok
 }
 
@@ -100,31 +95,42 @@ func (p *Pass) Builtin(path ...string) bool {
 
 // KnownTools returns every tool name the repository knows: the tools of
 // every behavior type and the members of every profile's tool families.
-func (p *Pass) KnownTools() map[string]bool {
-	s := p.shared
-	if s.tools == nil {
-		s.tools = map[string]bool{}
-		for _, bt := range p.Config.BehaviorTypes {
-			for name := range bt.Tools {
-				s.tools[name] = true
-			}
+// The map is shared: do not change it.
+func (p *Pass) KnownTools() map[string]bool { return p.shared.tools }
+
+// shared holds what several rules read; rules run concurrently, so all but
+// the prompts (rendered on first use, under mu) is computed before they
+// start.
+type shared struct {
+	agents map[string]*compiler.Agent
+	tools  map[string]bool
+
+	mu      sync.Mutex
+	prompts map[*compiler.Agent]renderedPrompt
+}
+
+func newShared(prog *compiler.Program) *shared {
+	s := &shared{
+		agents:  make(map[string]*compiler.Agent, len(prog.Agents)),
+		tools:   map[string]bool{},
+		prompts: make(map[*compiler.Agent]renderedPrompt, len(prog.Agents)),
+	}
+	for _, a := range prog.Agents {
+		s.agents[a.ID] = a
+	}
+	for _, bt := range prog.Config.BehaviorTypes {
+		for name := range bt.Tools {
+			s.tools[name] = true
 		}
-		for _, pr := range p.Program.Profiles {
-			for _, members := range pr.ToolFamilies {
-				for _, t := range members {
-					s.tools[t] = true
-				}
+	}
+	for _, pr := range prog.Profiles {
+		for _, members := range pr.ToolFamilies {
+			for _, t := range members {
+				s.tools[t] = true
 			}
 		}
 	}
-	return s.tools
-}
-
-// shared holds what several rules compute once.
-type shared struct {
-	prompts map[*compiler.Agent]renderedPrompt
-	agents  map[string]*compiler.Agent
-	tools   map[string]bool
+	return s
 }
 
 // dotted renders a path in dot notation, list indices as [i].

@@ -38,6 +38,7 @@ var approveUnknown = &Rule{
 			}
 		}
 		var candidates []string
+		hints := map[string]string{} // the same wrong name recurs across agents
 		for _, id := range model.Sorted(p.Config.Agents) {
 			for i, what := range p.Config.Agents[id].Authority.CanApprove {
 				if names[what] {
@@ -46,7 +47,11 @@ var approveUnknown = &Rule{
 				if candidates == nil {
 					candidates = slices.Sorted(maps.Keys(names))
 				}
-				hint := didYouMean(what, candidates)
+				hint, seen := hints[what]
+				if !seen {
+					hint = didYouMean(what, candidates)
+					hints[what] = hint
+				}
 				if hint == "" {
 					var settings []string
 					if cat, ok := p.Config.Categories[approvalCategory]; ok {

@@ -49,6 +49,9 @@ var secretLiteral = &Rule{
 // checkSecret reports a string literal that is, or is named like, a
 // credential. It never puts the value in the message.
 func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
+	if !mayHoldSecret(lit.Value, label) {
+		return
+	}
 	s, err := literal.Unquote(lit.Value)
 	if err != nil || len(s) < 6 {
 		return
@@ -63,6 +66,22 @@ func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
 	if label != "" && secretLabel(label) && !looksLikeReference(s) {
 		p.ReportPosf(lit.Pos(), here, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it (it is in Git history)", label)
 	}
+}
+
+// mayHoldSecret is a quick test on a literal's source text: false means
+// checkSecret would report nothing. Most literals of a repository are
+// prose and names; this spares unquoting them. Escapes could spell a
+// prefix, so a literal with a backslash is always checked.
+func mayHoldSecret(raw, label string) bool {
+	if label != "" && secretLabel(label) || strings.Contains(raw, `\`) {
+		return true
+	}
+	for _, k := range secretShapes {
+		if strings.Contains(raw, k.prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretShapes are the shapes of well-known credentials.

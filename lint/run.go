@@ -2,8 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue/token"
 
@@ -66,18 +69,11 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 	settings := prog.Config.Lint
 	enabled, severity, meta := configure(settings, opts)
 
-	// Run the rules.
-	var found []finding
-	sh := &shared{}
-	for _, r := range All() {
-		if !enabled[r.ID] || r.Run == nil {
-			continue
-		}
-		r.Run(&Pass{Rule: r, Program: prog, Config: prog.Config, Files: files, shared: sh, out: &found})
-	}
+	found := runRules(prog, files, enabled)
 
 	// Resolve positions, then apply suppression comments.
-	loc := &locator{prog: prog, files: files}
+	loc := &locator{prog: prog, files: files, elements: map[string]token.Pos{}}
+	loc.index(found)
 	ds := make([]diag.Diagnostic, 0, len(found))
 	for _, f := range found {
 		ds = append(ds, loc.diag(f, severity))
@@ -91,6 +87,7 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 		for _, ig := range ignores {
 			meta = append(meta, ig.problems(enabled)...)
 		}
+		loc.index(meta)
 		for _, f := range meta {
 			if enabled[f.rule.ID] {
 				ds = append(ds, loc.diag(f, severity))
@@ -157,11 +154,54 @@ func configure(settings model.LintSettings, opts Options) (enabled map[string]bo
 	return enabled, severity, meta
 }
 
+// runRules runs the enabled rules, a few at a time (they only read the
+// program), and returns their findings in registry order.
+func runRules(prog *compiler.Program, files []*load.File, enabled map[string]bool) []finding {
+	var rules []*Rule
+	for _, r := range All() {
+		if enabled[r.ID] && r.Run != nil {
+			rules = append(rules, r)
+		}
+	}
+	sh := newShared(prog)
+	out := make([][]finding, len(rules))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(rules)) {
+		wg.Go(func() {
+			for i := range next {
+				rules[i].Run(&Pass{Rule: rules[i], Program: prog, Config: prog.Config, Files: files, shared: sh, out: &out[i]})
+			}
+		})
+	}
+	for i := range rules {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return slices.Concat(out...)
+}
+
 // locator resolves findings' positions.
 type locator struct {
 	prog     *compiler.Program
 	files    []*load.File
 	elements map[string]token.Pos
+}
+
+// index finds the positions of the list elements that findings name
+// (Program.Locate places only fields), walking just the parts of the
+// files on their paths.
+func (l *locator) index(found []finding) {
+	var paths [][]string
+	for _, f := range found {
+		if !f.pos.IsValid() && hasElement(f.path) {
+			paths = append(paths, f.path)
+		}
+	}
+	if len(paths) > 0 {
+		maps.Copy(l.elements, elementPositions(l.files, paths))
+	}
 }
 
 func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagnostic {
@@ -172,14 +212,9 @@ func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagno
 	if f.pos.IsValid() {
 		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), f.pos.Column()
 	} else if len(f.path) > 0 {
-		if hasElement(f.path) {
-			if l.elements == nil {
-				l.elements = elementPositions(l.files)
-			}
-			if pos, ok := l.elements[d.Path]; ok {
-				d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
-				return d
-			}
+		if pos, ok := l.elements[d.Path]; ok {
+			d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+			return d
 		}
 		p := l.prog.Locate(f.path...)
 		d.File, d.Line, d.Column = p.File, p.Line, p.Column

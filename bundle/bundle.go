@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -143,15 +144,15 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	}
 	put(dir+"prompt.md", []byte(prompt.String()))
 
-	doc, hash, err := AgentDoc(a, prompt.String())
+	doc, err := agentObject(a, prompt.String())
 	if err != nil {
 		return err
 	}
-	b, err := indentGeneric(doc) // AgentDoc returns it normalized
+	members, hash, err := hashedMembers(doc)
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", b)
+	put(dir+"agent.json", indent(joinMembers(members)))
 
 	version := prog.Config.A2A.Version
 	if version == "" {
@@ -170,11 +171,21 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 // prompt is the compiled prompt (prompt.md), so that the hash covers
 // everything the agent is, option texts included.
 func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) {
-	doc, err := toObject(a.Decl)
+	doc, err := agentObject(a, prompt)
 	if err != nil {
 		return nil, "", err
 	}
-	doc["id"] = a.ID
+	_, hash, err := hashedMembers(doc)
+	if err != nil {
+		return nil, "", err
+	}
+	doc["content_hash"] = hash
+	return doc, hash, nil
+}
+
+// agentObject returns agent.json without its hash, normalized: the
+// agent's declaration with the resolved values over it.
+func agentObject(a *compiler.Agent, prompt string) (map[string]any, error) {
 	behavior := map[string]any{}
 	for _, c := range a.Behavior {
 		settings := map[string]any{}
@@ -183,39 +194,62 @@ func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) 
 		}
 		behavior[c.Name] = settings
 	}
-	doc["behavior"] = behavior
+	resolved := map[string]any{"id": a.ID, "behavior": behavior, "variables": a.Variables, "prompt": prompt}
+	if a.Variables == nil {
+		resolved["variables"] = map[string]any{}
+	}
 	var behaviors []any
 	for _, b := range a.Behaviors {
 		behaviors = append(behaviors, map[string]any{"type": b.Type, "kind": b.Kind, "params": b.Params})
 	}
 	if behaviors != nil {
-		doc["behaviors"] = behaviors
+		resolved["behaviors"] = behaviors
 	}
 	if len(a.Tools) > 0 {
-		doc["provided_tools"] = a.Tools
+		resolved["provided_tools"] = a.Tools
 	}
 	if a.Profile != nil {
-		doc["profile"] = a.Profile
+		resolved["profile"] = a.Profile
 	}
-	vars := map[string]any{}
-	for name, v := range a.Variables {
-		vars[name] = v
+	decl, err := marshal(a.Decl)
+	if err != nil {
+		return nil, err
 	}
-	doc["variables"] = vars
-	doc["prompt"] = prompt
-	// Normalize through JSON so the hash sees exactly what is written.
-	norm, err := toObject(doc)
+	over, err := marshal(resolved)
+	if err != nil {
+		return nil, err
+	}
+	if len(decl) < 2 || decl[0] != '{' || len(over) < 2 || over[0] != '{' {
+		return nil, fmt.Errorf("internal error: agent %s does not encode as a JSON object", a.ID)
+	}
+	// One object, the declaration's members then the resolved ones:
+	// decoding keeps the last of two equal keys, so resolved values win.
+	joined := make([]byte, 0, len(decl)+len(over))
+	joined = append(joined, decl[:len(decl)-1]...)
+	if len(decl) > 2 {
+		joined = append(joined, ',')
+	}
+	joined = append(joined, over[1:]...)
+	g, err := decode(joined)
+	if err != nil {
+		return nil, err
+	}
+	return g.(map[string]any), nil
+}
+
+// hashedMembers returns the members of agent.json in RFC 8785 order, the
+// content_hash among them, and the hash: the SHA-256 of the canonical form
+// of doc (which has no content_hash).
+func hashedMembers(doc map[string]any) ([]member, string, error) {
+	members, err := canonicalMembers(doc)
 	if err != nil {
 		return nil, "", err
 	}
-	canon, err := canonicalGeneric(norm)
-	if err != nil {
-		return nil, "", err
-	}
-	sum := sha256.Sum256(canon)
+	sum := sha256.Sum256(joinMembers(members))
 	hash := hex.EncodeToString(sum[:])
-	norm["content_hash"] = hash
-	return norm, hash, nil
+	m := member{key: "content_hash", value: appendString(nil, hash)}
+	i, _ := slices.BinarySearchFunc(members, m.key, func(m member, key string) int { return compareUTF16(m.key, key) })
+	return slices.Insert(members, i, m), hash, nil
 }
 
 // normalize converts v to the values encoding/json decodes into any
@@ -226,6 +260,10 @@ func normalize(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decode(b)
+}
+
+func decode(b []byte) (any, error) {
 	var g any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -233,18 +271,6 @@ func normalize(v any) (any, error) {
 		return nil, err
 	}
 	return g, nil
-}
-
-func toObject(v any) (map[string]any, error) {
-	g, err := normalize(v)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := g.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("internal error: %T is not a JSON object", v)
-	}
-	return m, nil
 }
 
 // Canonical encodes v as RFC 8785 canonical JSON.
@@ -256,28 +282,27 @@ func Canonical(v any) ([]byte, error) {
 	return canonicalGeneric(g)
 }
 
-// Pretty encodes v with every object's keys sorted (encoding/json sorts
-// map keys: byte order, which is RFC 8785's for the ASCII keys the bundle
-// has), indented by two spaces, ending in a newline. Only the content hash
-// and card.json need RFC 8785 to the letter (see Canonical).
+// Pretty encodes v in its RFC 8785 form, indented by two spaces, ending in
+// a newline: keys sorted, numbers and strings written as RFC 8785 writes
+// them. Only the content hash and card.json need the canonical form to the
+// letter (see Canonical); the other files are indented for people.
 func Pretty(v any) ([]byte, error) {
-	g, err := normalize(v)
+	c, err := Canonical(v)
 	if err != nil {
 		return nil, err
 	}
-	return indentGeneric(g)
+	return indent(c), nil
 }
 
-// indentGeneric is Pretty for a value already normalized.
-func indentGeneric(g any) ([]byte, error) {
+// indent indents valid compact JSON by two spaces and ends it in a newline.
+func indent(compact []byte) []byte {
 	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(g); err != nil {
-		return nil, err
+	out.Grow(len(compact) + len(compact)/4)
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		panic("bundle: indenting invalid JSON: " + err.Error()) // our own encoder's output
 	}
-	return out.Bytes(), nil
+	out.WriteByte('\n')
+	return out.Bytes()
 }
 
 func marshal(v any) ([]byte, error) {

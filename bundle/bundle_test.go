@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -318,5 +319,57 @@ func TestSortedKeys(t *testing.T) {
 		if !bytes.Equal(canon, compact.Bytes()) {
 			t.Errorf("%s: keys are not sorted (or numbers not canonical)", p)
 		}
+	}
+}
+
+// TestRebuildLinksUnchangedFiles checks that a rebuild keeps the files
+// whose bytes did not change (the same inode, linked from the previous
+// bundle) and writes the others anew: a changed file, one edited by hand
+// since (to the same size), and one whose mode was changed since.
+func TestRebuildLinksUnchangedFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dist")
+	old := Tree{"manifest.json": []byte("m1"), "a/same.json": []byte("same"), "a/changed.json": []byte("v1"),
+		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode")}
+	if err := WriteDir(dir, old); err != nil {
+		t.Fatal(err)
+	}
+	stat := func(p string) os.FileInfo {
+		fi, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a/edited.json"), []byte("BUILT"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "a/chmod.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]os.FileInfo{}
+	for p := range old {
+		before[p] = stat(p)
+	}
+	next := Tree{"manifest.json": []byte("m2"), "a/same.json": []byte("same"), "a/changed.json": []byte("v2"),
+		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode"), "b/new.json": []byte("new")}
+	if err := WriteDir(dir, next); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range next {
+		got, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s = %q, %v; want %q", p, got, err, want)
+		}
+		if fi := stat(p); fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s has mode %v, want 0644", p, fi.Mode().Perm())
+		}
+	}
+	for p, linked := range map[string]bool{"a/same.json": true, "a/changed.json": false, "a/edited.json": false, "a/chmod.json": false, "manifest.json": false} {
+		if got := os.SameFile(before[p], stat(p)); got != linked {
+			t.Errorf("%s: same file as before the rebuild = %v, want %v", p, got, linked)
+		}
+	}
+	if fi := stat("a/same.json"); fi.Sys().(*syscall.Stat_t).Nlink != 1 {
+		t.Errorf("a/same.json has %d links after the rebuild; the old bundle should be gone", fi.Sys().(*syscall.Stat_t).Nlink)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
 )
@@ -73,45 +75,117 @@ func appendNumber(b []byte, f float64) ([]byte, error) {
 	return append(b, s...), nil
 }
 
-// appendString escapes as ECMAScript's JSON.stringify does (RFC 8785 3.2.2.2).
+// appendString escapes as ECMAScript's JSON.stringify does (RFC 8785
+// 3.2.2.2). Invalid UTF-8 is written as U+FFFD.
 func appendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b = append(b, '\\', '"')
-		case r == '\\':
-			b = append(b, '\\', '\\')
-		case r == '\b':
-			b = append(b, '\\', 'b')
-		case r == '\f':
-			b = append(b, '\\', 'f')
-		case r == '\n':
-			b = append(b, '\\', 'n')
-		case r == '\r':
-			b = append(b, '\\', 'r')
-		case r == '\t':
-			b = append(b, '\\', 't')
-		case r < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
-		default:
-			b = utf8Append(b, r)
+	start := 0 // s[start:i] is yet to be copied and needs no escape
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
 		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			if c < 0x20 {
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			} else {
+				b = utf8.AppendRune(b, utf8.RuneError) // an invalid byte
+			}
+		}
+		i++
+		start = i
 	}
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 
-func utf8Append(b []byte, r rune) []byte {
-	var buf [4]byte
-	n := copy(buf[:], string(r))
-	return append(b, buf[:n]...)
+// compareUTF16 orders strings by their UTF-16 code units (RFC 8785 3.2.3).
+// For valid UTF-8 that is byte order, except where a character from U+E000
+// to U+FFFF meets one above U+FFFF (UTF-16 writes the latter as
+// surrogates, D800-DFFF), so only strings that both hold characters from
+// U+E000 up, or invalid UTF-8 (read as U+FFFD), are converted.
+func compareUTF16(a, b string) int {
+	if hasE000(a) && hasE000(b) || !utf8.ValidString(a) || !utf8.ValidString(b) {
+		return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+	}
+	return strings.Compare(a, b)
 }
 
-// compareUTF16 orders strings by their UTF-16 code units (RFC 8785 3.2.3).
-func compareUTF16(a, b string) int {
-	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
-	return slices.Compare(ua, ub)
+// hasE000 reports whether s may hold a character from U+E000 up: its
+// lead byte in UTF-8 is 0xEE or more.
+func hasE000(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xEE {
+			return true
+		}
+	}
+	return false
+}
+
+// member is one member of a JSON object: its key and its value's
+// canonical form.
+type member struct {
+	key   string
+	value []byte
+}
+
+// canonicalMembers returns the members of an object in RFC 8785 order.
+func canonicalMembers(m map[string]any) ([]member, error) {
+	out := make([]member, 0, len(m))
+	for k, v := range m {
+		b, err := appendCanonical(nil, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, member{k, b})
+	}
+	slices.SortFunc(out, func(a, b member) int { return compareUTF16(a.key, b.key) })
+	return out, nil
+}
+
+// joinMembers returns the canonical object of members, which are in
+// RFC 8785 order.
+func joinMembers(members []member) []byte {
+	n := 2
+	for _, m := range members {
+		n += len(m.key) + len(m.value) + 4
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i, m := range members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, m.key)
+		b = append(b, ':')
+		b = append(b, m.value...)
+	}
+	return append(b, '}')
 }
 
 // canonicalGeneric returns the RFC 8785 form of a generic value.

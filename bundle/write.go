@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -13,9 +14,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/charter-dev/charter/model"
 )
 
 // OutError says why a directory cannot receive a bundle.
@@ -83,6 +87,13 @@ var errKilled = errors.New("build killed (test)")
 // which then takes dir's place in one rename (an exchange when dir exists),
 // so readers see the old bundle or the new one, and a failed or killed
 // build leaves the old one untouched.
+//
+// A file whose bytes equal the previous bundle's is not written again but
+// hard-linked from it: a rebuild creates only what changed (on many file
+// systems creating a file costs far more than linking one), and unchanged
+// files keep their modification times, so tools that compare them skip
+// them. The previous bundle is never modified, so it stays intact until
+// the exchange.
 func WriteDir(dir string, t Tree) error {
 	dir = filepath.Clean(dir)
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
@@ -97,10 +108,14 @@ func WriteDir(dir string, t Tree) error {
 	ok := false
 	defer func() {
 		if !ok {
-			os.RemoveAll(tmp)
+			removeTree(tmp)
 		}
 	}()
-	if err := writeFiles(tmp, t); err != nil {
+	prev := ""
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+		prev = dir
+	}
+	if err := writeFiles(tmp, prev, t); err != nil {
 		if errors.Is(err, errKilled) {
 			ok = true // a killed process leaves its temporary directory
 		}
@@ -126,64 +141,154 @@ func WriteDir(dir string, t Tree) error {
 			os.Rename(old, dir)
 			return err
 		}
-		os.RemoveAll(old)
+		removeTree(old)
 		ok = true
 		return nil
 	}
 	ok = true
-	return os.RemoveAll(tmp) // now holds the old bundle
+	return removeTree(tmp) // now holds the old bundle
 }
 
-// writeFiles writes t under dir: the folders first, then the files from a
-// few goroutines (a bundle is thousands of small files, and the file system
-// does their creation in parallel).
-func writeFiles(dir string, t Tree) error {
-	paths := t.Paths()
-	made := map[string]bool{}
-	for _, p := range paths {
-		d := filepath.Join(dir, filepath.FromSlash(path.Dir(p)))
-		if !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return err
+// writeFiles writes t under dir, one folder per task on a few goroutines (a
+// bundle is thousands of small files in thousands of folders, and the file
+// system creates them in parallel). A file equal to its namesake under
+// prev (when not "") is linked from there instead.
+func writeFiles(dir, prev string, t Tree) error {
+	byDir := map[string][]string{} // folder: its files, in order
+	for _, p := range t.Paths() {
+		for d := path.Dir(p); ; d = path.Dir(d) {
+			if _, ok := byDir[d]; !ok {
+				byDir[d] = nil
 			}
-			made[d] = true
+			if d == "." {
+				break
+			}
 		}
+		byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
 	}
+	// Folders by depth, so that each level's parents exist.
+	var levels [][]string
+	for _, d := range model.Sorted(byDir) {
+		depth := 0
+		if d != "." {
+			depth = strings.Count(d, "/") + 1
+		}
+		for len(levels) <= depth {
+			levels = append(levels, nil)
+		}
+		levels[depth] = append(levels[depth], d)
+	}
+
 	var (
-		wg      sync.WaitGroup
-		next    = make(chan string)
 		written atomic.Int64
 		mu      sync.Mutex
 		first   error
 	)
-	for range 8 {
+	writeDir := func(d string) {
+		err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755)
+		for _, p := range byDir[d] {
+			if err != nil {
+				break
+			}
+			err = writeFile(dir, prev, p, t[p])
+			if err == nil && writeHook != nil && !writeHook(int(written.Add(1))) {
+				err = errKilled
+			}
+		}
+		if err != nil {
+			mu.Lock()
+			if first == nil {
+				first = err
+			}
+			mu.Unlock()
+		}
+	}
+	for _, level := range levels {
+		parallel(level, writeDir)
+		if first != nil {
+			return first
+		}
+	}
+	return nil
+}
+
+// writeFile writes data at dir/p, or links prev/p there when it holds the
+// same bytes, with mode 0644, and is ours to link.
+func writeFile(dir, prev, p string, data []byte) error {
+	name := filepath.Join(dir, filepath.FromSlash(p))
+	if prev != "" {
+		old := filepath.Join(prev, filepath.FromSlash(p))
+		if sameFile(old, data) && os.Link(old, name) == nil {
+			return nil
+		}
+	}
+	return os.WriteFile(name, data, 0o644)
+}
+
+// sameFile reports whether name is a regular file with mode 0644, owned by
+// this process's user, that holds exactly data.
+func sameFile(name string, data []byte) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o644 || fi.Size() != int64(len(data)) {
+		return false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Geteuid() {
+		return false
+	}
+	buf := make([]byte, len(data)+1) // one more, to see the end
+	n, err := io.ReadFull(f, buf)
+	return err == io.ErrUnexpectedEOF && bytes.Equal(buf[:n], data)
+}
+
+// removeTree removes dir and everything under it, its top folders' trees
+// in parallel.
+func removeTree(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return os.RemoveAll(dir)
+	}
+	var sub []string
+	for _, e := range entries {
+		if e.IsDir() {
+			if inner, err := os.ReadDir(filepath.Join(dir, e.Name())); err == nil {
+				for _, ie := range inner {
+					sub = append(sub, filepath.Join(e.Name(), ie.Name()))
+				}
+			}
+		}
+	}
+	parallel(sub, func(name string) { os.RemoveAll(filepath.Join(dir, name)) })
+	return os.RemoveAll(dir)
+}
+
+// parallel calls f on every item from a few goroutines.
+func parallel(items []string, f func(string)) {
+	next := make(chan string)
+	var wg sync.WaitGroup
+	for range min(8, len(items)) {
 		wg.Go(func() {
-			for p := range next {
-				err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), t[p], 0o644)
-				if err == nil && writeHook != nil && !writeHook(int(written.Add(1))) {
-					err = errKilled
-				}
-				mu.Lock()
-				if err != nil && first == nil {
-					first = err
-				}
-				mu.Unlock()
+			for it := range next {
+				f(it)
 			}
 		})
 	}
-	for _, p := range paths {
-		next <- p
+	for _, it := range items {
+		next <- it
 	}
 	close(next)
 	wg.Wait()
-	return first
 }
 
 // removeStale deletes temporary directories that a killed build left.
 func removeStale(parent, base string) {
 	matches, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*"))
 	for _, m := range matches {
-		os.RemoveAll(m)
+		removeTree(m)
 	}
 }
 

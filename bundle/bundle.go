@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -82,6 +81,19 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		mu.Unlock()
 	}
 
+	// team.json scores every pair of agents: the biggest single task, so
+	// it runs beside the agents.
+	teamDone := make(chan error, 1)
+	go func() {
+		// It grows with the square of the agents: compact, its keys sorted
+		// by the declaration order of team.Team's fields.
+		tm, err := marshal(team.Build(prog.Config.Agents))
+		if err == nil {
+			put("team.json", append(tm, '\n'))
+		}
+		teamDone <- err
+	}()
+
 	errs := make([]error, len(prog.Agents))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -115,13 +127,9 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		return nil, err
 	}
 	put("categories.json", cats)
-	// team.json grows with the square of the agents: compact, its keys
-	// sorted by the declaration order of team.Team's fields.
-	tm, err := marshal(team.Build(prog.Config.Agents))
-	if err != nil {
+	if err := <-teamDone; err != nil {
 		return nil, err
 	}
-	put("team.json", append(tm, '\n'))
 
 	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: []File{}}
 	for _, p := range t.Paths() {
@@ -144,15 +152,15 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	}
 	put(dir+"prompt.md", []byte(prompt.String()))
 
-	doc, err := agentObject(a, prompt.String())
+	doc, err := agentJSON(a, prompt.String())
 	if err != nil {
 		return err
 	}
-	members, hash, err := hashedMembers(doc)
+	canon, hash, err := hashed(doc)
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", indent(joinMembers(members)))
+	put(dir+"agent.json", indent(canon))
 
 	version := prog.Config.A2A.Version
 	if version == "" {
@@ -171,21 +179,28 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 // prompt is the compiled prompt (prompt.md), so that the hash covers
 // everything the agent is, option texts included.
 func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) {
-	doc, err := agentObject(a, prompt)
+	b, err := agentJSON(a, prompt)
 	if err != nil {
 		return nil, "", err
 	}
-	_, hash, err := hashedMembers(doc)
+	_, hash, err := hashed(b)
 	if err != nil {
 		return nil, "", err
 	}
+	g, err := decode(b)
+	if err != nil {
+		return nil, "", err
+	}
+	doc := g.(map[string]any)
 	doc["content_hash"] = hash
 	return doc, hash, nil
 }
 
-// agentObject returns agent.json without its hash, normalized: the
-// agent's declaration with the resolved values over it.
-func agentObject(a *compiler.Agent, prompt string) (map[string]any, error) {
+// agentJSON returns agent.json without its hash, as a JSON object: the
+// agent's declaration with the resolved values over it. Its members are
+// in no order and may repeat a key (the last one counts): transform and
+// decode both read it so.
+func agentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	behavior := map[string]any{}
 	for _, c := range a.Behavior {
 		settings := map[string]any{}
@@ -229,40 +244,24 @@ func agentObject(a *compiler.Agent, prompt string) (map[string]any, error) {
 	if len(decl) > 2 {
 		joined = append(joined, ',')
 	}
-	joined = append(joined, over[1:]...)
-	g, err := decode(joined)
-	if err != nil {
-		return nil, err
-	}
-	return g.(map[string]any), nil
+	return append(joined, over[1:]...), nil
 }
 
-// hashedMembers returns the members of agent.json in RFC 8785 order, the
-// content_hash among them, and the hash: the SHA-256 of the canonical form
-// of doc (which has no content_hash).
-func hashedMembers(doc map[string]any) ([]member, string, error) {
-	members, err := canonicalMembers(doc)
+// hashed returns the RFC 8785 form of agent.json with its content_hash,
+// and the hash: the SHA-256 of the canonical form of doc (which has no
+// content_hash).
+func hashed(doc []byte) ([]byte, string, error) {
+	canon, err := transform(nil, doc)
 	if err != nil {
 		return nil, "", err
 	}
-	sum := sha256.Sum256(joinMembers(members))
+	sum := sha256.Sum256(canon)
 	hash := hex.EncodeToString(sum[:])
-	m := member{key: "content_hash", value: appendString(nil, hash)}
-	i, _ := slices.BinarySearchFunc(members, m.key, func(m member, key string) int { return compareUTF16(m.key, key) })
-	return slices.Insert(members, i, m), hash, nil
+	return insertMember(canon, "content_hash", appendString(nil, hash)), hash, nil
 }
 
-// normalize converts v to the values encoding/json decodes into any
-// (objects as maps, numbers as json.Number), so that struct fields become
-// object keys and every encoder below sees the same data.
-func normalize(v any) (any, error) {
-	b, err := marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return decode(b)
-}
-
+// decode reads JSON as generic values (objects as maps, numbers as
+// json.Number).
 func decode(b []byte) (any, error) {
 	var g any
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -275,11 +274,11 @@ func decode(b []byte) (any, error) {
 
 // Canonical encodes v as RFC 8785 canonical JSON.
 func Canonical(v any) ([]byte, error) {
-	g, err := normalize(v)
+	b, err := marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return canonicalGeneric(g)
+	return transform(nil, b)
 }
 
 // Pretty encodes v in its RFC 8785 form, indented by two spaces, ending in
@@ -292,17 +291,6 @@ func Pretty(v any) ([]byte, error) {
 		return nil, err
 	}
 	return indent(c), nil
-}
-
-// indent indents valid compact JSON by two spaces and ends it in a newline.
-func indent(compact []byte) []byte {
-	var out bytes.Buffer
-	out.Grow(len(compact) + len(compact)/4)
-	if err := json.Indent(&out, compact, "", "  "); err != nil {
-		panic("bundle: indenting invalid JSON: " + err.Error()) // our own encoder's output
-	}
-	out.WriteByte('\n')
-	return out.Bytes()
 }
 
 func marshal(v any) ([]byte, error) {

@@ -1,10 +1,7 @@
 package bundle
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -12,61 +9,7 @@ import (
 	"github.com/gowebpki/jcs"
 )
 
-// appendCanonical appends the RFC 8785 form of a generic JSON value (as
-// encoding/json decodes into any, with UseNumber) to b. It is the same as
-// jcs.Transform of the value's JSON, without parsing it again; the tests
-// hold the two equal.
-func appendCanonical(b []byte, v any) ([]byte, error) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, x), nil
-	case string:
-		return appendString(b, x), nil
-	case json.Number:
-		f, err := x.Float64()
-		if err != nil {
-			return nil, fmt.Errorf("number %s: %v", x, err)
-		}
-		return appendNumber(b, f)
-	case float64:
-		return appendNumber(b, x)
-	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendCanonical(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, compareUTF16)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			var err error
-			if b, err = appendCanonical(b, x[k]); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
-	}
-	return nil, fmt.Errorf("canonical JSON: unexpected %T", v)
-}
-
+// appendNumber writes f as ECMAScript does (RFC 8785 3.2.2.3).
 func appendNumber(b []byte, f float64) ([]byte, error) {
 	s, err := jcs.NumberToJSON(f)
 	if err != nil {
@@ -145,50 +88,4 @@ func hasE000(s string) bool {
 		}
 	}
 	return false
-}
-
-// member is one member of a JSON object: its key and its value's
-// canonical form.
-type member struct {
-	key   string
-	value []byte
-}
-
-// canonicalMembers returns the members of an object in RFC 8785 order.
-func canonicalMembers(m map[string]any) ([]member, error) {
-	out := make([]member, 0, len(m))
-	for k, v := range m {
-		b, err := appendCanonical(nil, v)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, member{k, b})
-	}
-	slices.SortFunc(out, func(a, b member) int { return compareUTF16(a.key, b.key) })
-	return out, nil
-}
-
-// joinMembers returns the canonical object of members, which are in
-// RFC 8785 order.
-func joinMembers(members []member) []byte {
-	n := 2
-	for _, m := range members {
-		n += len(m.key) + len(m.value) + 4
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '{')
-	for i, m := range members {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, m.key)
-		b = append(b, ':')
-		b = append(b, m.value...)
-	}
-	return append(b, '}')
-}
-
-// canonicalGeneric returns the RFC 8785 form of a generic value.
-func canonicalGeneric(v any) ([]byte, error) {
-	return appendCanonical(make([]byte, 0, 4096), v)
 }

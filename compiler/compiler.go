@@ -90,6 +90,12 @@ type Program struct {
 	locate        *Locator
 }
 
+// ReleaseSource lets go of the CUE values the program was compiled from,
+// so that their memory can be reclaimed when only the resolved model is
+// needed (a build of thousands of agents holds hundreds of megabytes of
+// them). Locate and Where then find no position.
+func (p *Program) ReleaseSource() { p.locate = nil }
+
 // Locate returns the source position of a CUE path (user files first, then
 // the standard library).
 func (p *Program) Locate(path ...string) Position { return p.locate.Pos(path...) }

@@ -140,3 +140,23 @@ func TestPlaceholders(t *testing.T) {
 		})
 	}
 }
+
+// TestReleaseSource checks that a program that let go of its CUE values
+// still holds everything a build reads, and finds no positions.
+func TestReleaseSource(t *testing.T) {
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
+		"types.cue": types,
+		"a.cue":     "package charter\nagents: a: {name: \"A\", type: \"t\"}\n",
+	}))
+	if p := prog.Locate("agents", "a"); p.File != "a.cue" {
+		t.Fatalf("before: Locate(agents.a) = %+v, want a.cue", p)
+	}
+	prog.ReleaseSource()
+	if p := prog.Locate("agents", "a"); p != (compiler.Position{}) {
+		t.Errorf("after: Locate(agents.a) = %+v, want no position", p)
+	}
+	rs, ok := prog.Agents[0].Setting("communication", "formatting")
+	if !ok || rs.Value.String() != "rich" {
+		t.Errorf("after: formatting = %v, %v; want rich", rs.Value, ok)
+	}
+}

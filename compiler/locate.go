@@ -53,6 +53,9 @@ func (l *Locator) Pos(path ...string) Position {
 // LiteralPos returns the position and source text of the string literal at
 // path in the user's files or the standard library.
 func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
+	if l == nil {
+		return token.NoPos, ""
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	sels := make([]cue.Selector, len(path))

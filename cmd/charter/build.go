@@ -55,8 +55,11 @@ func runBuild(g *globals, o *buildOptions) error {
 	if err != nil {
 		return err
 	}
+	prog := c.Program
+	prog.ReleaseSource()
+	l, c = nil, nil // the CUE values: garbage from here on
 	info := buildinfo.Read()
-	tree, err := bundle.Build(c.Program, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
+	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
 	if err != nil {
 		return fail(fmt.Errorf("building the bundle: %v", err), "")
 	}
@@ -64,7 +67,7 @@ func runBuild(g *globals, o *buildOptions) error {
 		if err := bundle.WriteDir(o.out, tree); err != nil {
 			return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous bundle, if any, is untouched")
 		}
-		fmt.Fprintf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(c.Program.Agents), "agent"), len(tree))
+		fmt.Fprintf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
 	if o.archive != "" {
 		mtime, err := bundle.Epoch(src)

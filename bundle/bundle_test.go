@@ -6,10 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -322,54 +322,100 @@ func TestSortedKeys(t *testing.T) {
 	}
 }
 
-// TestRebuildLinksUnchangedFiles checks that a rebuild keeps the files
-// whose bytes did not change (the same inode, linked from the previous
-// bundle) and writes the others anew: a changed file, one edited by hand
-// since (to the same size), and one whose mode was changed since.
-func TestRebuildLinksUnchangedFiles(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "dist")
-	old := Tree{"manifest.json": []byte("m1"), "a/same.json": []byte("same"), "a/changed.json": []byte("v1"),
-		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode")}
-	if err := WriteDir(dir, old); err != nil {
-		t.Fatal(err)
+// TestRebuildReusesPreviousBundle checks the bundle kept beside dist: the
+// build after next starts from it, keeps its files that still hold the
+// right bytes (the same inode), and replaces or removes everything else,
+// whatever was done to it meanwhile, without following a link out of it.
+func TestRebuildReusesPreviousBundle(t *testing.T) {
+	root := t.TempDir()
+	dir, prev := filepath.Join(root, "dist"), filepath.Join(root, ".dist.prev")
+	v1 := Tree{"manifest.json": []byte("m1"), "a/same.json": []byte("same"), "a/changed.json": []byte("v1"),
+		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode"), "gone/x.json": []byte("x")}
+	v2 := Tree{"manifest.json": []byte("m2"), "a/same.json": []byte("same")}
+	for _, tree := range []Tree{v1, v2} {
+		if err := WriteDir(dir, tree); err != nil {
+			t.Fatal(err)
+		}
 	}
+	if b, err := os.ReadFile(filepath.Join(prev, ".gitignore")); err != nil || !strings.Contains(string(b), "*") {
+		t.Fatalf(".dist.prev/.gitignore = %q, %v; want one that ignores everything", b, err)
+	}
+	// Meddle with the kept bundle (v1).
+	outside := filepath.Join(root, "outside")
+	must(t, os.Mkdir(outside, 0o755))
+	must(t, os.WriteFile(filepath.Join(prev, "a/edited.json"), []byte("BUILT"), 0o644))
+	must(t, os.Chmod(filepath.Join(prev, "a/chmod.json"), 0o600))
+	must(t, os.WriteFile(filepath.Join(prev, "a/extra.json"), []byte("extra"), 0o644))
+	must(t, os.RemoveAll(filepath.Join(prev, "gone")))
+	must(t, os.Symlink(outside, filepath.Join(prev, "gone")))
 	stat := func(p string) os.FileInfo {
-		fi, err := os.Stat(filepath.Join(dir, p))
+		fi, err := os.Lstat(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return fi
 	}
-	if err := os.WriteFile(filepath.Join(dir, "a/edited.json"), []byte("BUILT"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(filepath.Join(dir, "a/chmod.json"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	// Held open, so that no inode is freed and reused by a new file.
 	before := map[string]os.FileInfo{}
-	for p := range old {
-		before[p] = stat(p)
+	for p := range v1 {
+		if f, err := os.Open(filepath.Join(prev, p)); err == nil {
+			defer f.Close()
+			fi, _ := f.Stat()
+			before[p] = fi
+		}
 	}
-	next := Tree{"manifest.json": []byte("m2"), "a/same.json": []byte("same"), "a/changed.json": []byte("v2"),
-		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode"), "b/new.json": []byte("new")}
-	if err := WriteDir(dir, next); err != nil {
+
+	v3 := Tree{"manifest.json": []byte("m3"), "a/same.json": []byte("same"), "a/changed.json": []byte("v3"),
+		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode"), "gone/y.json": []byte("y"), "b/new.json": []byte("new")}
+	if err := WriteDir(dir, v3); err != nil {
 		t.Fatal(err)
 	}
-	for p, want := range next {
-		got, err := os.ReadFile(filepath.Join(dir, p))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s = %q, %v; want %q", p, got, err, want)
+	got := Tree{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-		if fi := stat(p); fi.Mode().Perm() != 0o644 {
-			t.Errorf("%s has mode %v, want 0644", p, fi.Mode().Perm())
+		rel, _ := filepath.Rel(dir, p)
+		fi := stat(p)
+		switch {
+		case d.IsDir():
+			if fi.Mode().Perm() != 0o755 {
+				t.Errorf("%s: folder mode %v, want 0755", rel, fi.Mode().Perm())
+			}
+		case !fi.Mode().IsRegular():
+			t.Errorf("%s: %v, want a regular file", rel, fi.Mode())
+		default:
+			if fi.Mode().Perm() != 0o644 {
+				t.Errorf("%s: mode %v, want 0644", rel, fi.Mode().Perm())
+			}
+			b, _ := os.ReadFile(p)
+			got[filepath.ToSlash(rel)] = b
+		}
+		return nil
+	})
+	must(t, err)
+	if diff := cmp.Diff(v3, got); diff != "" {
+		t.Errorf("dist after the rebuild (-want +got):\n%s", diff)
+	}
+	for p, kept := range map[string]bool{"a/same.json": true, "a/changed.json": false, "a/edited.json": false, "a/chmod.json": false, "manifest.json": false} {
+		if same := os.SameFile(before[p], stat(filepath.Join(dir, p))); same != kept {
+			t.Errorf("%s: kept from the previous bundle = %v, want %v", p, same, kept)
 		}
 	}
-	for p, linked := range map[string]bool{"a/same.json": true, "a/changed.json": false, "a/edited.json": false, "a/chmod.json": false, "manifest.json": false} {
-		if got := os.SameFile(before[p], stat(p)); got != linked {
-			t.Errorf("%s: same file as before the rebuild = %v, want %v", p, got, linked)
-		}
+	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+		t.Errorf("the build wrote through a link out of .dist.prev: %v", entries)
 	}
-	if fi := stat("a/same.json"); fi.Sys().(*syscall.Stat_t).Nlink != 1 {
-		t.Errorf("a/same.json has %d links after the rebuild; the old bundle should be gone", fi.Sys().(*syscall.Stat_t).Nlink)
+	if b, _ := os.ReadFile(filepath.Join(prev, "manifest.json")); string(b) != "m2" {
+		t.Errorf(".dist.prev/manifest.json = %q, want the replaced bundle's (m2)", b)
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, ".dist.tmp-*")); len(m) > 0 {
+		t.Errorf("temporary directories left: %v", m)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

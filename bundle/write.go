@@ -14,10 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/charter-dev/charter/model"
 )
@@ -88,12 +85,12 @@ var errKilled = errors.New("build killed (test)")
 // so readers see the old bundle or the new one, and a failed or killed
 // build leaves the old one untouched.
 //
-// A file whose bytes equal the previous bundle's is not written again but
-// hard-linked from it: a rebuild creates only what changed (on many file
-// systems creating a file costs far more than linking one), and unchanged
-// files keep their modification times, so tools that compare them skip
-// them. The previous bundle is never modified, so it stays intact until
-// the exchange.
+// The bundle dir replaces is kept beside it as .<dir>.prev, and the next
+// WriteDir starts from it: it rewrites only the files whose bytes changed
+// and removes what t does not hold. On many file systems creating files
+// and folders costs far more than reading them, so a rebuild costs little
+// more than what changed. .<dir>.prev holds a .gitignore that ignores it;
+// it is safe to delete.
 func WriteDir(dir string, t Tree) error {
 	dir = filepath.Clean(dir)
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
@@ -105,17 +102,17 @@ func WriteDir(dir string, t Tree) error {
 	if err != nil {
 		return err
 	}
+	prev := filepath.Join(parent, "."+base+".prev")
+	// Claiming the previous bundle is one rename, so two builds never
+	// share it.
+	_ = claim(prev, tmp)
 	ok := false
 	defer func() {
 		if !ok {
 			removeTree(tmp)
 		}
 	}()
-	prev := ""
-	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
-		prev = dir
-	}
-	if err := writeFiles(tmp, prev, t); err != nil {
+	if err := writeFiles(tmp, t); err != nil {
 		if errors.Is(err, errKilled) {
 			ok = true // a killed process leaves its temporary directory
 		}
@@ -131,7 +128,7 @@ func WriteDir(dir string, t Tree) error {
 		ok = true
 		return nil
 	}
-	if err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, dir, unix.RENAME_EXCHANGE); err != nil {
+	if err := exchange(tmp, dir); err != nil {
 		// No atomic exchange (another OS or file system): two renames.
 		old := tmp + ".old"
 		if err := os.Rename(dir, old); err != nil {
@@ -141,19 +138,24 @@ func WriteDir(dir string, t Tree) error {
 			os.Rename(old, dir)
 			return err
 		}
-		removeTree(old)
-		ok = true
-		return nil
+		tmp = old
 	}
 	ok = true
-	return removeTree(tmp) // now holds the old bundle
+	// tmp now holds the old bundle: keep it for the next build.
+	if err := os.WriteFile(filepath.Join(tmp, ".gitignore"), []byte(prevIgnore), 0o644); err != nil || os.Rename(tmp, prev) != nil {
+		return removeTree(tmp)
+	}
+	return nil
 }
 
-// writeFiles writes t under dir, one folder per task on a few goroutines (a
-// bundle is thousands of small files in thousands of folders, and the file
-// system creates them in parallel). A file equal to its namesake under
-// prev (when not "") is linked from there instead.
-func writeFiles(dir, prev string, t Tree) error {
+const prevIgnore = "# charter's previous bundle, kept to make the next build fast; safe to delete.\n*\n"
+
+// writeFiles makes the tree under dir hold exactly t: it writes the files
+// that are missing or differ, and removes everything else. dir may be
+// empty or hold a previous bundle. Folders are done one per task on a few
+// goroutines (a bundle is thousands of small files in thousands of
+// folders, and the file system handles them in parallel).
+func writeFiles(dir string, t Tree) error {
 	byDir := map[string][]string{} // folder: its files, in order
 	for _, p := range t.Paths() {
 		for d := path.Dir(p); ; d = path.Dir(d) {
@@ -169,6 +171,9 @@ func writeFiles(dir, prev string, t Tree) error {
 	// Folders by depth, so that each level's parents exist.
 	var levels [][]string
 	for _, d := range model.Sorted(byDir) {
+		if _, ok := t[d]; ok {
+			return fmt.Errorf("%s is both a file and a folder of the bundle", d)
+		}
 		depth := 0
 		if d != "." {
 			depth = strings.Count(d, "/") + 1
@@ -184,13 +189,13 @@ func writeFiles(dir, prev string, t Tree) error {
 		mu      sync.Mutex
 		first   error
 	)
-	writeDir := func(d string) {
-		err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755)
+	syncDir := func(d string) {
+		err := updateDir(dir, d, t, byDir)
 		for _, p := range byDir[d] {
 			if err != nil {
 				break
 			}
-			err = writeFile(dir, prev, p, t[p])
+			err = writeFile(filepath.Join(dir, filepath.FromSlash(p)), t[p])
 			if err == nil && writeHook != nil && !writeHook(int(written.Add(1))) {
 				err = errKilled
 			}
@@ -204,7 +209,7 @@ func writeFiles(dir, prev string, t Tree) error {
 		}
 	}
 	for _, level := range levels {
-		parallel(level, writeDir)
+		parallel(level, syncDir)
 		if first != nil {
 			return first
 		}
@@ -212,37 +217,78 @@ func writeFiles(dir, prev string, t Tree) error {
 	return nil
 }
 
-// writeFile writes data at dir/p, or links prev/p there when it holds the
-// same bytes, with mode 0644, and is ours to link.
-func writeFile(dir, prev, p string, data []byte) error {
-	name := filepath.Join(dir, filepath.FromSlash(p))
-	if prev != "" {
-		old := filepath.Join(prev, filepath.FromSlash(p))
-		if sameFile(old, data) && os.Link(old, name) == nil {
-			return nil
+// updateDir makes dir/d a folder (not a link to one) and removes every
+// entry in it that the bundle does not have: neither a file of t nor a
+// folder of byDir.
+func updateDir(dir, d string, t Tree, byDir map[string][]string) error {
+	name := filepath.Join(dir, filepath.FromSlash(d))
+	fi, err := os.Lstat(name)
+	if err == nil && !fi.IsDir() {
+		if err := os.Remove(name); err != nil {
+			return err
 		}
 	}
-	return os.WriteFile(name, data, 0o644)
+	if err != nil || !fi.IsDir() {
+		return os.Mkdir(name, 0o755)
+	}
+	if fi.Mode().Perm() != 0o755 {
+		if err := os.Chmod(name, 0o755); err != nil {
+			return err
+		}
+	}
+	entries, err := os.ReadDir(name)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := path.Join(d, e.Name())
+		_, isFile := t[p]
+		_, isDir := byDir[p]
+		if isFile && e.Type().IsRegular() || isDir && e.IsDir() {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(name, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// sameFile reports whether name is a regular file with mode 0644, owned by
-// this process's user, that holds exactly data.
-func sameFile(name string, data []byte) bool {
-	f, err := os.Open(name)
+// writeFile makes name a file of mode 0644 holding data. A file that holds
+// data already is left as it is (its modification time too, so tools that
+// compare them skip it); any other is replaced, never written in place.
+func writeFile(name string, data []byte) error {
+	if sameFile(name, data) {
+		return nil
+	}
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// sameFile reports whether name is a regular file (not a link) with mode
+// 0644, owned by this process's user, that holds exactly data.
+func sameFile(name string, data []byte) bool {
+	f, fi, ok := openOwn(name)
+	if !ok {
 		return false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o644 || fi.Size() != int64(len(data)) {
-		return false
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Geteuid() {
+	if fi.Mode().Perm() != 0o644 || fi.Size() != int64(len(data)) {
 		return false
 	}
 	buf := make([]byte, len(data)+1) // one more, to see the end
 	n, err := io.ReadFull(f, buf)
-	return err == io.ErrUnexpectedEOF && bytes.Equal(buf[:n], data)
+	return (err == io.ErrUnexpectedEOF || err == io.EOF) && bytes.Equal(buf[:n], data)
 }
 
 // removeTree removes dir and everything under it, its top folders' trees

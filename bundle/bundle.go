@@ -152,7 +152,7 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	}
 	put(dir+"prompt.md", []byte(prompt.String()))
 
-	doc, err := agentJSON(a, prompt.String())
+	doc, err := AgentJSON(a, prompt.String())
 	if err != nil {
 		return err
 	}
@@ -179,10 +179,16 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 // prompt is the compiled prompt (prompt.md), so that the hash covers
 // everything the agent is, option texts included.
 func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) {
-	b, err := agentJSON(a, prompt)
+	b, err := AgentJSON(a, prompt)
 	if err != nil {
 		return nil, "", err
 	}
+	return DecodeAgent(b)
+}
+
+// DecodeAgent returns the agent.json object of AgentJSON's output, with its
+// content_hash.
+func DecodeAgent(b []byte) (map[string]any, string, error) {
 	_, hash, err := hashed(b)
 	if err != nil {
 		return nil, "", err
@@ -196,11 +202,12 @@ func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) 
 	return doc, hash, nil
 }
 
-// agentJSON returns agent.json without its hash, as a JSON object: the
+// AgentJSON returns agent.json without its hash, as a JSON object: the
 // agent's declaration with the resolved values over it. Its members are
-// in no order and may repeat a key (the last one counts): transform and
-// decode both read it so.
-func agentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
+// in no order and may repeat a key (the last one counts; DecodeAgent reads
+// it so). Equal agents give equal bytes, so comparing the bytes is a quick
+// test for a change.
+func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	behavior := map[string]any{}
 	for _, c := range a.Behavior {
 		settings := map[string]any{}

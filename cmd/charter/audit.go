@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io/fs"
+	"runtime"
+	"sync"
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
@@ -44,18 +46,42 @@ func (e *evaluation) agentDoc(id string) (map[string]any, error) {
 	return nil, nil
 }
 
-// agentDocs returns every agent's document (or only one's, when id is set).
-func (e *evaluation) agentDocs(only string) (map[string]map[string]any, error) {
-	out := map[string]map[string]any{}
+// agentJSONs returns every agent's document as bundle.AgentJSON gives it
+// (or only one's, when only is set), built in parallel: rendering and
+// encoding read the compiled program only.
+func (e *evaluation) agentJSONs(only string) (map[string][]byte, error) {
+	var agents []*compiler.Agent
 	for _, a := range e.prog.Agents {
-		if only != "" && a.ID != only {
-			continue
+		if only == "" || a.ID == only {
+			agents = append(agents, a)
 		}
-		doc, err := e.agentDoc(a.ID)
-		if err != nil {
-			return nil, err
+	}
+	docs := make([][]byte, len(agents))
+	errs := make([]error, len(agents))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				p, err := render.Render(e.prog, agents[i])
+				if err == nil {
+					docs[i], err = bundle.AgentJSON(agents[i], p.String())
+				}
+				errs[i] = err
+			}
+		})
+	}
+	for i := range agents {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[string][]byte, len(agents))
+	for i, a := range agents {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		out[a.ID] = doc
+		out[a.ID] = docs[i]
 	}
 	return out, nil
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io/fs"
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/diff"
 	"github.com/charter-dev/charter/model"
 )
@@ -56,18 +59,24 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 	}
 	defer repo.Close()
 	side := func(rev string) (*evaluation, error) {
+		fsys, name := fs.FS(nil), rev
 		if rev == "" {
-			fsys, err := worktreeFS(g)
+			if fsys, err = worktreeFS(g); err != nil {
+				return nil, err
+			}
+			name = "the working tree"
+		} else {
+			snap, err := snapshot(repo, rev)
 			if err != nil {
 				return nil, err
 			}
-			return evaluate(fsys, "the working tree")
+			fsys = snap.FS
 		}
-		snap, err := snapshot(repo, rev)
-		if err != nil {
-			return nil, err
+		e, err := evaluate(fsys, name)
+		if err == nil && e.prog != nil {
+			e.prog.ReleaseSource() // a diff needs no positions: free the CUE values
 		}
-		return evaluate(snap.FS, rev)
+		return e, err
 	}
 	a, err := side(revA)
 	if err != nil {
@@ -92,11 +101,7 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 	if o.agent != "" && !hasAgent(a, o.agent) && !hasAgent(b, o.agent) {
 		return unknownName("agent", o.agent, append(keys(a.prog.Config.Agents), keys(b.prog.Config.Agents)...))
 	}
-	da, err := a.agentDocs(o.agent)
-	if err != nil {
-		return fail(err, "")
-	}
-	db, err := b.agentDocs(o.agent)
+	da, db, err := changedDocs(a, b, o.agent)
 	if err != nil {
 		return fail(err, "")
 	}
@@ -119,6 +124,38 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 		return findings()
 	}
 	return nil
+}
+
+// changedDocs returns the agent.json objects of the agents (or only the one
+// named only) whose documents differ between a and b, by id. An agent
+// whose document is the same on both sides has no changes, and is left
+// out of both: most agents, in most diffs.
+func changedDocs(a, b *evaluation, only string) (da, db map[string]map[string]any, err error) {
+	ra, err := a.agentJSONs(only)
+	if err != nil {
+		return nil, nil, err
+	}
+	rb, err := b.agentJSONs(only)
+	if err != nil {
+		return nil, nil, err
+	}
+	da, db = map[string]map[string]any{}, map[string]map[string]any{}
+	for _, side := range []struct {
+		raw, other map[string][]byte
+		docs       map[string]map[string]any
+	}{{ra, rb, da}, {rb, ra, db}} {
+		for id, raw := range side.raw {
+			if other, ok := side.other[id]; ok && bytes.Equal(raw, other) {
+				continue
+			}
+			doc, _, err := bundle.DecodeAgent(raw)
+			if err != nil {
+				return nil, nil, err
+			}
+			side.docs[id] = doc
+		}
+	}
+	return da, db, nil
 }
 
 func hasAgent(e *evaluation, id string) bool {

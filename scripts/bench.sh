@@ -4,7 +4,9 @@
 # alternating, and charter's ratio):
 #
 #   charter validate      vs  cue vet -c     2,000 agents (target <= 1.2x)
-#   charter build         vs  cue export     2,000 agents (target <= 1.2x)
+#   charter build         vs  cue export     2,000 agents (target <= 1.2x),
+#                                            over the previous bundle, and
+#                                            into a new directory
 #   charter lint          vs  charter validate            (target <= 1.15x)
 #   charter diff A B      vs  charter build               (target <= 2.5x)
 #   charter log AGENT     vs  git log -- config, 5,000 commits (target <= 10x)
@@ -101,6 +103,7 @@ echo "$n agents; history: $(git -C "$hist" rev-list --count main) commits, agent
 echo
 pair "charter validate" "cue vet -c" "exec $bin -C $cfg validate" "cd $twin && exec $cue vet -c ./agents"
 pair "charter build" "cue export" "exec $bin -C $cfg build --out $dir/dist" "cd $twin && exec $cue export ./agents"
+pair "charter build (new dir)" "cue export" "exec $bin -C $cfg build --out \$(mktemp -u -d $dir/fresh.XXXXXX)" "cd $twin && exec $cue export ./agents"
 pair "charter lint" "charter validate" "exec $bin -C $cfg lint" "exec $bin -C $cfg validate"
 pair "charter diff HEAD~1 HEAD" "charter build" "exec $bin -C $cfg diff HEAD~1 HEAD" "exec $bin -C $cfg build --out $dir/dist"
 pair "charter log $agent" "git log -- config" "exec $bin -C $hist/config log $agent" "exec git -C $hist log --format=%H main -- config"

@@ -111,7 +111,7 @@ func (c *compilation) agent(id string) *Agent {
 		ra.Variables = t.Variables
 	}
 	ls := c.layers(id, a, t)
-	for _, cname := range c.prog.CategoryOrder {
+	for _, cname := range c.prog.Categories(t) {
 		cat := cfg.Categories[cname]
 		rc := ResolvedCategory{Name: cname, Title: cat.Title}
 		for _, sname := range c.prog.SettingOrder[cname] {

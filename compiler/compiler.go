@@ -90,6 +90,15 @@ type Program struct {
 	locate        *Locator
 }
 
+// Categories returns the categories that agents of type t carry, in prompt
+// order: the type's list when it has one, else every category.
+func (p *Program) Categories(t *model.AgentType) []string {
+	if t == nil || t.Categories == nil {
+		return p.CategoryOrder
+	}
+	return t.Categories
+}
+
 // ReleaseSource lets go of the CUE values the program was compiled from,
 // so that their memory can be reclaimed when only the resolved model is
 // needed (a build of thousands of agents holds hundreds of megabytes of

@@ -160,3 +160,27 @@ func TestReleaseSource(t *testing.T) {
 		t.Errorf("after: formatting = %v, %v; want rich", rs.Value, ok)
 	}
 }
+
+// TestTypeCategories checks that a type's categories choose the sections
+// its agents carry, in the type's order, and that a type without them
+// carries every category.
+func TestTypeCategories(t *testing.T) {
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
+		"types.cue": types + `agentTypes: narrow: {name: "N", system_prompt: "x", categories: ["communication", "approval"]}
+`,
+		"a.cue": "package charter\nagents: a: {name: \"A\", type: \"narrow\"}\nagents: b: {name: \"B\", type: \"t\"}\n",
+	}))
+	names := func(a *compiler.Agent) []string {
+		var out []string
+		for _, c := range a.Behavior {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{"communication", "approval"}, names(prog.Agents[0])); diff != "" {
+		t.Errorf("narrow type's categories (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(prog.CategoryOrder, names(prog.Agents[1])); diff != "" {
+		t.Errorf("a type without categories (-want +got):\n%s", diff)
+	}
+}

@@ -80,13 +80,16 @@ type Preset struct {
 
 // AgentType is a kind of agent with its prompt template.
 type AgentType struct {
-	Name          string               `json:"name"`
-	Description   string               `json:"description,omitempty"`
-	SchemaVersion string               `json:"schema_version,omitempty"`
-	Presets       []string             `json:"presets,omitempty"`
-	Behavior      Behavior             `json:"behavior,omitempty"`
-	SystemPrompt  string               `json:"system_prompt"`
-	Variables     map[string]*Variable `json:"variables,omitempty"`
+	Name          string   `json:"name"`
+	Description   string   `json:"description,omitempty"`
+	SchemaVersion string   `json:"schema_version,omitempty"`
+	Presets       []string `json:"presets,omitempty"`
+	// Categories, when not nil, are the categories the type's prompts
+	// carry, in order; nil means every category.
+	Categories   []string             `json:"categories,omitempty"`
+	Behavior     Behavior             `json:"behavior,omitempty"`
+	SystemPrompt string               `json:"system_prompt"`
+	Variables    map[string]*Variable `json:"variables,omitempty"`
 }
 
 // Variable is a runtime placeholder of a template.

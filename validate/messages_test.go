@@ -258,6 +258,15 @@ func TestMessages(t *testing.T) {
 			},
 		},
 		{
+			name: "agent type categories: unknown and twice",
+			files: map[string]string{"t.cue": "package charter\n\n" +
+				"agentTypes: t: {name: \"T\", system_prompt: \"x\", categories: [\"comunication\", \"approval\", \"approval\"]}\n"},
+			want: []string{
+				`t.cue:3:61: error: [reference] agentTypes.t.categories[0]: unknown category "comunication"; did you mean "communication"?`,
+				`t.cue:3:89: error: [reference] agentTypes.t.categories[2]: category "approval" is listed twice; list each once`,
+			},
+		},
+		{
 			name: "hidden fields are checked too",
 			files: map[string]string{"a.cue": "package charter\n\n" +
 				"_x: {a: 1}\n_x: {a: 2}\n"},

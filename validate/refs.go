@@ -25,6 +25,7 @@ func (v *validator) references() {
 	for _, slug := range names(c.AgentTypes) {
 		t := c.AgentTypes[slug]
 		v.refList(Path{"agentTypes", slug, "presets"}, t.Presets, "presets", "preset")
+		v.refList(Path{"agentTypes", slug, "categories"}, t.Categories, "categories", "category")
 		v.behavior(Path{"agentTypes", slug, "behavior"}, t.Behavior)
 	}
 	for _, name := range names(c.BehaviorTypes) {
@@ -59,6 +60,12 @@ func (v *validator) refList(path Path, list []string, kind, noun string) {
 		case "presets":
 			_, ok = c.Presets[name]
 			v.ref(path.Child(Index(i)), kind, noun, name, ok, names(c.Presets))
+		case "categories":
+			_, ok = c.Categories[name]
+			v.ref(path.Child(Index(i)), kind, noun, name, ok, names(c.Categories))
+			if slices.Index(list, name) < i {
+				v.report("reference", path.Child(Index(i)), "%s %q is listed twice; list each once", noun, name)
+			}
 		}
 	}
 }

@@ -74,7 +74,12 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	if !ok {
 		return unknownName("setting of category "+category, setting, keys(cat.Settings))
 	}
-	rs, _ := a.Setting(category, setting)
+	rs, ok := a.Setting(category, setting)
+	if !ok && a.Type != nil {
+		return fail(fmt.Errorf("agent %s has no %s behavior: its type %s leaves the category out of its prompts (its categories: %s)",
+			a.ID, category, a.Decl.Type, strings.Join(a.Type.Categories, ", ")),
+			fmt.Sprintf("add %s to agentTypes.%s.categories to give its agents that section", category, a.Decl.Type))
+	}
 	steps := []whyStep{{Layer: "default", Value: s.Default.String(),
 		Path: fmt.Sprintf("categories.%s.settings.%s.default", category, setting),
 		Pos:  c.Program.Locate("categories", category, "settings", setting, "default")}}

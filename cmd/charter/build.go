@@ -67,7 +67,7 @@ func runBuild(g *globals, o *buildOptions) error {
 		if err := bundle.WriteDir(o.out, tree); err != nil {
 			return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous bundle, if any, is untouched")
 		}
-		fmt.Fprintf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
+		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
 	if o.archive != "" {
 		mtime, err := bundle.Epoch(src)
@@ -81,7 +81,7 @@ func runBuild(g *globals, o *buildOptions) error {
 		if err := writeFileAtomic(o.archive, buf.Bytes()); err != nil {
 			return fail(fmt.Errorf("writing %s: %v", o.archive, err), "")
 		}
-		fmt.Fprintf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), buf.Len())
+		g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), buf.Len())
 	}
 	return nil
 }

@@ -77,7 +77,7 @@ func runFmt(g *globals, o *fmtOptions) error {
 	}
 	if len(bad) > 0 {
 		_ = writeDiagnostics(g, "text", diag.Sort(bad))
-		fmt.Fprintf(g.stderr, "charter: %s; files with syntax errors were left unchanged\n", countBySeverity(bad))
+		g.summaryf(g.stderr, "charter: %s; files with syntax errors were left unchanged\n", countBySeverity(bad))
 		return findings()
 	}
 	if (o.check || o.diff) && changed > 0 {

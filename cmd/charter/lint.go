@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -83,7 +82,7 @@ func runLint(g *globals, o *lintOptions) error {
 			return err
 		}
 		if o.format == "text" {
-			fmt.Fprintf(g.stderr, "charter: %s; lint rules did not run: fix the errors first\n", countBySeverity(ds))
+			g.summaryf(g.stderr, "charter: %s; lint rules did not run: fix the errors first\n", countBySeverity(ds))
 		}
 		return findings()
 	}
@@ -120,9 +119,9 @@ func runLint(g *globals, o *lintOptions) error {
 	worst, any := diag.Max(ds)
 	if o.format == "text" {
 		if any {
-			fmt.Fprintf(g.stderr, "charter: %s\n", countBySeverity(ds))
+			g.summaryf(g.stderr, "charter: %s\n", countBySeverity(ds))
 		} else {
-			fmt.Fprintf(g.stdout, "ok: no findings in %s\n", plural(len(prog.Agents), "agent"))
+			g.summaryf(g.stdout, "ok: no findings in %s\n", plural(len(prog.Agents), "agent"))
 		}
 	}
 	if any && worst >= failLevel {

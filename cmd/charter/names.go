@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -30,5 +29,5 @@ func keys[V any](m map[string]V) []string { return model.Sorted(m) }
 
 // fmtErrors prints the closing count line of a failed command.
 func fmtErrors(g *globals, ds []diag.Diagnostic) {
-	fmt.Fprintf(g.stderr, "charter: %s\n", countBySeverity(ds))
+	g.summaryf(g.stderr, "charter: %s\n", countBySeverity(ds))
 }

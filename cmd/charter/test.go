@@ -193,11 +193,11 @@ func writeTestText(g *globals, o *testOptions, runs []testRun, failed int) {
 	}
 	switch {
 	case len(runs) == 0:
-		fmt.Fprintf(g.stdout, "ok\t[no tests to run]\n")
+		g.summaryf(g.stdout, "ok\t[no tests to run]\n")
 	case failed > 0:
 		fmt.Fprintf(g.stdout, "FAIL\t%d of %s failed\n", failed, plural(len(runs), "test"))
 	default:
-		fmt.Fprintf(g.stdout, "ok\t%s passed\n", plural(len(runs), "test"))
+		g.summaryf(g.stdout, "ok\t%s passed\n", plural(len(runs), "test"))
 	}
 }
 

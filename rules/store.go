@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -127,6 +128,68 @@ func (st *Store) Update(key string, fn func(s *Session) error) (repaired *Corrup
 		return nil, fmt.Errorf("saving session %s: %w", path, err)
 	}
 	return nil, nil
+}
+
+// Remove deletes the session saved under key, if any: when the runtime says
+// the session has ended. The empty lock file stays (another process may be
+// waiting on it); Prune removes it later.
+func (st *Store) Remove(key string) error {
+	if key == "" || st.Dir == "" {
+		return errors.New("session store: no key or no directory")
+	}
+	name := fileName(key)
+	lock := filepath.Join(st.Dir, name+".lock")
+	timeout := st.LockTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	if _, err := os.Stat(st.Dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	unlock, err := lockFile(lock, timeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := os.Remove(filepath.Join(st.Dir, name+".jsonl")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing session: %w", err)
+	}
+	return nil
+}
+
+// Prune deletes the sessions not changed for longer than age (sessions
+// whose end the runtime never reported, say after a crash), lock files as
+// old whose session is gone, and temporary files a crash left. It returns
+// how many sessions it removed.
+func (st *Store) Prune(age time.Duration) (int, error) {
+	entries, err := os.ReadDir(st.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	cutoff := time.Now().Add(-age)
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".lock") && !strings.Contains(name, ".tmp") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().After(cutoff) {
+			continue
+		}
+		if stem, ok := strings.CutSuffix(name, ".lock"); ok {
+			if _, err := os.Stat(filepath.Join(st.Dir, stem+".jsonl")); err == nil {
+				continue // its session is newer: keep the lock
+			}
+		}
+		if os.Remove(filepath.Join(st.Dir, name)) == nil && strings.HasSuffix(name, ".jsonl") {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // writeFileAtomic writes the whole session to a temporary file beside path

@@ -46,8 +46,9 @@ PreToolUse or PostToolUse input on stdin, a deny with the rule's message for
 block, the call let through with the warning as context for warn, the
 reminder as context after the call for remind. Each session's calls are
 kept in --state-dir (default: charter/sessions under the user's cache
-directory), keyed by session_id, safe against two hooks at once. See
-docs/rules.md for the settings.json snippet.`,
+directory), keyed by session_id, safe against two hooks at once; a
+SessionEnd input deletes the session's state, and that of sessions idle
+for seven days. See docs/rules.md for the settings.json snippet.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runEval(g, o, os.Stdin) },
 	}

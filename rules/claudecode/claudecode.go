@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/charter-dev/charter/rules"
 )
@@ -37,7 +38,13 @@ import (
 const (
 	PreToolUse  = "PreToolUse"
 	PostToolUse = "PostToolUse"
+	// SessionEnd deletes the session's state (and state that sessions
+	// which never ended left for longer than StaleAfter).
+	SessionEnd = "SessionEnd"
 )
+
+// StaleAfter is how long a session's state is kept without a call.
+const StaleAfter = 7 * 24 * time.Hour
 
 // Input is what Claude Code writes on a PreToolUse or PostToolUse hook's
 // standard input. Fields Handle does not use are kept for callers.
@@ -98,13 +105,13 @@ func ReadInput(r io.Reader) (*Input, error) {
 		return nil, fmt.Errorf("hook input is not JSON (%v); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input", err)
 	}
 	switch in.HookEventName {
-	case PreToolUse, PostToolUse:
+	case PreToolUse, PostToolUse, SessionEnd:
 	case "":
-		return nil, errors.New("hook input has no hook_event_name; register charter for PreToolUse and PostToolUse hooks only")
+		return nil, errors.New("hook input has no hook_event_name; register charter for PreToolUse, PostToolUse and SessionEnd hooks only")
 	default:
-		return nil, fmt.Errorf("hook event %q is not supported; register charter for PreToolUse and PostToolUse hooks only", in.HookEventName)
+		return nil, fmt.Errorf("hook event %q is not supported; register charter for PreToolUse, PostToolUse and SessionEnd hooks only", in.HookEventName)
 	}
-	if in.ToolName == "" {
+	if in.ToolName == "" && in.HookEventName != SessionEnd {
 		return nil, errors.New("hook input has no tool_name; charter expects Claude Code's PreToolUse or PostToolUse JSON")
 	}
 	if in.SessionID == "" {
@@ -116,6 +123,13 @@ func ReadInput(r io.Reader) (*Input, error) {
 // Respond judges one hook input with the engine, updating the session kept
 // in the store, and returns the output to write; nil means no output.
 func Respond(in *Input, e *rules.Engine, st *rules.Store) (*Output, error) {
+	if in.HookEventName == SessionEnd {
+		if err := st.Remove(in.SessionID); err != nil {
+			return nil, err
+		}
+		_, err := st.Prune(StaleAfter)
+		return nil, err
+	}
 	phase := rules.Pre
 	call := rules.Call{Tool: in.ToolName, Args: in.ToolInput}
 	if in.HookEventName == PostToolUse {

@@ -125,8 +125,8 @@ func TestBadInput(t *testing.T) {
 		{"truncated", `{"session_id":"s",`, "hook input is not JSON (unexpected end of JSON input); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
 		{"array", `[1]`, "hook input is not JSON (json: cannot unmarshal array into Go value of type claudecode.Input); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
 		{"no tool name", valid(func(m map[string]any) { delete(m, "tool_name") }), "hook input has no tool_name; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
-		{"no event", valid(func(m map[string]any) { delete(m, "hook_event_name") }), "hook input has no hook_event_name; register charter for PreToolUse and PostToolUse hooks only"},
-		{"other event", valid(func(m map[string]any) { m["hook_event_name"] = "Stop" }), `hook event "Stop" is not supported; register charter for PreToolUse and PostToolUse hooks only`},
+		{"no event", valid(func(m map[string]any) { delete(m, "hook_event_name") }), "hook input has no hook_event_name; register charter for PreToolUse, PostToolUse and SessionEnd hooks only"},
+		{"other event", valid(func(m map[string]any) { m["hook_event_name"] = "Stop" }), `hook event "Stop" is not supported; register charter for PreToolUse, PostToolUse and SessionEnd hooks only`},
 		{"no session", valid(func(m map[string]any) { delete(m, "session_id") }), "hook input has no session_id; charter needs it to keep the session between calls"},
 		{"tool_input not an object", valid(func(m map[string]any) { m["tool_input"] = []any{1} }), "hook input: tool_input is array, not map[string]interface {}; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
 		{"tool_name not a string", valid(func(m map[string]any) { m["tool_name"] = 7 }), "hook input: tool_name is number, not string; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
@@ -276,4 +276,50 @@ func FuzzHandle(f *testing.F) {
 			t.Fatalf("output is not JSON: %s", out.String())
 		}
 	})
+}
+
+// TestSessionEnd checks that SessionEnd deletes the session's state, says
+// nothing, and prunes the state of sessions idle for longer than
+// StaleAfter (but not of recent ones).
+func TestSessionEnd(t *testing.T) {
+	e := engine(t)
+	dir := t.TempDir()
+	in := hookInput(claudecode.PostToolUse, "Read", map[string]any{"file_path": "/repo/a.py"}, "x")
+	if err := claudecode.Handle(strings.NewReader(in), &bytes.Buffer{}, e, dir); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, "crashed.jsonl")
+	recent := filepath.Join(dir, "running.jsonl")
+	for _, f := range []string{old, recent, filepath.Join(dir, "crashed.lock")} {
+		if err := os.WriteFile(f, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-claudecode.StaleAfter - time.Hour)
+	for _, f := range []string{old, filepath.Join(dir, "crashed.lock")} {
+		if err := os.Chtimes(f, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := `{"session_id":"0b5c1f6e-7d1a-4f5e-9a3c-2f8e4d6b1a90","hook_event_name":"SessionEnd","reason":"exit","cwd":"/repo"}`
+	var out bytes.Buffer
+	if err := claudecode.Handle(strings.NewReader(end), &out, e, dir); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 0 {
+		t.Errorf("SessionEnd wrote %s, want nothing", out.String())
+	}
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, en := range entries {
+		if strings.HasSuffix(en.Name(), ".jsonl") {
+			left = append(left, en.Name())
+		}
+	}
+	if diff := cmp.Diff([]string{"running.jsonl"}, left); diff != "" {
+		t.Errorf("sessions left after SessionEnd (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "crashed.lock")); err == nil {
+		t.Errorf("the stale lock file of a pruned session is still there")
+	}
 }

@@ -419,3 +419,30 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteDirThroughLink builds into a dist that is a link to a folder:
+// charter writes nothing through the link it moves aside, and does not
+// keep it as the previous bundle.
+func TestWriteDirThroughLink(t *testing.T) {
+	root := t.TempDir()
+	target := filepath.Join(root, "deploy")
+	must(t, os.Mkdir(target, 0o755))
+	must(t, os.WriteFile(filepath.Join(target, "manifest.json"), []byte("m0"), 0o644))
+	must(t, os.WriteFile(filepath.Join(target, ".gitignore"), []byte("secrets.env\n"), 0o644))
+	dist := filepath.Join(root, "dist")
+	must(t, os.Symlink(target, dist))
+	for _, m := range []string{"m1", "m2"} {
+		if err := WriteDir(dist, Tree{"manifest.json": []byte(m)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(target, ".gitignore")); string(b) != "secrets.env\n" {
+		t.Errorf("deploy/.gitignore was written through the link: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(target, "manifest.json")); string(b) != "m0" {
+		t.Errorf("deploy/manifest.json = %q; the build wrote through the link", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dist, "manifest.json")); string(b) != "m2" {
+		t.Errorf("dist/manifest.json = %q, want m2", b)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -250,4 +251,17 @@ func FuzzInsertMember(f *testing.F) {
 			t.Errorf("insertMember(%s, %q)\n got %s\nwant %s", obj, key, got, want)
 		}
 	})
+}
+
+// TestTransformDepth holds transform to encoding/json's nesting limit.
+func TestTransformDepth(t *testing.T) {
+	for _, n := range []int{maxDepth, maxDepth + 1} {
+		data := []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+		var v any
+		jerr := json.Unmarshal(data, &v)
+		_, err := transform(nil, data)
+		if (jerr != nil) != (err != nil) {
+			t.Errorf("%d nested arrays: encoding/json error %v, transform error %v", n, jerr, err)
+		}
+	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // maxDepth bounds the nesting transform accepts, so that no input can
-// exhaust the stack.
+// exhaust the stack: encoding/json's own limit.
 const maxDepth = 10000
 
 // transform appends the RFC 8785 form of the JSON text src to dst, without
@@ -73,10 +73,9 @@ func (t *transformer) value(depth int) error {
 	if t.pos >= len(t.src) {
 		return t.errorf("unexpected end")
 	}
-	if depth > maxDepth {
-		return t.errorf("nested more than %d deep", maxDepth)
-	}
 	switch c := t.src[t.pos]; {
+	case (c == '{' || c == '[') && depth >= maxDepth:
+		return t.errorf("nested more than %d deep", maxDepth)
 	case c == '{':
 		return t.object(depth)
 	case c == '[':

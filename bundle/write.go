@@ -104,8 +104,10 @@ func WriteDir(dir string, t Tree) error {
 	}
 	prev := filepath.Join(parent, "."+base+".prev")
 	// Claiming the previous bundle is one rename, so two builds never
-	// share it.
-	_ = claim(prev, tmp)
+	// share it; only a real folder of ours is claimed.
+	if fi, err := os.Lstat(prev); err == nil && fi.IsDir() && ours(fi) {
+		_ = claim(prev, tmp)
+	}
 	ok := false
 	defer func() {
 		if !ok {
@@ -141,7 +143,11 @@ func WriteDir(dir string, t Tree) error {
 		tmp = old
 	}
 	ok = true
-	// tmp now holds the old bundle: keep it for the next build.
+	// tmp now holds what dir was: the old bundle, kept for the next build
+	// if it is a real folder of ours (dir may have been a link).
+	if fi, err := os.Lstat(tmp); err != nil || !fi.IsDir() || !ours(fi) {
+		return removeTree(tmp)
+	}
 	if err := os.WriteFile(filepath.Join(tmp, ".gitignore"), []byte(prevIgnore), 0o644); err != nil || os.Rename(tmp, prev) != nil {
 		return removeTree(tmp)
 	}
@@ -223,13 +229,16 @@ func writeFiles(dir string, t Tree) error {
 func updateDir(dir, d string, t Tree, byDir map[string][]string) error {
 	name := filepath.Join(dir, filepath.FromSlash(d))
 	fi, err := os.Lstat(name)
-	if err == nil && !fi.IsDir() {
-		if err := os.Remove(name); err != nil {
+	if err == nil && (!fi.IsDir() || !ours(fi)) {
+		if err := os.RemoveAll(name); err != nil { // a link: removes the link only
 			return err
 		}
 	}
-	if err != nil || !fi.IsDir() {
-		return os.Mkdir(name, 0o755)
+	if err != nil || !fi.IsDir() || !ours(fi) {
+		if err := os.Mkdir(name, 0o755); err != nil {
+			return err
+		}
+		return os.Chmod(name, 0o755) // whatever the umask: the same bundle every time
 	}
 	if fi.Mode().Perm() != 0o755 {
 		if err := os.Chmod(name, 0o755); err != nil {
@@ -272,18 +281,23 @@ func writeFile(name string, data []byte) error {
 		f.Close()
 		return err
 	}
+	if err := f.Chmod(0o644); err != nil { // whatever the umask
+		f.Close()
+		return err
+	}
 	return f.Close()
 }
 
-// sameFile reports whether name is a regular file (not a link) with mode
-// 0644, owned by this process's user, that holds exactly data.
+// sameFile reports whether name is a regular file (not a link) that
+// writeFile could have made (owned by this process's user, mode 0644) and
+// holds exactly data.
 func sameFile(name string, data []byte) bool {
 	f, fi, ok := openOwn(name)
 	if !ok {
 		return false
 	}
 	defer f.Close()
-	if fi.Mode().Perm() != 0o644 || fi.Size() != int64(len(data)) {
+	if fi.Size() != int64(len(data)) {
 		return false
 	}
 	buf := make([]byte, len(data)+1) // one more, to see the end
@@ -294,13 +308,16 @@ func sameFile(name string, data []byte) bool {
 // removeTree removes dir and everything under it, its top folders' trees
 // in parallel.
 func removeTree(dir string) error {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return os.RemoveAll(dir) // a link: removes the link only
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return os.RemoveAll(dir)
 	}
 	var sub []string
 	for _, e := range entries {
-		if e.IsDir() {
+		if e.IsDir() { // from Lstat: not a link
 			if inner, err := os.ReadDir(filepath.Join(dir, e.Name())); err == nil {
 				for _, ie := range inner {
 					sub = append(sub, filepath.Join(e.Name(), ie.Name()))

@@ -11,7 +11,7 @@ var categoryLeftOut = &Rule{
 	ID:       "category-left-out",
 	Severity: diag.Warning,
 	Summary:  "behavior set for a category that the agent type leaves out of its prompts",
-	Doc: doc(`An agent type's categories choose the behavior sections its agents' prompts carry. A setting of any other category, on the type itself or on one of its agents, reaches no prompt: it changes nothing the agent does, though a reader of the configuration would think it does. Add the category to the type's categories, or remove the setting.`,
+	Doc: doc(`An agent type's categories choose the behavior sections its agents' prompts carry. A setting of any other category, on the type itself or on one of its agents, reaches no prompt: it changes nothing the agent does, though a reader of the configuration would think it does. Add the category to the type's categories, or remove the setting. Presets are not reported: one preset may serve types that carry the category and types that do not.`,
 		`agentTypes: coder: {name: "Coder", system_prompt: "You write code.", categories: ["communication"]}
 agents: cody: {name: "Cody", type: "coder", behavior: scheduling: ambiguous_time: "ask_user"}`,
 		`agentTypes: coder: {name: "Coder", system_prompt: "You write code.", categories: ["communication", "scheduling"]}
@@ -22,7 +22,7 @@ agents: cody: {name: "Cody", type: "coder", behavior: scheduling: ambiguous_time
 			for _, c := range model.Sorted(b) {
 				if !slices.Contains(t.Categories, c) {
 					p.Reportf(append(path, "behavior", c), "agent type %s leaves category %s out of its prompts (its categories: %s), so this setting has no effect: add %s to the type's categories, or remove the setting",
-						typeName, c, quoteList(t.Categories), c)
+						typeName, c, model.CategoryList(t.Categories), c)
 				}
 			}
 		}

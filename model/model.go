@@ -7,6 +7,8 @@
 // declaration says otherwise).
 package model
 
+import "strings"
+
 // Config is a whole repository: the standard library with the user's
 // declarations unified into it.
 type Config struct {
@@ -86,7 +88,7 @@ type AgentType struct {
 	Presets       []string `json:"presets,omitempty"`
 	// Categories, when not nil, are the categories the type's prompts
 	// carry, in order; nil means every category.
-	Categories   []string             `json:"categories,omitempty"`
+	Categories   []string             `json:"categories,omitzero"`
 	Behavior     Behavior             `json:"behavior,omitempty"`
 	SystemPrompt string               `json:"system_prompt"`
 	Variables    map[string]*Variable `json:"variables,omitempty"`
@@ -321,4 +323,13 @@ type A2ASettings struct {
 type A2AProvider struct {
 	Organization string `json:"organization"`
 	URL          string `json:"url"`
+}
+
+// CategoryList names an agent type's categories for a message: "a, b", or
+// "none" for an empty list.
+func CategoryList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }

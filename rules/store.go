@@ -60,8 +60,10 @@ func (st *Store) Update(key string, fn func(s *Session) error) (repaired *Corrup
 	if st.Dir == "" {
 		return nil, errors.New("session store has no directory; set Store.Dir")
 	}
-	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating the session directory: %w", err)
+	if _, err := os.Stat(st.Dir); errors.Is(err, fs.ErrNotExist) {
+		if err := MarkOwn(st.Dir); err != nil {
+			return nil, fmt.Errorf("creating the session directory: %w", err)
+		}
 	}
 	name := fileName(key)
 	timeout := st.LockTimeout
@@ -143,7 +145,7 @@ func (st *Store) Remove(key string) error {
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
-	if _, err := os.Stat(st.Dir); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(st.Dir, name+".jsonl")); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	unlock, err := lockFile(lock, timeout)
@@ -157,36 +159,66 @@ func (st *Store) Remove(key string) error {
 	return nil
 }
 
+// OwnMarker names the file that marks a directory as charter's own session
+// store, created with it: Prune deletes nothing elsewhere, since --state-dir
+// may name a folder that holds other files.
+const OwnMarker = ".charter-sessions"
+
+// MarkOwn records that dir (created if missing) is a session store of
+// charter's own, so that Prune may delete idle sessions in it. Update does
+// it when it creates the directory.
+func MarkOwn(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, OwnMarker), []byte("charter keeps rule sessions here, and deletes idle ones.\n"), 0o600)
+}
+
 // Prune deletes the sessions not changed for longer than age (sessions
 // whose end the runtime never reported, say after a crash), lock files as
-// old whose session is gone, and temporary files a crash left. It returns
-// how many sessions it removed.
+// old whose session is gone, and temporary files a crash left. It only
+// works in a directory MarkOwn marked; elsewhere it deletes nothing. It
+// returns how many sessions it removed.
 func (st *Store) Prune(age time.Duration) (int, error) {
-	entries, err := os.ReadDir(st.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(st.Dir, OwnMarker)); err != nil {
 		return 0, nil
 	}
+	entries, err := os.ReadDir(st.Dir)
 	if err != nil {
 		return 0, err
 	}
 	cutoff := time.Now().Add(-age)
+	old := func(e fs.DirEntry) bool {
+		fi, err := e.Info()
+		return err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff)
+	}
 	n := 0
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".lock") && !strings.Contains(name, ".tmp") {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().After(cutoff) {
-			continue
-		}
-		if stem, ok := strings.CutSuffix(name, ".lock"); ok {
-			if _, err := os.Stat(filepath.Join(st.Dir, stem+".jsonl")); err == nil {
-				continue // its session is newer: keep the lock
+		stem, isSession := strings.CutSuffix(name, ".jsonl")
+		switch {
+		case isSession && old(e):
+			// Under the session's lock, so that a late call is not lost;
+			// a session in use is left alone.
+			unlock, err := tryLock(filepath.Join(st.Dir, stem+".lock"))
+			if err != nil {
+				continue
 			}
+			if os.Remove(filepath.Join(st.Dir, name)) == nil {
+				n++
+			}
+			unlock()
+		case strings.Contains(name, ".jsonl.tmp") && old(e):
+			os.Remove(filepath.Join(st.Dir, name))
 		}
-		if os.Remove(filepath.Join(st.Dir, name)) == nil && strings.HasSuffix(name, ".jsonl") {
-			n++
+	}
+	for _, e := range entries {
+		stem, isLock := strings.CutSuffix(e.Name(), ".lock")
+		if !isLock || !old(e) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(st.Dir, stem+".jsonl")); errors.Is(err, fs.ErrNotExist) {
+			os.Remove(filepath.Join(st.Dir, e.Name()))
 		}
 	}
 	return n, nil

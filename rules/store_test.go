@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/charter-dev/charter/rules"
 )
@@ -149,5 +152,56 @@ func TestStoreKeys(t *testing.T) {
 	}
 	if _, err := st.Update("", func(*rules.Session) error { return nil }); err == nil {
 		t.Error("empty key accepted")
+	}
+}
+
+// TestPruneOnlyOwnDirectory checks that Prune deletes nothing in a folder
+// charter did not make (--state-dir may name one with other files), and in
+// its own deletes only idle sessions, their lock files and crash leftovers.
+func TestPruneOnlyOwnDirectory(t *testing.T) {
+	long := time.Now().Add(-30 * 24 * time.Hour)
+	write := func(dir string, names ...string) {
+		for _, n := range names {
+			p := filepath.Join(dir, n)
+			if err := os.WriteFile(p, []byte("data"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, long, long); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	left := func(dir string) []string {
+		var out []string
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.Name() != "new.lock" { // kept or not, as the platform locks
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	foreign := []string{"Cargo.lock", "events.jsonl", "build.tmp.log", "README.md"}
+
+	shared := t.TempDir()
+	write(shared, foreign...)
+	if n, err := (&rules.Store{Dir: shared}).Prune(7 * 24 * time.Hour); n != 0 || err != nil {
+		t.Errorf("Prune in a folder not charter's = %d, %v; want 0, nil", n, err)
+	}
+	if diff := cmp.Diff([]string{"Cargo.lock", "README.md", "build.tmp.log", "events.jsonl"}, left(shared)); diff != "" {
+		t.Errorf("files left (-want +got):\n%s", diff)
+	}
+
+	own := filepath.Join(t.TempDir(), "sessions")
+	st := &rules.Store{Dir: own}
+	if _, err := st.Update("new", func(s *rules.Session) error { s.Record(rules.Call{Tool: "Read"}); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	write(own, "idle.jsonl", "idle.lock", "gone.lock", "x.jsonl.tmp123", "notes.txt")
+	if n, err := st.Prune(7 * 24 * time.Hour); n != 1 || err != nil {
+		t.Errorf("Prune = %d, %v; want 1 session removed", n, err)
+	}
+	if diff := cmp.Diff([]string{rules.OwnMarker, "new.jsonl", "notes.txt"}, left(own)); diff != "" {
+		t.Errorf("files left in charter's folder (-want +got):\n%s", diff)
 	}
 }

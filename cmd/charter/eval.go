@@ -89,6 +89,11 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 				return usage("no user cache directory (%v): give --state-dir", err)
 			}
 			dir = filepath.Join(cache, "charter", "sessions")
+			// charter's own folder, whichever version made it: SessionEnd
+			// may prune idle sessions in it.
+			if _, err := os.Stat(filepath.Join(dir, rules.OwnMarker)); err != nil {
+				_ = rules.MarkOwn(dir)
+			}
 		}
 		if err := claudecode.Handle(stdin, g.stdout, e, dir); err != nil {
 			return fail(err, "")

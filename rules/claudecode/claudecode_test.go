@@ -280,10 +280,10 @@ func FuzzHandle(f *testing.F) {
 
 // TestSessionEnd checks that SessionEnd deletes the session's state, says
 // nothing, and prunes the state of sessions idle for longer than
-// StaleAfter (but not of recent ones).
+// StaleAfter (but not of recent ones) in charter's own state folder.
 func TestSessionEnd(t *testing.T) {
 	e := engine(t)
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "sessions") // made by the store: charter's own
 	in := hookInput(claudecode.PostToolUse, "Read", map[string]any{"file_path": "/repo/a.py"}, "x")
 	if err := claudecode.Handle(strings.NewReader(in), &bytes.Buffer{}, e, dir); err != nil {
 		t.Fatal(err)

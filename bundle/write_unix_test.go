@@ -1,0 +1,32 @@
+//go:build unix
+
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestWriteDirModes checks that bundle files are 0644 and folders 0755
+// whatever the umask, so that a rebuild keeps them.
+func TestWriteDirModes(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	dir := filepath.Join(t.TempDir(), "dist")
+	for range 2 {
+		if err := WriteDir(dir, Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, want := range map[string]os.FileMode{"manifest.json": 0o644, "a/b.json": 0o644, "a": 0o755, ".": 0o755} {
+		fi, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, fi.Mode().Perm(), want)
+		}
+	}
+}

@@ -12,6 +12,11 @@ import (
 	"github.com/charter-dev/charter/load"
 )
 
+// logCaches turns off, when false, every cache agentScope keeps (file
+// classes, evaluations by scoped content): tests compare the output with
+// and without them.
+var logCaches = true
+
 // agentScope evaluates, for one agent, only the files that can affect it:
 // every file that declares something other than agents, and the files that
 // declare this agent. A file holding nothing but other agents cannot change
@@ -46,7 +51,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 	for _, p := range paths {
 		// A Git blob id names the content without reading it.
 		key, known := blobID(fsys, p)
-		if c, ok := s.class[key]; known && ok && c.agentsOnly && !c.ids[s.id] {
+		if c, ok := s.class[key]; logCaches && known && ok && c.agentsOnly && !c.ids[s.id] {
 			continue
 		}
 		b, err := fs.ReadFile(fsys, p)
@@ -58,7 +63,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 			key = hex.EncodeToString(sum[:])
 		}
 		c, ok := s.class[key]
-		if !ok {
+		if !ok || !logCaches {
 			c = classify(p, b)
 			s.class[key] = c
 		}
@@ -69,7 +74,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 		fmt.Fprintf(h, "%s\x00%s\x00", p, key)
 	}
 	fp := hex.EncodeToString(h.Sum(nil))
-	if e, ok := s.last[fp]; ok {
+	if e, ok := s.last[fp]; ok && logCaches {
 		return e, nil
 	}
 	e, err := evaluate(scoped, name)

@@ -109,22 +109,19 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 		return nil, fail(err, "")
 	}
 	evaluated := 0
-	var evalErr error
 	seen := false
 	scope := newAgentScope(id)
 	docs := map[*evaluation]history.Snapshot{}
 	versions, invalid := history.Versions(entries, id, func(e *history.Entry) history.Snapshot {
 		evaluated++
 		progress.step("evaluating config trees", evaluated)
-		if e.Tree.IsZero() {
+		switch {
+		case e.Tree.IsZero():
 			return history.Snapshot{}
+		case e.NotDir:
+			return history.Snapshot{Err: &source.PathNotFoundError{Path: repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
 		}
-		snap, err := repo.Commit(e.Commit.String())
-		if err != nil {
-			evalErr = err
-			return history.Snapshot{Err: err}
-		}
-		ev, err := scope.evaluate(snap.FS, e.Commit.String())
+		ev, err := scope.evaluate(repo.CommitTree(e.Commit, e.Tree, e.Committer.When), e.Commit.String())
 		if err != nil {
 			return history.Snapshot{Err: err}
 		}
@@ -142,11 +139,6 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 		return docs[ev]
 	})
 	progress.done()
-	if evalErr != nil {
-		if _, ok := evalErr.(*source.ObjectError); ok {
-			return nil, fail(evalErr, "")
-		}
-	}
 	if len(invalid) > 0 {
 		fmt.Fprintf(g.stderr, "charter: skipped %d commit(s) where the configuration did not validate (oldest %s)\n",
 			len(invalid), invalid[0].Commit.String()[:12])

@@ -2,14 +2,14 @@ package main
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"io/fs"
+	"strconv"
 	"testing/fstest"
 
 	"cuelang.org/go/cue/parser"
 
 	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/source"
 )
 
 // logCaches turns off, when false, every cache agentScope keeps (file
@@ -23,9 +23,15 @@ var logCaches = true
 // this agent's resolved document, so a commit that only touches such files
 // needs no evaluation at all. Files are classified once per blob.
 type agentScope struct {
-	id    string
-	class map[string]fileClass // by blob id (or path and content hash)
-	last  map[string]*evaluation
+	id string
+	// class holds each file's class by content: its Git blob id, or the
+	// SHA-256 of its bytes.
+	class map[string]fileClass
+	// evals holds each evaluation by the paths and contents of the files
+	// it scoped.
+	evals map[string]*evaluation
+	// loader builds the schema once for many evaluations.
+	loader *load.Loader
 }
 
 type fileClass struct {
@@ -34,7 +40,17 @@ type fileClass struct {
 }
 
 func newAgentScope(id string) *agentScope {
-	return &agentScope{id: id, class: map[string]fileClass{}, last: map[string]*evaluation{}}
+	s := &agentScope{id: id, class: map[string]fileClass{}, evals: map[string]*evaluation{}}
+	if logCaches {
+		s.loader = new(load.Loader)
+	}
+	return s
+}
+
+// scopedFile is a file in the agent's scope; data is nil until read.
+type scopedFile struct {
+	path, key string
+	data      []byte
 }
 
 // evaluate returns the evaluation of the files of fsys in the agent's
@@ -42,62 +58,80 @@ func newAgentScope(id string) *agentScope {
 // scope. When the scoped files do not evaluate on their own (they refer to
 // a file left out), the whole tree is evaluated instead.
 func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
-	paths, _, err := load.CUEFiles(fsys)
+	files, fp, err := s.files(fsys)
 	if err != nil {
 		return nil, err
 	}
-	scoped := fstest.MapFS{}
-	h := sha256.New()
-	for _, p := range paths {
-		// A Git blob id names the content without reading it.
-		key, known := blobID(fsys, p)
-		if c, ok := s.class[key]; logCaches && known && ok && c.agentsOnly && !c.ids[s.id] {
-			continue
-		}
-		b, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, err
-		}
-		if !known {
-			sum := sha256.Sum256(b)
-			key = hex.EncodeToString(sum[:])
-		}
-		c, ok := s.class[key]
-		if !ok || !logCaches {
-			c = classify(p, b)
-			s.class[key] = c
-		}
-		if c.agentsOnly && !c.ids[s.id] {
-			continue
-		}
-		scoped[p] = &fstest.MapFile{Data: b, Mode: 0o644}
-		fmt.Fprintf(h, "%s\x00%s\x00", p, key)
-	}
-	fp := hex.EncodeToString(h.Sum(nil))
-	if e, ok := s.last[fp]; ok && logCaches {
+	if e, ok := s.evals[fp]; ok && logCaches {
 		return e, nil
 	}
-	e, err := evaluate(scoped, name)
+	scoped := fstest.MapFS{}
+	for _, f := range files {
+		if f.data == nil {
+			if f.data, err = fs.ReadFile(fsys, f.path); err != nil {
+				return nil, err
+			}
+		}
+		scoped[f.path] = &fstest.MapFile{Data: f.data, Mode: 0o644}
+	}
+	e, err := evaluateWith(s.loader, scoped, name)
 	if err != nil {
 		return nil, err
 	}
 	if e.prog == nil {
 		// The scoped files may refer to an agent left out; judge the
 		// whole tree.
-		if e, err = evaluate(fsys, name); err != nil {
+		if e, err = evaluateWith(s.loader, fsys, name); err != nil {
 			return nil, err
 		}
 	}
-	s.last[fp] = e
+	s.evals[fp] = e
 	return e, nil
 }
 
-// blobID returns a file's Git blob id when the file system is a Git tree.
-func blobID(fsys fs.FS, p string) (string, bool) {
-	if b, ok := fsys.(interface{ BlobID(string) (string, bool) }); ok {
-		return b.BlobID(p)
+// files lists the files of fsys in the agent's scope, and a fingerprint of
+// their paths and contents. A file's content is read only when its class
+// is not known yet.
+func (s *agentScope) files(fsys fs.FS) ([]scopedFile, string, error) {
+	paths, entries, _, err := load.CUEFileEntries(fsys)
+	if err != nil {
+		return nil, "", err
 	}
-	return "", false
+	var files []scopedFile
+	fp := sha256.New()
+	for i, p := range paths {
+		f := scopedFile{path: p}
+		// A Git blob id names the content without reading it.
+		if id, ok := source.BlobHash(entries[i]); ok {
+			f.key = string(id[:])
+		} else {
+			if f.data, err = fs.ReadFile(fsys, p); err != nil {
+				return nil, "", err
+			}
+			sum := sha256.Sum256(f.data)
+			f.key = "sha256:" + string(sum[:])
+		}
+		c, ok := s.class[f.key]
+		if !ok || !logCaches {
+			if f.data == nil {
+				if f.data, err = fs.ReadFile(fsys, p); err != nil {
+					return nil, "", err
+				}
+			}
+			c = classify(p, f.data)
+			s.class[f.key] = c
+		}
+		if c.agentsOnly && !c.ids[s.id] {
+			continue
+		}
+		files = append(files, f)
+		for _, part := range []string{p, f.key} {
+			fp.Write(strconv.AppendInt(nil, int64(len(part)), 10))
+			fp.Write([]byte{':'})
+			fp.Write([]byte(part))
+		}
+	}
+	return files, string(fp.Sum(nil)), nil
 }
 
 func classify(p string, b []byte) fileClass {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"strconv"
 	"sync"
 
 	"github.com/go-git/go-billy/v5"
@@ -133,14 +132,21 @@ func (o *objects) tree(h plumbing.Hash, what string) ([]*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	var kids []*node
-	err = parseTree(b, func(mode filemode.FileMode, name []byte, hash plumbing.Hash) bool {
-		if mode == filemode.Submodule {
-			return true
+	// One allocation for all names and one for all nodes: a tree of a
+	// folder of agents has hundreds of entries, and history commands list
+	// one per commit.
+	names := string(b)
+	nodes := make([]node, 0, len(b)/minTreeEntry)
+	err = parseTree(b, func(mode filemode.FileMode, name []byte, off int, hash plumbing.Hash) bool {
+		if mode != filemode.Submodule {
+			nodes = append(nodes, node{name: names[off : off+len(name)], mode: mode, hash: hash})
 		}
-		kids = append(kids, &node{name: string(name), mode: mode, hash: hash})
 		return true
 	})
+	kids := make([]*node, len(nodes))
+	for i := range nodes {
+		kids[i] = &nodes[i]
+	}
 	if err != nil {
 		return nil, &ObjectError{Hash: h, What: what, Err: err}
 	}
@@ -169,7 +175,7 @@ func (o *objects) entry(h plumbing.Hash, name string, what string) (mode filemod
 	if err != nil {
 		return 0, plumbing.ZeroHash, false, err
 	}
-	err = parseTree(b, func(m filemode.FileMode, n []byte, hh plumbing.Hash) bool {
+	err = parseTree(b, func(m filemode.FileMode, n []byte, _ int, hh plumbing.Hash) bool {
 		if string(n) == name {
 			mode, hash, ok = m, hh, true
 			return false
@@ -182,24 +188,33 @@ func (o *objects) entry(h plumbing.Hash, name string, what string) (mode filemod
 	return mode, hash, ok, nil
 }
 
+// minTreeEntry is the size of the smallest entry of a tree object: a
+// one-digit mode, a space, a one-byte name, a NUL and a hash.
+const minTreeEntry = 1 + 1 + 1 + 1 + len(plumbing.ZeroHash)
+
 // parseTree calls fn for each entry of a raw tree object until fn returns
-// false. It checks every bound: a corrupt tree is an error, never a panic.
-func parseTree(b []byte, fn func(mode filemode.FileMode, name []byte, hash plumbing.Hash) bool) error {
+// false; off is the offset of name in b. It checks every bound: a corrupt
+// tree is an error, never a panic.
+func parseTree(b []byte, fn func(mode filemode.FileMode, name []byte, off int, hash plumbing.Hash) bool) error {
+	size := len(b)
 	for len(b) > 0 {
 		sp := bytes.IndexByte(b, ' ')
 		if sp <= 0 || sp > 7 {
 			return errors.New("malformed tree entry mode")
 		}
-		m, err := strconv.ParseUint(string(b[:sp]), 8, 32)
-		if err != nil {
-			return errors.New("malformed tree entry mode")
+		var m uint32
+		for _, c := range b[:sp] {
+			if c < '0' || c > '7' {
+				return errors.New("malformed tree entry mode")
+			}
+			m = m*8 + uint32(c-'0')
 		}
 		b = b[sp+1:]
 		nul := bytes.IndexByte(b, 0)
 		if nul < 0 {
 			return errors.New("tree entry name not terminated")
 		}
-		name := b[:nul]
+		name, off := b[:nul], size-len(b)
 		if len(name) == 0 || bytes.IndexByte(name, '/') >= 0 || string(name) == "." || string(name) == ".." {
 			return fmt.Errorf("invalid tree entry name %q", name)
 		}
@@ -210,7 +225,7 @@ func parseTree(b []byte, fn func(mode filemode.FileMode, name []byte, hash plumb
 		}
 		copy(h[:], b[:len(h)])
 		b = b[len(h):]
-		if !fn(filemode.FileMode(m), name, h) {
+		if !fn(filemode.FileMode(m), name, off, h) {
 			return nil
 		}
 	}

@@ -175,12 +175,10 @@ func (f *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
 
 func (f *treeFS) entries(dir string, kids []*node) []fs.DirEntry {
 	out := make([]fs.DirEntry, len(kids))
+	infos := make([]treeInfo, len(kids))
 	for i, k := range kids {
-		p := k.name
-		if dir != "." {
-			p = dir + "/" + k.name
-		}
-		out[i] = f.info(p, k)
+		infos[i] = treeInfo{fsys: f, name: k.name, n: k}
+		out[i] = &infos[i]
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -99,45 +100,11 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 	defer repo.Close()
 	progress := newProgress(g)
 	defer progress.done()
-	entries, err := history.Collect(func(fn func(*history.Entry) error) error {
-		return history.Walk(repo, rev, repo.ConfigPath(), func(e *history.Entry) error {
-			progress.step("walking history", 0)
-			return fn(e)
-		})
-	})
+	entries, snaps, seen, err := agentSnapshots(repo, rev, id, progress)
 	if err != nil {
 		return nil, fail(err, "")
 	}
-	evaluated := 0
-	seen := false
-	scope := newAgentScope(id)
-	docs := map[*evaluation]history.Snapshot{}
-	versions, invalid := history.Versions(entries, id, func(e *history.Entry) history.Snapshot {
-		evaluated++
-		progress.step("evaluating config trees", evaluated)
-		switch {
-		case e.Tree.IsZero():
-			return history.Snapshot{}
-		case e.NotDir:
-			return history.Snapshot{Err: &source.PathNotFoundError{Path: repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
-		}
-		ev, err := scope.evaluate(repo.CommitTree(e.Commit, e.Tree, e.Committer.When), e.Commit.String())
-		if err != nil {
-			return history.Snapshot{Err: err}
-		}
-		if ev.prog == nil {
-			return history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.diags))}
-		}
-		if _, ok := ev.prog.Config.Agents[id]; ok {
-			seen = true
-		}
-		if s, ok := docs[ev]; ok {
-			return s
-		}
-		doc, err := ev.agentDoc(id)
-		docs[ev] = history.Snapshot{Doc: doc, Err: err}
-		return docs[ev]
-	})
+	versions, invalid := history.Versions(entries, id, func(e *history.Entry) history.Snapshot { return snaps[e.Tree] })
 	progress.done()
 	if len(invalid) > 0 {
 		fmt.Fprintf(g.stderr, "charter: skipped %d commit(s) where the configuration did not validate (oldest %s)\n",
@@ -147,6 +114,84 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 		return nil, usage("agent %q does not exist at any commit from %s that changed %s", id, rev, repo.ConfigPath())
 	}
 	return versions, nil
+}
+
+// listedTree is the config tree of a commit the walk found, listed.
+type listedTree struct {
+	entry *history.Entry
+	files treeFiles
+}
+
+// agentSnapshots walks history from rev and evaluates, for agent id, each
+// distinct config tree of the commits it finds (newest first, as the walk
+// gives them). It returns the walk's entries, the agent's snapshot by
+// tree, and whether the agent exists in any of them. The walk, with the
+// listing of each tree, runs on its own goroutine while this one
+// evaluates: the one reads Git objects, the other evaluates CUE.
+func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*history.Entry, map[plumbing.Hash]history.Snapshot, bool, error) {
+	trees := make(chan listedTree, 64)
+	stop := make(chan struct{})
+	defer close(stop)
+	var entries []*history.Entry
+	var walkErr error
+	go func() {
+		defer close(trees)
+		listed := map[plumbing.Hash]bool{}
+		walkErr = history.Walk(repo, rev, repo.ConfigPath(), func(e *history.Entry) error {
+			entries = append(entries, e)
+			if listed[e.Tree] {
+				return nil
+			}
+			listed[e.Tree] = true
+			t := listedTree{entry: e}
+			if !e.Tree.IsZero() && !e.NotDir {
+				t.files = listFiles(repo.CommitTree(e.Commit, e.Tree, e.Committer.When))
+			}
+			select {
+			case trees <- t:
+				return nil
+			case <-stop:
+				return history.SkipAll
+			}
+		})
+	}()
+
+	scope := newAgentScope(id)
+	snaps := map[plumbing.Hash]history.Snapshot{}
+	docs := map[*evaluation]history.Snapshot{}
+	seen := false
+	for t := range trees {
+		progress.step("evaluating config trees", len(snaps)+1)
+		e := t.entry
+		switch {
+		case e.Tree.IsZero():
+			snaps[e.Tree] = history.Snapshot{}
+			continue
+		case e.NotDir:
+			snaps[e.Tree] = history.Snapshot{Err: &source.PathNotFoundError{Path: repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
+			continue
+		}
+		ev, err := scope.evaluate(t.files, e.Commit.String())
+		switch {
+		case err != nil:
+			snaps[e.Tree] = history.Snapshot{Err: err}
+			continue
+		case ev.prog == nil:
+			snaps[e.Tree] = history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.diags))}
+			continue
+		}
+		if _, ok := ev.prog.Config.Agents[id]; ok {
+			seen = true
+		}
+		s, ok := docs[ev]
+		if !ok {
+			doc, err := ev.agentDoc(id)
+			s = history.Snapshot{Doc: doc, Err: err}
+			docs[ev] = s
+		}
+		snaps[e.Tree] = s
+	}
+	return entries, snaps, seen, walkErr
 }
 
 // progress prints a progress line on a terminal when a walk runs long.

@@ -7,14 +7,15 @@ import (
 	"testing/fstest"
 
 	"cuelang.org/go/cue/parser"
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/source"
 )
 
 // logCaches turns off, when false, every cache agentScope keeps (file
-// classes, evaluations by scoped content): tests compare the output with
-// and without them.
+// classes, evaluations by scoped content, one schema for all of them):
+// tests compare the output with and without them.
 var logCaches = true
 
 // agentScope evaluates, for one agent, only the files that can affect it:
@@ -47,18 +48,37 @@ func newAgentScope(id string) *agentScope {
 	return s
 }
 
+// treeFiles is the listing of a config tree: the .cue files load reads,
+// with their Git blob ids where fsys is a Git tree (zero elsewhere).
+type treeFiles struct {
+	fsys  fs.FS
+	paths []string
+	blobs []plumbing.Hash
+	err   error
+}
+
+// listFiles lists the .cue files of fsys without reading them.
+func listFiles(fsys fs.FS) treeFiles {
+	paths, entries, _, err := load.CUEFileEntries(fsys)
+	t := treeFiles{fsys: fsys, paths: paths, blobs: make([]plumbing.Hash, len(paths)), err: err}
+	for i, d := range entries {
+		t.blobs[i], _ = source.BlobHash(d)
+	}
+	return t
+}
+
 // scopedFile is a file in the agent's scope; data is nil until read.
 type scopedFile struct {
 	path, key string
 	data      []byte
 }
 
-// evaluate returns the evaluation of the files of fsys in the agent's
+// evaluate returns the evaluation of the listed files in the agent's
 // scope, reusing an earlier one when the same files (by content) are in
 // scope. When the scoped files do not evaluate on their own (they refer to
 // a file left out), the whole tree is evaluated instead.
-func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
-	files, fp, err := s.files(fsys)
+func (s *agentScope) evaluate(t treeFiles, name string) (*evaluation, error) {
+	files, fp, err := s.files(t)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +88,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 	scoped := fstest.MapFS{}
 	for _, f := range files {
 		if f.data == nil {
-			if f.data, err = fs.ReadFile(fsys, f.path); err != nil {
+			if f.data, err = fs.ReadFile(t.fsys, f.path); err != nil {
 				return nil, err
 			}
 		}
@@ -81,7 +101,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 	if e.prog == nil {
 		// The scoped files may refer to an agent left out; judge the
 		// whole tree.
-		if e, err = evaluateWith(s.loader, fsys, name); err != nil {
+		if e, err = evaluateWith(s.loader, t.fsys, name); err != nil {
 			return nil, err
 		}
 	}
@@ -89,23 +109,23 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 	return e, nil
 }
 
-// files lists the files of fsys in the agent's scope, and a fingerprint of
-// their paths and contents. A file's content is read only when its class
-// is not known yet.
-func (s *agentScope) files(fsys fs.FS) ([]scopedFile, string, error) {
-	paths, entries, _, err := load.CUEFileEntries(fsys)
-	if err != nil {
-		return nil, "", err
+// files returns the listed files in the agent's scope, and a fingerprint
+// of their paths and contents. A file's content is read only when its
+// class is not known yet.
+func (s *agentScope) files(t treeFiles) ([]scopedFile, string, error) {
+	if t.err != nil {
+		return nil, "", t.err
 	}
 	var files []scopedFile
 	fp := sha256.New()
-	for i, p := range paths {
+	for i, p := range t.paths {
 		f := scopedFile{path: p}
-		// A Git blob id names the content without reading it.
-		if id, ok := source.BlobHash(entries[i]); ok {
+		if id := t.blobs[i]; !id.IsZero() {
+			// A Git blob id names the content without reading it.
 			f.key = string(id[:])
 		} else {
-			if f.data, err = fs.ReadFile(fsys, p); err != nil {
+			var err error
+			if f.data, err = fs.ReadFile(t.fsys, p); err != nil {
 				return nil, "", err
 			}
 			sum := sha256.Sum256(f.data)
@@ -114,7 +134,8 @@ func (s *agentScope) files(fsys fs.FS) ([]scopedFile, string, error) {
 		c, ok := s.class[f.key]
 		if !ok || !logCaches {
 			if f.data == nil {
-				if f.data, err = fs.ReadFile(fsys, p); err != nil {
+				var err error
+				if f.data, err = fs.ReadFile(t.fsys, p); err != nil {
 					return nil, "", err
 				}
 			}

@@ -30,21 +30,27 @@ type objects struct {
 	// objects may be missing by design.
 	partial bool
 
-	trees map[plumbing.Hash][]*node
+	// trees and oldTrees cache decoded trees by hash, in two
+	// generations: when trees holds maxTrees, it becomes oldTrees and the
+	// older generation is dropped; a tree found in oldTrees moves back.
+	// The most recently used maxTrees trees are always kept.
+	trees, oldTrees map[plumbing.Hash][]*node
 
 	graphOpened bool
 	noGraph     bool
 	graph       commitgraph.Index
 }
 
-// maxTrees bounds the tree cache; past it the cache starts over.
-const maxTrees = 1 << 14
+// maxTrees is the size of a generation of the tree cache. A history
+// command lists a folder of agents per commit, hundreds of entries each:
+// keeping them all kept tens of megabytes alive for the collector to scan.
+const maxTrees = 256
 
 func (o *objects) close() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.closed = true
-	o.trees = nil
+	o.trees, o.oldTrees = nil, nil
 	if o.graph != nil {
 		err := o.graph.Close()
 		o.graph = nil
@@ -125,7 +131,7 @@ func (o *objects) blobSize(h plumbing.Hash) (int64, error) {
 func (o *objects) tree(h plumbing.Hash, what string) ([]*node, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if kids, ok := o.trees[h]; ok {
+	if kids, ok := o.cachedTree(h); ok {
 		return kids, nil
 	}
 	b, err := o.readLocked(plumbing.TreeObject, h, what)
@@ -153,11 +159,28 @@ func (o *objects) tree(h plumbing.Hash, what string) ([]*node, error) {
 	// Git sorts a directory as if its name ended in "/"; fs wants plain
 	// name order.
 	sortNodes(kids)
+	o.cacheTree(h, kids)
+	return kids, nil
+}
+
+// cachedTree returns tree h from the cache. The caller holds mu.
+func (o *objects) cachedTree(h plumbing.Hash) ([]*node, bool) {
+	if kids, ok := o.trees[h]; ok {
+		return kids, true
+	}
+	kids, ok := o.oldTrees[h]
+	if ok {
+		o.cacheTree(h, kids)
+	}
+	return kids, ok
+}
+
+// cacheTree adds tree h to the cache. The caller holds mu.
+func (o *objects) cacheTree(h plumbing.Hash, kids []*node) {
 	if o.trees == nil || len(o.trees) >= maxTrees {
-		o.trees = make(map[plumbing.Hash][]*node)
+		o.oldTrees, o.trees = o.trees, make(map[plumbing.Hash][]*node)
 	}
 	o.trees[h] = kids
-	return kids, nil
 }
 
 // entry returns the mode and hash of the entry name in tree h, or ok false.
@@ -165,7 +188,7 @@ func (o *objects) tree(h plumbing.Hash, what string) ([]*node, error) {
 func (o *objects) entry(h plumbing.Hash, name string, what string) (mode filemode.FileMode, hash plumbing.Hash, ok bool, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if kids, cached := o.trees[h]; cached {
+	if kids, cached := o.cachedTree(h); cached {
 		if n := findNode(kids, name); n != nil {
 			return n.mode, n.hash, true, nil
 		}

@@ -396,6 +396,11 @@ func (r *Repo) CommitTree(commit, tree plumbing.Hash, mtime time.Time) fs.FS {
 	}
 }
 
+// Blob returns the content of blob h: a file BlobHash named.
+func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
+	return r.o.read(plumbing.BlobObject, h, "blob "+h.String())
+}
+
 // BlobHash returns the Git blob id of a regular file listed by a file
 // system this package made (a DirEntry from ReadDir or fs.WalkDir), without
 // reading the blob. It is false for anything else.

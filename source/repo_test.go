@@ -339,6 +339,7 @@ func TestCommitTree(t *testing.T) {
 	}
 }
 
+// TestBlobHash: BlobHash names each file's blob, and Blob reads it.
 func TestBlobHash(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -354,6 +355,13 @@ func TestBlobHash(t *testing.T) {
 		}
 		if h, ok := source.BlobHash(d); ok {
 			got[p] = h.String()
+			b, err := repo.Blob(h)
+			if err != nil {
+				return err
+			}
+			if want, _ := fs.ReadFile(snap.FS, p); string(b) != string(want) {
+				t.Errorf("Blob(%s) = %q, want %q", h, b, want)
+			}
 		}
 		return nil
 	})

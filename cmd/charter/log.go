@@ -157,6 +157,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 	}()
 
 	scope := newAgentScope(id)
+	scope.blob = repo.Blob
 	snaps := map[plumbing.Hash]history.Snapshot{}
 	docs := map[*evaluation]history.Snapshot{}
 	seen := false

@@ -33,6 +33,9 @@ type agentScope struct {
 	evals map[string]*evaluation
 	// loader builds the schema once for many evaluations.
 	loader *load.Loader
+	// blob, when set, reads a file by its Git blob id, without looking
+	// its path up in the tree again.
+	blob func(plumbing.Hash) ([]byte, error)
 }
 
 type fileClass struct {
@@ -70,7 +73,22 @@ func listFiles(fsys fs.FS) treeFiles {
 // scopedFile is a file in the agent's scope; data is nil until read.
 type scopedFile struct {
 	path, key string
+	blob      plumbing.Hash // zero when not known
 	data      []byte
+}
+
+// read reads f's content unless it was read already.
+func (s *agentScope) read(fsys fs.FS, f *scopedFile) error {
+	if f.data != nil {
+		return nil
+	}
+	var err error
+	if s.blob != nil && !f.blob.IsZero() {
+		f.data, err = s.blob(f.blob)
+	} else {
+		f.data, err = fs.ReadFile(fsys, f.path)
+	}
+	return err
 }
 
 // evaluate returns the evaluation of the listed files in the agent's
@@ -87,10 +105,8 @@ func (s *agentScope) evaluate(t treeFiles, name string) (*evaluation, error) {
 	}
 	scoped := fstest.MapFS{}
 	for _, f := range files {
-		if f.data == nil {
-			if f.data, err = fs.ReadFile(t.fsys, f.path); err != nil {
-				return nil, err
-			}
+		if err := s.read(t.fsys, &f); err != nil {
+			return nil, err
 		}
 		scoped[f.path] = &fstest.MapFile{Data: f.data, Mode: 0o644}
 	}
@@ -119,13 +135,12 @@ func (s *agentScope) files(t treeFiles) ([]scopedFile, string, error) {
 	var files []scopedFile
 	fp := sha256.New()
 	for i, p := range t.paths {
-		f := scopedFile{path: p}
-		if id := t.blobs[i]; !id.IsZero() {
+		f := scopedFile{path: p, blob: t.blobs[i]}
+		if !f.blob.IsZero() {
 			// A Git blob id names the content without reading it.
-			f.key = string(id[:])
+			f.key = string(f.blob[:])
 		} else {
-			var err error
-			if f.data, err = fs.ReadFile(t.fsys, p); err != nil {
+			if err := s.read(t.fsys, &f); err != nil {
 				return nil, "", err
 			}
 			sum := sha256.Sum256(f.data)
@@ -133,11 +148,8 @@ func (s *agentScope) files(t treeFiles) ([]scopedFile, string, error) {
 		}
 		c, ok := s.class[f.key]
 		if !ok || !logCaches {
-			if f.data == nil {
-				var err error
-				if f.data, err = fs.ReadFile(t.fsys, p); err != nil {
-					return nil, "", err
-				}
+			if err := s.read(t.fsys, &f); err != nil {
+				return nil, "", err
 			}
 			c = classify(p, f.data)
 			s.class[f.key] = c

@@ -25,9 +25,8 @@ var logCaches = true
 // needs no evaluation at all. Files are classified once per blob.
 type agentScope struct {
 	id string
-	// class holds each file's class by content: its Git blob id, or the
-	// SHA-256 of its bytes.
-	class map[string]fileClass
+	// class holds each file's class by content.
+	class map[contentKey]fileClass
 	// evals holds each evaluation by the paths and contents of the files
 	// it scoped.
 	evals map[string]*evaluation
@@ -38,13 +37,20 @@ type agentScope struct {
 	blob func(plumbing.Hash) ([]byte, error)
 }
 
+// contentKey names a file's content: by its Git blob id, or by the
+// SHA-256 of its bytes where the blob id is not known.
+type contentKey struct {
+	blob plumbing.Hash
+	sum  [sha256.Size]byte
+}
+
 type fileClass struct {
 	agentsOnly bool
 	ids        map[string]bool
 }
 
 func newAgentScope(id string) *agentScope {
-	s := &agentScope{id: id, class: map[string]fileClass{}, evals: map[string]*evaluation{}}
+	s := &agentScope{id: id, class: map[contentKey]fileClass{}, evals: map[string]*evaluation{}}
 	if logCaches {
 		s.loader = new(load.Loader)
 	}
@@ -72,9 +78,9 @@ func listFiles(fsys fs.FS) treeFiles {
 
 // scopedFile is a file in the agent's scope; data is nil until read.
 type scopedFile struct {
-	path, key string
-	blob      plumbing.Hash // zero when not known
-	data      []byte
+	path string
+	key  contentKey
+	data []byte
 }
 
 // read reads f's content unless it was read already.
@@ -83,8 +89,8 @@ func (s *agentScope) read(fsys fs.FS, f *scopedFile) error {
 		return nil
 	}
 	var err error
-	if s.blob != nil && !f.blob.IsZero() {
-		f.data, err = s.blob(f.blob)
+	if s.blob != nil && !f.key.blob.IsZero() {
+		f.data, err = s.blob(f.key.blob)
 	} else {
 		f.data, err = fs.ReadFile(fsys, f.path)
 	}
@@ -135,16 +141,13 @@ func (s *agentScope) files(t treeFiles) ([]scopedFile, string, error) {
 	var files []scopedFile
 	fp := sha256.New()
 	for i, p := range t.paths {
-		f := scopedFile{path: p, blob: t.blobs[i]}
-		if !f.blob.IsZero() {
-			// A Git blob id names the content without reading it.
-			f.key = string(f.blob[:])
-		} else {
+		// A Git blob id names the content without reading it.
+		f := scopedFile{path: p, key: contentKey{blob: t.blobs[i]}}
+		if f.key.blob.IsZero() {
 			if err := s.read(t.fsys, &f); err != nil {
 				return nil, "", err
 			}
-			sum := sha256.Sum256(f.data)
-			f.key = "sha256:" + string(sum[:])
+			f.key.sum = sha256.Sum256(f.data)
 		}
 		c, ok := s.class[f.key]
 		if !ok || !logCaches {
@@ -158,11 +161,11 @@ func (s *agentScope) files(t treeFiles) ([]scopedFile, string, error) {
 			continue
 		}
 		files = append(files, f)
-		for _, part := range []string{p, f.key} {
-			fp.Write(strconv.AppendInt(nil, int64(len(part)), 10))
-			fp.Write([]byte{':'})
-			fp.Write([]byte(part))
-		}
+		fp.Write(strconv.AppendInt(nil, int64(len(p)), 10))
+		fp.Write([]byte{':'})
+		fp.Write([]byte(p))
+		fp.Write(f.key.blob[:])
+		fp.Write(f.key.sum[:])
 	}
 	return files, string(fp.Sum(nil)), nil
 }

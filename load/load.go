@@ -218,31 +218,27 @@ func walkEntries(fsys fs.FS) (paths []string, entries []fs.DirEntry, notes []dia
 			return nil
 		}
 		name := d.Name()
-		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+		if p != "." && Skips(name, d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
 		if d.IsDir() {
-			if name == "cue.mod" {
-				return fs.SkipDir
-			}
 			return nil
 		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
+		switch typ := d.Type(); {
+		case Reads(name, typ):
+			paths = append(paths, p)
+			entries = append(entries, d)
+		case typ&fs.ModeSymlink != 0:
 			if strings.HasSuffix(name, ".cue") || isDirLink(fsys, p) {
 				sev, msg := symlinkMessage(fsys, p)
 				notes = append(notes, diag.Diagnostic{File: p, Severity: sev, Rule: "symlink", Message: msg})
 			}
-		case path.Ext(name) != ".cue":
-		case d.Type().IsRegular():
-			paths = append(paths, p)
-			entries = append(entries, d)
-		default:
+		case path.Ext(name) == ".cue":
 			notes = append(notes, diag.Diagnostic{File: p, Severity: diag.Warning, Rule: "read",
-				Message: fmt.Sprintf("not a regular file (%s); not read: charter reads only regular files", fileKind(d.Type()))})
+				Message: fmt.Sprintf("not a regular file (%s); not read: charter reads only regular files", fileKind(typ))})
 		}
 		return nil
 	})
@@ -250,6 +246,20 @@ func walkEntries(fsys fs.FS) (paths []string, entries []fs.DirEntry, notes []dia
 		err = &unreadable
 	}
 	return paths, entries, notes, err
+}
+
+// Skips reports whether Load leaves out a file or folder below the config
+// root, and all that is in it, by its name: names that start with "." or
+// "_" (as the cue tool does) and folders named cue.mod.
+func Skips(name string, dir bool) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || dir && name == "cue.mod"
+}
+
+// Reads reports whether Load reads a file of the given name and type
+// (fs.FileMode.Type) in a folder it does not leave out: a regular file
+// named *.cue, not one Skips.
+func Reads(name string, typ fs.FileMode) bool {
+	return !Skips(name, false) && path.Ext(name) == ".cue" && typ.IsRegular()
 }
 
 // fileKind names the type of a file that is not regular.

@@ -257,8 +257,12 @@ func (i *treeInfo) Size() int64 {
 	return i.size
 }
 
-func (i *treeInfo) Mode() fs.FileMode {
-	switch i.n.mode {
+func (i *treeInfo) Mode() fs.FileMode { return fileMode(i.n.mode) }
+
+// fileMode converts a Git file mode to the mode the file systems of this
+// package report.
+func fileMode(m filemode.FileMode) fs.FileMode {
+	switch m {
 	case filemode.Dir:
 		return fs.ModeDir | 0o755
 	case filemode.Symlink:

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/charter-dev/charter/history"
+	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/source"
 )
 
@@ -116,10 +117,14 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 	return versions, nil
 }
 
-// listedTree is the config tree of a commit the walk found, listed.
+// listedTree is the config tree of a commit the walk found, listed whole
+// (files) or, with caches, by the files that changed (changes) since the
+// tree listed before it.
 type listedTree struct {
-	entry *history.Entry
-	files treeFiles
+	entry   *history.Entry
+	files   treeFiles
+	changes []fileChange
+	err     error
 }
 
 // agentSnapshots walks history from rev and evaluates, for agent id, each
@@ -137,6 +142,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 	go func() {
 		defer close(trees)
 		listed := map[plumbing.Hash]bool{}
+		var last plumbing.Hash // the tree the last changes lead to
 		walkErr = history.Walk(repo, rev, repo.ConfigPath(), func(e *history.Entry) error {
 			entries = append(entries, e)
 			if listed[e.Tree] {
@@ -144,8 +150,15 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 			}
 			listed[e.Tree] = true
 			t := listedTree{entry: e}
-			if !e.Tree.IsZero() && !e.NotDir {
+			switch {
+			case e.Tree.IsZero() || e.NotDir:
+			case !logCaches:
 				t.files = listFiles(repo.CommitTree(e.Commit, e.Tree, e.Committer.When))
+			default:
+				diff, err := repo.DiffTrees(last, e.Tree, load.Skips)
+				if t.err = err; err == nil {
+					t.changes, last = fileChanges(diff), e.Tree
+				}
 			}
 			select {
 			case trees <- t:
@@ -158,6 +171,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 
 	scope := newAgentScope(id)
 	scope.blob = repo.Blob
+	scope.scoped = map[string]contentKey{} // the empty tree the first changes start from
 	snaps := map[plumbing.Hash]history.Snapshot{}
 	docs := map[*evaluation]history.Snapshot{}
 	seen := false
@@ -171,8 +185,27 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 		case e.NotDir:
 			snaps[e.Tree] = history.Snapshot{Err: &source.PathNotFoundError{Path: repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
 			continue
+		case t.err != nil:
+			snaps[e.Tree] = history.Snapshot{Err: t.err}
+			continue
 		}
-		ev, err := scope.evaluate(t.files, e.Commit.String())
+		fsys := repo.CommitTree(e.Commit, e.Tree, e.Committer.When)
+		var err error
+		switch {
+		case !logCaches:
+			err = scope.update(fsys, t.files)
+		case scope.scoped == nil:
+			// The changes lead from a tree this goroutine could not
+			// read: list this one whole.
+			err = scope.update(fsys, listFiles(fsys))
+		default:
+			err = scope.apply(fsys, t.changes)
+		}
+		if err != nil {
+			snaps[e.Tree] = history.Snapshot{Err: err}
+			continue
+		}
+		ev, err := scope.evaluate(fsys, e.Commit.String())
 		switch {
 		case err != nil:
 			snaps[e.Tree] = history.Snapshot{Err: err}

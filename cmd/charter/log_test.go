@@ -88,7 +88,7 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 	}
 	mutate := func(fs map[string]string, i int) {
 		delete(fs, "config/agents/broken.cue") // fixed in the next commit
-		switch k := rnd.IntN(20); {
+		switch k := rnd.IntN(24); {
 		case k < 6:
 			id := fmt.Sprintf("a%d", rnd.IntN(4))
 			fs["config/agents/"+id+".cue"] = agent(id, i)
@@ -125,6 +125,28 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 					delete(fs, p)
 				}
 			}
+		case k < 18:
+			// Files load leaves out, or reads only in some commits: a
+			// link, a hidden folder, cue.mod, an executable file, a
+			// file that becomes a folder.
+			switch rnd.IntN(5) {
+			case 0:
+				fs["config/agents/link.cue"] = "\x00120000 a0.cue"
+			case 1:
+				fs["config/_drafts/a0.cue"] = agent("a0", i)
+			case 2:
+				fs["config/cue.mod/pkg/a0.cue"] = agent("a0", i)
+			case 3:
+				fs["config/agents/exec.cue"] = "\x00100755 " + agent("a1", i)
+			default:
+				if _, ok := fs["config/agents/x2.cue"]; ok {
+					delete(fs, "config/agents/x2.cue")
+					fs["config/agents/x2.cue/a2.cue"] = agent("a2", i)
+				} else {
+					delete(fs, "config/agents/x2.cue/a2.cue")
+					fs["config/agents/x2.cue"] = agent("a2", i)
+				}
+			}
 		default:
 			fs[fmt.Sprintf("src/f%d.txt", rnd.IntN(3))] = fmt.Sprintf("%d\n", i)
 		}
@@ -147,8 +169,13 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 		}
 		stream.WriteString("deleteall\n")
 		for _, p := range slices.Sorted(maps.Keys(fs)) {
-			fmt.Fprintf(&stream, "M 100644 inline %s\n", p)
-			data(fs[p])
+			// "\x00MODE " starts the content of a file of another mode.
+			mode, content := "100644", fs[p]
+			if m, rest, ok := strings.Cut(content, " "); ok && strings.HasPrefix(m, "\x00") {
+				mode, content = m[1:], rest
+			}
+			fmt.Fprintf(&stream, "M %s inline %s\n", mode, p)
+			data(content)
 		}
 	}
 	trees := map[int]map[string]string{1: files}

@@ -1,6 +1,9 @@
 package source
 
 import (
+	"bytes"
+	"cmp"
+	"errors"
 	"io/fs"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -27,12 +30,12 @@ type TreeChange struct {
 }
 
 // DiffTrees returns the files that differ between trees from and to (the
-// zero hash stands for an empty tree). It reads only the subtrees whose
-// hashes differ, so a change to one file of a large tree costs the trees
-// on its path. skip, when not nil, leaves out the files and folders (with
-// all in them) below the trees' roots for which it returns true, by name.
-// Changes come in lexical order of their paths' elements, as fs.WalkDir
-// visits them.
+// zero hash stands for an empty tree), in no particular order. It reads
+// only the subtrees whose hashes differ, so a change to one file of a
+// large tree costs the trees on its path, and it compares their entries
+// as Git stores them, decoding only those that differ. skip, when not nil,
+// leaves out the files and folders (with all in them) below the trees'
+// roots for which it returns true, by name.
 func (r *Repo) DiffTrees(from, to plumbing.Hash, skip func(name string, dir bool) bool) ([]TreeChange, error) {
 	d := differ{o: r.o, skip: skip}
 	if err := d.diff(".", from, to); err != nil {
@@ -47,11 +50,149 @@ type differ struct {
 	out  []TreeChange
 }
 
-// diff adds the changes between trees a and b, both at dir.
+// diff adds the changes between trees a and b, both at dir, merging their
+// entries in Git's order. A tree out of that order (Git never writes one)
+// is compared again by diffSorted.
 func (d *differ) diff(dir string, a, b plumbing.Hash) error {
 	if a == b {
 		return nil
 	}
+	ra, err := d.raw(dir, a)
+	if err != nil {
+		return err
+	}
+	rb, err := d.raw(dir, b)
+	if err != nil {
+		return err
+	}
+	start := len(d.out)
+	x, y := treeReader{b: ra, size: len(ra)}, treeReader{b: rb, size: len(rb)}
+	var lastX, lastY lastEntry
+	hasX, hasY := nextEntry(&x, &lastX), nextEntry(&y, &lastY)
+	for hasX || hasY {
+		c := 0
+		switch {
+		case !hasY:
+			c = -1
+		case !hasX:
+			c = 1
+		default:
+			c = gitCompare(x.name, x.mode == filemode.Dir, y.name, y.mode == filemode.Dir)
+		}
+		var err error
+		switch {
+		case c < 0:
+			err = d.rawEntry(dir, &x, nil)
+			hasX = nextEntry(&x, &lastX)
+		case c > 0:
+			err = d.rawEntry(dir, nil, &y)
+			hasY = nextEntry(&y, &lastY)
+		default:
+			if x.mode != y.mode || x.hash != y.hash {
+				err = d.rawEntry(dir, &x, &y)
+			}
+			hasX, hasY = nextEntry(&x, &lastX), nextEntry(&y, &lastY)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, t := range []*treeReader{&x, &y} {
+		switch {
+		case t.err == errUnsorted:
+			d.out = d.out[:start]
+			return d.diffSorted(dir, a, b)
+		case t.err != nil:
+			h := a
+			if t == &y {
+				h = b
+			}
+			return &ObjectError{Hash: h, What: "tree of " + dir, Err: t.err}
+		}
+	}
+	return nil
+}
+
+// errUnsorted says a tree's entries are not in Git's order.
+var errUnsorted = errors.New("tree entries out of order")
+
+// nextEntry moves t to its next entry other than a submodule (which this
+// package's file systems leave out). last holds the entry before, to check
+// the order.
+func nextEntry(t *treeReader, last *lastEntry) bool {
+	for t.next() {
+		if t.mode == filemode.Submodule {
+			continue
+		}
+		dir := t.mode == filemode.Dir
+		if last.name != nil && gitCompare(last.name, last.dir, t.name, dir) >= 0 {
+			t.err = errUnsorted
+			return false
+		}
+		last.name, last.dir = t.name, dir
+		return true
+	}
+	return false
+}
+
+// lastEntry is the entry a treeReader read last.
+type lastEntry struct {
+	name []byte
+	dir  bool
+}
+
+// gitCompare compares two entries' names in the order of a Git tree: as if
+// a folder's name ended in a slash.
+func gitCompare(a []byte, aDir bool, b []byte, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := bytes.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	next := func(name []byte, dir bool) byte {
+		switch {
+		case len(name) > n:
+			return name[n]
+		case dir:
+			return '/'
+		}
+		return 0
+	}
+	return cmp.Compare(next(a, aDir), next(b, bDir))
+}
+
+// raw returns the content of tree h at dir (none for the zero hash).
+func (d *differ) raw(dir string, h plumbing.Hash) ([]byte, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	return d.o.read(plumbing.TreeObject, h, "tree of "+dir)
+}
+
+// rawEntry adds the changes between the current entries of x and y, which
+// have the same name and are both folders or both not (either nil where
+// absent).
+func (d *differ) rawEntry(dir string, x, y *treeReader) error {
+	t := x
+	if t == nil {
+		t = y
+	}
+	name := string(t.name)
+	if d.skip != nil && d.skip(name, t.mode == filemode.Dir) {
+		return nil
+	}
+	var xn, yn *node
+	if x != nil {
+		xn = &node{name: name, mode: x.mode, hash: x.hash}
+	}
+	if y != nil {
+		yn = &node{name: name, mode: y.mode, hash: y.hash}
+	}
+	return d.entry(dir, xn, yn)
+}
+
+// diffSorted is diff for trees that are not in Git's order: it decodes
+// and sorts them whole.
+func (d *differ) diffSorted(dir string, a, b plumbing.Hash) error {
 	as, err := d.list(dir, a)
 	if err != nil {
 		return err

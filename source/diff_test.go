@@ -43,6 +43,18 @@ func TestDiffTrees(t *testing.T) {
 		r.Git("commit", "-q", "--allow-empty", "-m", fmt.Sprint(i))
 		trees = append(trees, plumbing.NewHash(r.Git("rev-parse", "HEAD:c")))
 	}
+	// Trees Git would not write: entries out of order, and a submodule.
+	blob := plumbing.NewHash(r.Git("rev-parse", "HEAD~1:c/z.cue"))
+	for _, entries := range [][]string{
+		{"100644 z.cue", "100644 a.cue"},
+		{"100644 a.cue", "160000 mod", "100644 z.cue"},
+	} {
+		var raw strings.Builder
+		for _, e := range entries {
+			raw.WriteString(e + "\x00" + string(blob[:]))
+		}
+		trees = append(trees, plumbing.NewHash(r.GitStdin(raw.String(), "hash-object", "-t", "tree", "-w", "--literally", "--stdin")))
+	}
 	trees = append(trees, plumbing.ZeroHash)
 	repo, err := Open(r.Dir)
 	if err != nil {
@@ -139,4 +151,31 @@ func changeStrings(cs []TreeChange) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+func TestGitCompare(t *testing.T) {
+	tests := []struct {
+		a    string
+		aDir bool
+		b    string
+		bDir bool
+		want int
+	}{
+		{"a", false, "b", false, -1},
+		{"a", false, "a", false, 0},
+		{"a", true, "a", true, 0},
+		{"a", false, "a", true, -1},     // "a" < "a/"
+		{"a.cue", false, "a", true, -1}, // "a.cue" < "a/": '.' < '/'
+		{"a0", false, "a", true, 1},     // "a0" > "a/": '0' > '/'
+		{"ab", false, "a", false, 1},
+		{"a", true, "ab", false, -1}, // "a/" < "ab"
+	}
+	for _, tt := range tests {
+		if got := gitCompare([]byte(tt.a), tt.aDir, []byte(tt.b), tt.bDir); got != tt.want {
+			t.Errorf("gitCompare(%q, %v, %q, %v) = %d, want %d", tt.a, tt.aDir, tt.b, tt.bDir, got, tt.want)
+		}
+		if got := gitCompare([]byte(tt.b), tt.bDir, []byte(tt.a), tt.aDir); got != -tt.want {
+			t.Errorf("gitCompare(%q, %v, %q, %v) = %d, want %d", tt.b, tt.bDir, tt.a, tt.aDir, got, -tt.want)
+		}
+	}
 }

@@ -219,40 +219,67 @@ const minTreeEntry = 1 + 1 + 1 + 1 + len(plumbing.ZeroHash)
 // false; off is the offset of name in b. It checks every bound: a corrupt
 // tree is an error, never a panic.
 func parseTree(b []byte, fn func(mode filemode.FileMode, name []byte, off int, hash plumbing.Hash) bool) error {
-	size := len(b)
-	for len(b) > 0 {
-		sp := bytes.IndexByte(b, ' ')
-		if sp <= 0 || sp > 7 {
-			return errors.New("malformed tree entry mode")
-		}
-		var m uint32
-		for _, c := range b[:sp] {
-			if c < '0' || c > '7' {
-				return errors.New("malformed tree entry mode")
-			}
-			m = m*8 + uint32(c-'0')
-		}
-		b = b[sp+1:]
-		nul := bytes.IndexByte(b, 0)
-		if nul < 0 {
-			return errors.New("tree entry name not terminated")
-		}
-		name, off := b[:nul], size-len(b)
-		if len(name) == 0 || bytes.IndexByte(name, '/') >= 0 || string(name) == "." || string(name) == ".." {
-			return fmt.Errorf("invalid tree entry name %q", name)
-		}
-		b = b[nul+1:]
-		var h plumbing.Hash
-		if len(b) < len(h) {
-			return errors.New("tree entry hash truncated")
-		}
-		copy(h[:], b[:len(h)])
-		b = b[len(h):]
-		if !fn(filemode.FileMode(m), name, off, h) {
+	t := treeReader{b: b, size: len(b)}
+	for t.next() {
+		if !fn(t.mode, t.name, t.off, t.hash) {
 			return nil
 		}
 	}
-	return nil
+	return t.err
+}
+
+// treeReader reads the entries of a raw tree object one at a time: after
+// next reports true, mode, name (at offset off), and hash are the entry's.
+// After it reports false, err says why, or is nil at the end.
+type treeReader struct {
+	b    []byte
+	size int
+	err  error
+
+	mode filemode.FileMode
+	name []byte
+	off  int
+	hash plumbing.Hash
+}
+
+func (t *treeReader) next() bool {
+	if t.err != nil || len(t.b) == 0 {
+		return false
+	}
+	b := t.b
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 || sp > 7 {
+		t.err = errors.New("malformed tree entry mode")
+		return false
+	}
+	var m uint32
+	for _, c := range b[:sp] {
+		if c < '0' || c > '7' {
+			t.err = errors.New("malformed tree entry mode")
+			return false
+		}
+		m = m*8 + uint32(c-'0')
+	}
+	b = b[sp+1:]
+	nul := bytes.IndexByte(b, 0)
+	if nul < 0 {
+		t.err = errors.New("tree entry name not terminated")
+		return false
+	}
+	name, off := b[:nul], t.size-len(b)
+	if len(name) == 0 || bytes.IndexByte(name, '/') >= 0 || string(name) == "." || string(name) == ".." {
+		t.err = fmt.Errorf("invalid tree entry name %q", name)
+		return false
+	}
+	b = b[nul+1:]
+	if len(b) < len(t.hash) {
+		t.err = errors.New("tree entry hash truncated")
+		return false
+	}
+	t.mode, t.name, t.off = filemode.FileMode(m), name, off
+	copy(t.hash[:], b)
+	t.b = b[len(t.hash):]
+	return true
 }
 
 // Node is what a history walk needs of a commit: its root tree, its

@@ -10,8 +10,8 @@ import (
 
 // TestLoader loads repositories one after another with one Loader and
 // wants what Load gives each: the same files, diagnostics and value. The
-// loader shares its context until maxLoaderFiles files were loaded into
-// it.
+// loader shares its context and schema (with the values derived from it)
+// until maxLoaderFiles files were loaded into it.
 func TestLoader(t *testing.T) {
 	big := fstest.MapFS{}
 	for i := range maxLoaderFiles - 1 {
@@ -51,6 +51,9 @@ func TestLoader(t *testing.T) {
 		// The big ones do not fit in the context the one before used.
 		if shared := last != nil && last.Context() == got.Context(); i > 0 && shared != (i != 3 && i != 5) {
 			t.Errorf("repository %d: shares the context of the one before: %v", i, shared)
+		}
+		if last != nil && (last.Context() == got.Context()) != (last.Schema == got.Schema) {
+			t.Errorf("repository %d: shares the context but not the schema of the one before, or the other way round", i)
 		}
 		last = got
 	}

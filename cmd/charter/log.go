@@ -171,7 +171,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 
 	scope := newAgentScope(id)
 	scope.blob = repo.Blob
-	scope.scoped = map[string]contentKey{} // the empty tree the first changes start from
+	scope.start() // the empty tree the first changes lead from
 	snaps := map[plumbing.Hash]history.Snapshot{}
 	docs := map[*evaluation]history.Snapshot{}
 	seen := false
@@ -194,7 +194,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 		switch {
 		case !logCaches:
 			err = scope.update(fsys, t.files)
-		case scope.scoped == nil:
+		case scope.files == nil:
 			// The changes lead from a tree this goroutine could not
 			// read: list this one whole.
 			err = scope.update(fsys, listFiles(fsys))
@@ -205,7 +205,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 			snaps[e.Tree] = history.Snapshot{Err: err}
 			continue
 		}
-		ev, err := scope.evaluate(fsys, e.Commit.String())
+		ev, kept, err := scope.evaluate(fsys, e.Commit.String())
 		switch {
 		case err != nil:
 			snaps[e.Tree] = history.Snapshot{Err: err}
@@ -221,7 +221,9 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 		if !ok {
 			doc, err := ev.agentDoc(id)
 			s = history.Snapshot{Doc: doc, Err: err}
-			docs[ev] = s
+			if kept {
+				docs[ev] = s
+			}
 		}
 		snaps[e.Tree] = s
 	}

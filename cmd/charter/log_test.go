@@ -17,11 +17,13 @@ import (
 )
 
 // TestLogCaches runs log for every agent of random histories, with and
-// without agentScope's caches, and wants the same output. The histories
-// have merges, files holding one agent, two agents or an agent beside
-// other declarations, agents that refer to agents in other files (by id
-// and by CUE reference), commits that do not validate, syntax errors,
-// renamed and removed files and a removed config root.
+// without agentScope's caches (and with every tree listed whole), and
+// wants the same output. The histories have merges, files holding one
+// agent, two agents or an agent beside other declarations, agents that
+// refer to agents in other files (by id and by CUE reference), tests that
+// name an agent, commits that do not validate, syntax errors, renamed and
+// removed files, links, hidden folders, cue.mod, executable files, a file
+// that becomes a folder, and a removed config root.
 func TestLogCaches(t *testing.T) {
 	if !sourcetest.HasGit() {
 		t.Skip("git is not installed")
@@ -129,7 +131,12 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 			// Files load leaves out, or reads only in some commits: a
 			// link, a hidden folder, cue.mod, an executable file, a
 			// file that becomes a folder.
-			switch rnd.IntN(5) {
+			switch rnd.IntN(6) {
+			case 5:
+				// A test that names an agent: every other agent's scope
+				// must grow by that agent's file to validate.
+				fs["config/tests.cue"] = fmt.Sprintf("tests: t1: {agent: %q, calls: [{tool: \"Read\", args: {file_path: \"/x\"}}], expect: [{call: 0, fires: []}]}\n",
+					[]string{"a0", "a1", "x", "nobody"}[rnd.IntN(4)])
 			case 0:
 				fs["config/agents/link.cue"] = "\x00120000 a0.cue"
 			case 1:
@@ -221,4 +228,46 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 	}
 	r.Git("checkout", "-q", "main")
 	return r.Dir
+}
+
+// TestLogScopeGrows: when an agent's files do not validate on their own
+// (a test names another agent), the agent's scope grows by that agent's
+// file, and no further: a commit where an agent nobody mentions does not
+// validate is still a version, one where the mentioned agent does not
+// validate is skipped.
+func TestLogScopeGrows(t *testing.T) {
+	r := sourcetest.New(t)
+	agent := func(id, model string) string {
+		return fmt.Sprintf("agents: %s: {name: %q, type: \"personal_assistant\", model: {provider: \"p\", model_id: %q}}\n", id, id, model)
+	}
+	const broken = "agents: %s: {name: 1}\n"
+	r.Write("config/tests.cue", `tests: t1: {agent: "b", calls: [{tool: "Read", args: {file_path: "/x"}}], expect: [{call: 0, fires: []}]}`+"\n",
+		"config/a.cue", agent("a", "m1"), "config/b.cue", agent("b", "m1"), "config/c.cue", agent("c", "m1"))
+	r.Commit("1: all valid")
+	r.Write("config/a.cue", agent("a", "m2"))
+	r.Commit("2: a changes")
+	r.Write("config/c.cue", fmt.Sprintf(broken, "c"))
+	r.Commit("3: c does not validate")
+	r.Write("config/a.cue", agent("a", "m3"))
+	r.Commit("4: a changes")
+	r.Write("config/b.cue", fmt.Sprintf(broken, "b"))
+	r.Commit("5: b does not validate")
+	r.Write("config/a.cue", agent("a", "m4"))
+	r.Commit("6: a changes")
+	for _, caches := range []bool{true, false} {
+		got := runCharter(t, caches, []string{"-C", filepath.Join(r.Dir, "config"), "log", "a"})
+		var subjects []string
+		for _, line := range strings.Split(got.Stdout, "\n") {
+			if strings.HasPrefix(line, "    ") && strings.Contains(line, ": ") && !strings.Contains(line, "hash") && !strings.Contains(line, "(not verified)") {
+				subjects = append(subjects, strings.TrimSpace(line))
+			}
+		}
+		want := []string{"4: a changes", "2: a changes", "1: all valid"}
+		if d := cmp.Diff(want, subjects); d != "" {
+			t.Errorf("caches %v: versions (-want +got):\n%s\n%s", caches, d, got.Stdout)
+		}
+		if !strings.Contains(got.Stderr, "skipped 2 commit(s)") {
+			t.Errorf("caches %v: stderr %q, want 2 commits skipped", caches, got.Stderr)
+		}
+	}
 }

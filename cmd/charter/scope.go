@@ -7,9 +7,13 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 	"testing/fstest"
 
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/charter-dev/charter/load"
@@ -28,6 +32,11 @@ var logCaches = true
 // this agent's resolved document, so a commit that only touches such files
 // needs no evaluation at all. Files are classified once per blob.
 //
+// When the files in scope do not evaluate on their own (they refer to an
+// agent left out: a CUE reference, a test that names it), the scope
+// grows by the files that declare the agents they mention, and theirs; and
+// when those do not evaluate either, the whole tree is evaluated.
+//
 // The scope follows one tree at a time: update sets it from a tree listed
 // whole, apply from the files that changed since the tree before, and
 // evaluate evaluates it.
@@ -43,9 +52,12 @@ type agentScope struct {
 	// blob, when set, reads a file by its Git blob id, without looking
 	// its path up in the tree.
 	blob func(plumbing.Hash) ([]byte, error)
-	// scoped holds the files of the current tree in the agent's scope;
-	// nil when there is no current tree (none yet, or an update failed).
-	scoped map[string]contentKey
+	// files holds every file of the current tree that load reads, and
+	// scoped those in the agent's scope, by path; nil when there is no
+	// current tree (none yet, or an update failed).
+	files, scoped map[string]contentKey
+	// mentions holds the names each file mentions, by content.
+	mentions map[contentKey]map[string]bool
 }
 
 // contentKey names a file's content: by its Git blob id, or by the
@@ -61,7 +73,8 @@ type fileClass struct {
 }
 
 func newAgentScope(id string) *agentScope {
-	s := &agentScope{id: id, class: map[contentKey]fileClass{}, evals: map[string]*evaluation{}}
+	s := &agentScope{id: id, class: map[contentKey]fileClass{}, evals: map[string]*evaluation{},
+		mentions: map[contentKey]map[string]bool{}}
 	if logCaches {
 		s.loader = new(load.Loader)
 	}
@@ -111,13 +124,18 @@ func fileChanges(diff []source.TreeChange) []fileChange {
 	return out
 }
 
+// start makes the empty tree the current one.
+func (s *agentScope) start() {
+	s.files, s.scoped = map[string]contentKey{}, map[string]contentKey{}
+}
+
 // update makes the listed tree fsys the current one.
 func (s *agentScope) update(fsys fs.FS, t treeFiles) error {
-	s.scoped = nil
+	s.files, s.scoped = nil, nil
 	if t.err != nil {
 		return t.err
 	}
-	scoped := map[string]contentKey{}
+	files, scoped := map[string]contentKey{}, map[string]contentKey{}
 	for i, p := range t.paths {
 		// A Git blob id names the content without reading it.
 		key := contentKey{blob: t.blobs[i]}
@@ -132,27 +150,32 @@ func (s *agentScope) update(fsys fs.FS, t treeFiles) error {
 		if err != nil {
 			return err
 		}
+		files[p] = key
 		if in {
 			scoped[p] = key
 		}
 	}
-	s.scoped = scoped
+	s.files, s.scoped = files, scoped
 	return nil
 }
 
 // apply makes the current tree the tree fsys, which differs from it by cs.
 func (s *agentScope) apply(fsys fs.FS, cs []fileChange) error {
 	for _, c := range cs {
-		in := false
-		if !c.blob.IsZero() {
-			var err error
-			if in, err = s.inScope(fsys, c.path, contentKey{blob: c.blob}); err != nil {
-				s.scoped = nil
-				return err
-			}
+		key := contentKey{blob: c.blob}
+		if c.blob.IsZero() {
+			delete(s.files, c.path)
+			delete(s.scoped, c.path)
+			continue
 		}
+		in, err := s.inScope(fsys, c.path, key)
+		if err != nil {
+			s.files, s.scoped = nil, nil
+			return err
+		}
+		s.files[c.path] = key
 		if in {
-			s.scoped[c.path] = contentKey{blob: c.blob}
+			s.scoped[c.path] = key
 		} else {
 			delete(s.scoped, c.path)
 		}
@@ -183,17 +206,35 @@ func (s *agentScope) read(fsys fs.FS, p string, key contentKey) ([]byte, error) 
 	return fs.ReadFile(fsys, p)
 }
 
-// evaluate returns the evaluation of the files of the current tree, fsys,
-// in the agent's scope, reusing an earlier one when the same files (by
-// content) were in scope. When the scoped files do not evaluate on their
-// own (they refer to a file left out), the whole tree is evaluated
-// instead, and that evaluation is not reused: it depends on files outside
-// the scope.
-func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
-	paths := slices.Sorted(maps.Keys(s.scoped))
+// evaluate returns the evaluation of the current tree, fsys, for the
+// agent, and whether the scope keeps it for reuse: the evaluation of the
+// files in scope (or of those and the files that declare the agents they
+// mention) is reused for every tree with the same such files, by content;
+// that of the whole tree is not: it depends on every file.
+func (s *agentScope) evaluate(fsys fs.FS, name string) (e *evaluation, kept bool, err error) {
+	e, err = s.evaluateFiles(fsys, s.scoped, name)
+	if err != nil || e.prog != nil {
+		return e, true, err
+	}
+	if more, err := s.closure(fsys); err != nil {
+		return nil, false, err
+	} else if len(more) > len(s.scoped) {
+		e, err = s.evaluateFiles(fsys, more, name)
+		if err != nil || e.prog != nil {
+			return e, true, err
+		}
+	}
+	e, err = evaluateWith(s.loader, fsys, name)
+	return e, false, err
+}
+
+// evaluateFiles evaluates the given files of fsys, or returns the
+// evaluation of the same files (by path and content) made before.
+func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name string) (*evaluation, error) {
+	paths := slices.Sorted(maps.Keys(files))
 	h := sha256.New()
 	for _, p := range paths {
-		key := s.scoped[p]
+		key := files[p]
 		h.Write(strconv.AppendInt(nil, int64(len(p)), 10))
 		h.Write([]byte{':'})
 		h.Write([]byte(p))
@@ -201,26 +242,91 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 		h.Write(key.sum[:])
 	}
 	fp := string(h.Sum(nil))
-	e, ok := s.evals[fp]
-	if !ok || !logCaches {
-		scoped := fstest.MapFS{}
-		for _, p := range paths {
-			b, err := s.read(fsys, p, s.scoped[p])
-			if err != nil {
-				return nil, err
-			}
-			scoped[p] = &fstest.MapFile{Data: b, Mode: 0o644}
-		}
-		var err error
-		if e, err = evaluateWith(s.loader, scoped, name); err != nil {
+	if e, ok := s.evals[fp]; ok && logCaches {
+		return e, nil
+	}
+	scoped := fstest.MapFS{}
+	for _, p := range paths {
+		b, err := s.read(fsys, p, files[p])
+		if err != nil {
 			return nil, err
 		}
-		s.evals[fp] = e
+		scoped[p] = &fstest.MapFile{Data: b, Mode: 0o644}
 	}
-	if e.prog == nil {
-		return evaluateWith(s.loader, fsys, name)
+	e, err := evaluateWith(s.loader, scoped, name)
+	if err != nil {
+		return nil, err
 	}
+	s.evals[fp] = e
 	return e, nil
+}
+
+// closure returns the files in scope and those that declare an agent
+// they mention, and so on, until no file declares an agent mentioned.
+func (s *agentScope) closure(fsys fs.FS) (map[string]contentKey, error) {
+	in := maps.Clone(s.scoped)
+	mentioned := map[string]bool{}
+	mention := func(p string, key contentKey) error {
+		m, ok := s.mentions[key]
+		if !ok || !logCaches {
+			b, err := s.read(fsys, p, key)
+			if err != nil {
+				return err
+			}
+			m = mentions(p, b)
+			s.mentions[key] = m
+		}
+		maps.Copy(mentioned, m)
+		return nil
+	}
+	for p, key := range in {
+		if err := mention(p, key); err != nil {
+			return nil, err
+		}
+	}
+	for grown := true; grown; {
+		grown = false
+		for p, key := range s.files {
+			if _, ok := in[p]; ok {
+				continue
+			}
+			for id := range s.class[key].ids {
+				if mentioned[id] {
+					in[p] = key
+					if err := mention(p, key); err != nil {
+						return nil, err
+					}
+					grown = true
+					break
+				}
+			}
+		}
+	}
+	return in, nil
+}
+
+// mentions returns the identifiers and the values of the one-line string
+// literals in a file: the names by which it may refer to an agent.
+func mentions(p string, b []byte) map[string]bool {
+	out := map[string]bool{}
+	f, err := parser.ParseFile(p, b)
+	if err != nil {
+		return out
+	}
+	ast.Walk(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			out[n.Name] = true
+		case *ast.BasicLit:
+			if n.Kind == token.STRING && !strings.Contains(n.Value, "\n") {
+				if v, err := literal.Unquote(n.Value); err == nil {
+					out[v] = true
+				}
+			}
+		}
+		return true
+	}, nil)
+	return out
 }
 
 func classify(p string, b []byte) fileClass {

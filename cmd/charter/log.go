@@ -205,7 +205,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 			snaps[e.Tree] = history.Snapshot{Err: err}
 			continue
 		}
-		ev, kept, err := scope.evaluate(fsys, e.Commit.String())
+		ev, err := scope.evaluate(fsys, e.Commit.String())
 		switch {
 		case err != nil:
 			snaps[e.Tree] = history.Snapshot{Err: err}
@@ -221,9 +221,7 @@ func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*h
 		if !ok {
 			doc, err := ev.agentDoc(id)
 			s = history.Snapshot{Doc: doc, Err: err}
-			if kept {
-				docs[ev] = s
-			}
+			docs[ev] = s
 		}
 		snaps[e.Tree] = s
 	}

@@ -34,8 +34,10 @@ var logCaches = true
 //
 // When the files in scope do not evaluate on their own (they refer to an
 // agent left out: a CUE reference, a test that names it), the scope
-// grows by the files that declare the agents they mention, and theirs; and
-// when those do not evaluate either, the whole tree is evaluated.
+// grows by the files that declare the agents they mention, by identifier
+// or string, and those the new files mention, and so on. The whole tree is
+// never evaluated: its validity would depend on every agent, and every
+// commit would need an evaluation of its own.
 //
 // The scope follows one tree at a time: update sets it from a tree listed
 // whole, apply from the files that changed since the tree before, and
@@ -207,25 +209,20 @@ func (s *agentScope) read(fsys fs.FS, p string, key contentKey) ([]byte, error) 
 }
 
 // evaluate returns the evaluation of the current tree, fsys, for the
-// agent, and whether the scope keeps it for reuse: the evaluation of the
-// files in scope (or of those and the files that declare the agents they
-// mention) is reused for every tree with the same such files, by content;
-// that of the whole tree is not: it depends on every file.
-func (s *agentScope) evaluate(fsys fs.FS, name string) (e *evaluation, kept bool, err error) {
-	e, err = s.evaluateFiles(fsys, s.scoped, name)
+// agent: that of the files in scope, or, when they do not validate on
+// their own, that of those and the files that declare the agents they
+// mention. An evaluation is reused for every tree with the same files, by
+// content.
+func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
+	e, err := s.evaluateFiles(fsys, s.scoped, name)
 	if err != nil || e.prog != nil {
-		return e, true, err
+		return e, err
 	}
-	if more, err := s.closure(fsys); err != nil {
-		return nil, false, err
-	} else if len(more) > len(s.scoped) {
-		e, err = s.evaluateFiles(fsys, more, name)
-		if err != nil || e.prog != nil {
-			return e, true, err
-		}
+	more, err := s.closure(fsys)
+	if err != nil || len(more) == len(s.scoped) {
+		return e, err
 	}
-	e, err = evaluateWith(s.loader, fsys, name)
-	return e, false, err
+	return s.evaluateFiles(fsys, more, name)
 }
 
 // evaluateFiles evaluates the given files of fsys, or returns the

@@ -326,8 +326,10 @@ func mentions(p string, b []byte) map[string]bool {
 	return out
 }
 
+// classify parses a file and says whether it declares agents only, and
+// which. Comments do not change that, so they are not kept.
 func classify(p string, b []byte) fileClass {
-	f, err := parser.ParseFile(p, b, parser.ParseComments)
+	f, err := parser.ParseFile(p, b)
 	if err != nil {
 		return fileClass{}
 	}

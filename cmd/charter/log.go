@@ -134,98 +134,121 @@ type listedTree struct {
 // listing of each tree, runs on its own goroutine while this one
 // evaluates: the one reads Git objects, the other evaluates CUE.
 func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*history.Entry, map[plumbing.Hash]history.Snapshot, bool, error) {
-	trees := make(chan listedTree, 64)
-	stop := make(chan struct{})
-	defer close(stop)
-	var entries []*history.Entry
-	var walkErr error
-	go func() {
-		defer close(trees)
-		listed := map[plumbing.Hash]bool{}
-		var last plumbing.Hash // the tree the last changes lead to
-		walkErr = history.Walk(repo, rev, repo.ConfigPath(), func(e *history.Entry) error {
-			entries = append(entries, e)
-			if listed[e.Tree] {
-				return nil
-			}
-			listed[e.Tree] = true
-			t := listedTree{entry: e}
-			switch {
-			case e.Tree.IsZero() || e.NotDir:
-			case !logCaches:
-				t.files = listFiles(repo.CommitTree(e.Commit, e.Tree, e.Committer.When))
-			default:
-				diff, err := repo.DiffTrees(last, e.Tree, load.Skips)
-				if t.err = err; err == nil {
-					t.changes, last = fileChanges(diff), e.Tree
-				}
-			}
-			select {
-			case trees <- t:
-				return nil
-			case <-stop:
-				return history.SkipAll
-			}
-		})
-	}()
+	w := &treeWalk{repo: repo, trees: make(chan listedTree, 64), stop: make(chan struct{})}
+	defer close(w.stop)
+	go w.run(rev)
+	l := newAgentLog(repo, id)
+	snaps := map[plumbing.Hash]history.Snapshot{}
+	for t := range w.trees {
+		progress.step("evaluating config trees", len(snaps)+1)
+		snaps[t.entry.Tree] = l.snapshot(t)
+	}
+	return w.entries, snaps, l.seen, w.err
+}
 
+// treeWalk walks history and lists each distinct config tree it meets.
+type treeWalk struct {
+	repo  *source.Repo
+	trees chan listedTree // closed when the walk ends
+	stop  chan struct{}   // closed to end the walk early
+	// entries and err are the walk's, once trees is closed.
+	entries []*history.Entry
+	err     error
+}
+
+func (w *treeWalk) run(rev string) {
+	defer close(w.trees)
+	listed := map[plumbing.Hash]bool{}
+	var last plumbing.Hash // the tree the last changes lead to
+	w.err = history.Walk(w.repo, rev, w.repo.ConfigPath(), func(e *history.Entry) error {
+		w.entries = append(w.entries, e)
+		if listed[e.Tree] {
+			return nil
+		}
+		listed[e.Tree] = true
+		t := listedTree{entry: e}
+		switch {
+		case e.Tree.IsZero() || e.NotDir:
+		case !logCaches:
+			t.files = listFiles(w.repo.CommitTree(e.Commit, e.Tree, e.Committer.When))
+		default:
+			diff, err := w.repo.DiffTrees(last, e.Tree, load.Skips)
+			if t.err = err; err == nil {
+				t.changes, last = fileChanges(diff), e.Tree
+			}
+		}
+		select {
+		case w.trees <- t:
+			return nil
+		case <-w.stop:
+			return history.SkipAll
+		}
+	})
+}
+
+// agentLog turns listed trees, in the order of the walk, into one agent's
+// snapshots.
+type agentLog struct {
+	repo  *source.Repo
+	id    string
+	scope *agentScope
+	// docs holds the snapshot of each evaluation the scope reuses.
+	docs map[*evaluation]history.Snapshot
+	// seen is set once the agent exists in a configuration that validates.
+	seen bool
+}
+
+func newAgentLog(repo *source.Repo, id string) *agentLog {
 	scope := newAgentScope(id)
 	scope.blob = repo.Blob
 	scope.start() // the empty tree the first changes lead from
-	snaps := map[plumbing.Hash]history.Snapshot{}
-	docs := map[*evaluation]history.Snapshot{}
-	seen := false
-	for t := range trees {
-		progress.step("evaluating config trees", len(snaps)+1)
-		e := t.entry
-		switch {
-		case e.Tree.IsZero():
-			snaps[e.Tree] = history.Snapshot{}
-			continue
-		case e.NotDir:
-			snaps[e.Tree] = history.Snapshot{Err: &source.PathNotFoundError{Path: repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
-			continue
-		case t.err != nil:
-			snaps[e.Tree] = history.Snapshot{Err: t.err}
-			continue
-		}
-		fsys := repo.CommitTree(e.Commit, e.Tree, e.Committer.When)
-		var err error
-		switch {
-		case !logCaches:
-			err = scope.update(fsys, t.files)
-		case scope.files == nil:
-			// The changes lead from a tree this goroutine could not
-			// read: list this one whole.
-			err = scope.update(fsys, listFiles(fsys))
-		default:
-			err = scope.apply(fsys, t.changes)
-		}
-		if err != nil {
-			snaps[e.Tree] = history.Snapshot{Err: err}
-			continue
-		}
-		ev, err := scope.evaluate(fsys, e.Commit.String())
-		switch {
-		case err != nil:
-			snaps[e.Tree] = history.Snapshot{Err: err}
-			continue
-		case ev.prog == nil:
-			snaps[e.Tree] = history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.diags))}
-			continue
-		}
-		if _, ok := ev.prog.Config.Agents[id]; ok {
-			seen = true
-		}
-		s, ok := docs[ev]
-		if !ok {
-			doc, err := ev.agentDoc(id)
-			s = history.Snapshot{Doc: doc, Err: err}
-			docs[ev] = s
-		}
-		snaps[e.Tree] = s
+	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*evaluation]history.Snapshot{}}
+}
+
+// snapshot makes t's tree the scope's current one and returns the agent's
+// snapshot there.
+func (l *agentLog) snapshot(t listedTree) history.Snapshot {
+	e := t.entry
+	switch {
+	case e.Tree.IsZero():
+		return history.Snapshot{}
+	case e.NotDir:
+		return history.Snapshot{Err: &source.PathNotFoundError{Path: l.repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
+	case t.err != nil:
+		return history.Snapshot{Err: t.err}
 	}
-	return entries, snaps, seen, walkErr
+	fsys := l.repo.CommitTree(e.Commit, e.Tree, e.Committer.When)
+	var err error
+	switch {
+	case !logCaches:
+		err = l.scope.update(fsys, t.files)
+	case l.scope.files == nil:
+		// The changes lead from a tree this goroutine could not read:
+		// list this one whole.
+		err = l.scope.update(fsys, listFiles(fsys))
+	default:
+		err = l.scope.apply(fsys, t.changes)
+	}
+	if err != nil {
+		return history.Snapshot{Err: err}
+	}
+	ev, err := l.scope.evaluate(fsys, e.Commit.String())
+	switch {
+	case err != nil:
+		return history.Snapshot{Err: err}
+	case ev.prog == nil:
+		return history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.diags))}
+	}
+	if _, ok := ev.prog.Config.Agents[l.id]; ok {
+		l.seen = true
+	}
+	s, ok := l.docs[ev]
+	if !ok {
+		doc, err := ev.agentDoc(l.id)
+		s = history.Snapshot{Doc: doc, Err: err}
+		l.docs[ev] = s
+	}
+	return s
 }
 
 // progress prints a progress line on a terminal when a walk runs long.

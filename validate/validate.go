@@ -69,7 +69,9 @@ var singletons = []struct {
 type Result struct {
 	// Config is the decoded model. Declarations that failed the schema are
 	// in it too, decoded field by field as far as possible, and listed in
-	// Invalid; use Config only when OK reports true.
+	// Invalid; use Config only when OK reports true. It is read-only: the
+	// standard library's declarations the repository does not extend are
+	// shared with every Result on the same schema (see load.Loader).
 	Config      *model.Config
 	Diagnostics []diag.Diagnostic
 	// Invalid holds "kind.name" of every declaration that failed.

@@ -329,13 +329,3 @@ func (d *treeDir) ReadDir(n int) ([]fs.DirEntry, error) {
 	d.off += len(rest)
 	return d.fsys.entries(d.path, rest), nil
 }
-
-// BlobID returns the Git blob id of the regular file name without reading
-// the blob (Stat reads its size). It is false for anything else.
-func (f *treeFS) BlobID(name string) (string, bool) {
-	n, err := f.lookup("stat", name, true)
-	if err != nil || n.isDir() || n.isSymlink() || n.hash.IsZero() {
-		return "", false
-	}
-	return n.hash.String(), true
-}

@@ -65,6 +65,9 @@ type Entry struct {
 	// Tree is the hash of the config root's tree at Commit; zero when the
 	// commit removed the config root.
 	Tree plumbing.Hash `json:"tree"`
+	// NotDir is set when the config root at Commit is a file, not a
+	// directory; Tree is then the file's blob.
+	NotDir bool `json:"-"`
 	// Parents are the commit's parents as recorded, not simplified.
 	Parents   []plumbing.Hash `json:"parents"`
 	Author    source.Person   `json:"author"`
@@ -281,6 +284,7 @@ func (w *walker) entry(h plumbing.Hash, root state) (*Entry, error) {
 	e := &Entry{
 		Commit:     h,
 		Tree:       root.hash,
+		NotDir:     root != state{} && root.mode != filemode.Dir,
 		Parents:    c.ParentHashes,
 		Author:     source.Person{Name: c.Author.Name, Email: c.Author.Email, When: c.Author.When},
 		Committer:  source.Person{Name: c.Committer.Name, Email: c.Committer.Email, When: c.Committer.When},

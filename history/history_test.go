@@ -212,6 +212,38 @@ func TestEntryMetadata(t *testing.T) {
 	}
 }
 
+// TestEntryNotDir: a commit where the config root is a file is an entry
+// whose Tree is the file's blob, marked NotDir.
+func TestEntryNotDir(t *testing.T) {
+	t.Parallel()
+	r := sourcetest.New(t)
+	r.Write("config/a.cue", "a: 1\n")
+	r.Commit("a directory")
+	r.Remove("config")
+	r.Write("config", "a file\n")
+	r.Commit("a file")
+	r.Remove("config")
+	r.Write("config/a.cue", "a: 2\n")
+	r.Commit("a directory again")
+	_, entries := walk(t, open(t, r.Dir), "HEAD", "config")
+	type entry struct {
+		Subject, Tree string
+		NotDir        bool
+	}
+	var got []entry
+	for _, e := range entries {
+		got = append(got, entry{e.Subject, e.Tree.String(), e.NotDir})
+	}
+	want := []entry{
+		{"a directory again", r.Git("rev-parse", "HEAD:config"), false},
+		{"a file", r.Git("rev-parse", "HEAD~1:config"), true},
+		{"a directory", r.Git("rev-parse", "HEAD~2:config"), false},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("entries (-want +got):\n%s", d)
+	}
+}
+
 func TestWalkStop(t *testing.T) {
 	t.Parallel()
 	r := importHistory(t, genHistory(42, 60))

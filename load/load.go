@@ -25,7 +25,6 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
-	"cuelang.org/go/cue/cuecontext"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
@@ -115,6 +114,11 @@ func (e *ReadError) Error() string {
 // nested, a syntax error) are diagnostics, and such files are left out and
 // listed in Repo.Skipped.
 func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
+	return (*Loader)(nil).Load(fsys, root)
+}
+
+// Load is the package's Load, in the loader's context.
+func (l *Loader) Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 	var ds []diag.Diagnostic
 	paths, notes, err := walk(fsys)
 	if err != nil {
@@ -167,8 +171,7 @@ func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 		pkg = "charter"
 	}
 
-	ctx := cuecontext.New()
-	schema, err := buildSchema(ctx)
+	ctx, schema, err := l.context(len(files))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -195,6 +198,12 @@ func Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error) {
 // are not regular files (never opened: a named pipe would block) as
 // warnings, and fails with a *ReadError when a folder cannot be read.
 func walk(fsys fs.FS) (paths []string, notes []diag.Diagnostic, err error) {
+	paths, _, notes, err = walkEntries(fsys)
+	return paths, notes, err
+}
+
+// walkEntries is walk that also returns each file's fs.DirEntry.
+func walkEntries(fsys fs.FS) (paths []string, entries []fs.DirEntry, notes []diag.Diagnostic, err error) {
 	var unreadable ReadError
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -209,37 +218,48 @@ func walk(fsys fs.FS) (paths []string, notes []diag.Diagnostic, err error) {
 			return nil
 		}
 		name := d.Name()
-		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+		if p != "." && Skips(name, d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
 		if d.IsDir() {
-			if name == "cue.mod" {
-				return fs.SkipDir
-			}
 			return nil
 		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
+		switch typ := d.Type(); {
+		case Reads(name, typ):
+			paths = append(paths, p)
+			entries = append(entries, d)
+		case typ&fs.ModeSymlink != 0:
 			if strings.HasSuffix(name, ".cue") || isDirLink(fsys, p) {
 				sev, msg := symlinkMessage(fsys, p)
 				notes = append(notes, diag.Diagnostic{File: p, Severity: sev, Rule: "symlink", Message: msg})
 			}
-		case path.Ext(name) != ".cue":
-		case d.Type().IsRegular():
-			paths = append(paths, p)
-		default:
+		case path.Ext(name) == ".cue":
 			notes = append(notes, diag.Diagnostic{File: p, Severity: diag.Warning, Rule: "read",
-				Message: fmt.Sprintf("not a regular file (%s); not read: charter reads only regular files", fileKind(d.Type()))})
+				Message: fmt.Sprintf("not a regular file (%s); not read: charter reads only regular files", fileKind(typ))})
 		}
 		return nil
 	})
 	if err == nil && len(unreadable.Paths) > 0 {
 		err = &unreadable
 	}
-	return paths, notes, err
+	return paths, entries, notes, err
+}
+
+// Skips reports whether Load leaves out a file or folder below the config
+// root, and all that is in it, by its name: names that start with "." or
+// "_" (as the cue tool does) and folders named cue.mod.
+func Skips(name string, dir bool) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || dir && name == "cue.mod"
+}
+
+// Reads reports whether Load reads a file of the given name and type
+// (fs.FileMode.Type) in a folder it does not leave out: a regular file
+// named *.cue, not one Skips.
+func Reads(name string, typ fs.FileMode) bool {
+	return !Skips(name, false) && path.Ext(name) == ".cue" && typ.IsRegular()
 }
 
 // fileKind names the type of a file that is not regular.

@@ -256,3 +256,33 @@ func TestUnreadable(t *testing.T) {
 		})
 	}
 }
+
+func TestSkipsAndReads(t *testing.T) {
+	tests := []struct {
+		name  string
+		typ   fs.FileMode
+		skips bool // as a file, or as a folder when typ is fs.ModeDir
+		reads bool
+	}{
+		{"a.cue", 0, false, true},
+		{"a.cue.bak", 0, false, false},
+		{"notes.md", 0, false, false},
+		{".a.cue", 0, true, false},
+		{"_a.cue", 0, true, false},
+		{"a.cue", fs.ModeSymlink, false, false},
+		{"a.cue", fs.ModeNamedPipe, false, false},
+		{"cue.mod", 0, false, false},
+		{"cue.mod", fs.ModeDir, true, false},
+		{"agents", fs.ModeDir, false, false},
+		{".git", fs.ModeDir, true, false},
+		{"_drafts", fs.ModeDir, true, false},
+	}
+	for _, tt := range tests {
+		if got := load.Skips(tt.name, tt.typ.IsDir()); got != tt.skips {
+			t.Errorf("Skips(%q, %v) = %v, want %v", tt.name, tt.typ.IsDir(), got, tt.skips)
+		}
+		if got := load.Reads(tt.name, tt.typ); got != tt.reads {
+			t.Errorf("Reads(%q, %v) = %v, want %v", tt.name, tt.typ, got, tt.reads)
+		}
+	}
+}

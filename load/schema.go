@@ -28,7 +28,17 @@ type Schema struct {
 	Defs cue.Value
 	// Stdlib is the standard library's value.
 	Stdlib cue.Value
+	// derived holds values other packages compute from the schema.
+	derived sync.Map
 }
+
+// Derived returns the value SetDerived stored under key, if any.
+func (s *Schema) Derived(key any) (any, bool) { return s.derived.Load(key) }
+
+// SetDerived stores v under key: a value computed from the schema alone,
+// which every repository loaded with it (by one Loader) may share. key
+// should be of a type of the caller's own, as for context.WithValue.
+func (s *Schema) SetDerived(key, v any) { s.derived.Store(key, v) }
 
 // Def returns the definition of the given name, such as "#Agent".
 func (s *Schema) Def(name string) cue.Value {

@@ -9,15 +9,19 @@ import (
 )
 
 // FuzzParseTree checks that no tree object, however corrupt, makes the
-// parser panic or return a name a file system path cannot hold.
+// parser panic or return a name a file system path cannot hold, and that
+// each name's offset is where the name is.
 func FuzzParseTree(f *testing.F) {
 	f.Add([]byte("100644 a.cue\x00" + string(make([]byte, 20)) + "40000 sub\x00" + string(make([]byte, 20))))
 	f.Add([]byte("100644 \x00"))
 	f.Add([]byte("1 x\x00abc"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_ = parseTree(b, func(_ filemode.FileMode, name []byte, _ plumbing.Hash) bool {
+		_ = parseTree(b, func(_ filemode.FileMode, name []byte, off int, _ plumbing.Hash) bool {
 			if len(name) == 0 || string(name) == "." || string(name) == ".." {
 				t.Fatalf("parseTree passed the name %q", name)
+			}
+			if off < 0 || off+len(name) > len(b) || string(b[off:off+len(name)]) != string(name) {
+				t.Fatalf("parseTree passed the name %q at offset %d", name, off)
 			}
 			return true
 		})

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"strconv"
 	"sync"
 
 	"github.com/go-git/go-billy/v5"
@@ -31,21 +30,27 @@ type objects struct {
 	// objects may be missing by design.
 	partial bool
 
-	trees map[plumbing.Hash][]*node
+	// trees and oldTrees cache decoded trees by hash, in two
+	// generations: when trees holds maxTrees, it becomes oldTrees and the
+	// older generation is dropped; a tree found in oldTrees moves back.
+	// The most recently used maxTrees trees are always kept.
+	trees, oldTrees map[plumbing.Hash][]*node
 
 	graphOpened bool
 	noGraph     bool
 	graph       commitgraph.Index
 }
 
-// maxTrees bounds the tree cache; past it the cache starts over.
-const maxTrees = 1 << 14
+// maxTrees is the size of a generation of the tree cache. A history
+// command lists a folder of agents per commit, hundreds of entries each:
+// keeping them all kept tens of megabytes alive for the collector to scan.
+const maxTrees = 256
 
 func (o *objects) close() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.closed = true
-	o.trees = nil
+	o.trees, o.oldTrees = nil, nil
 	if o.graph != nil {
 		err := o.graph.Close()
 		o.graph = nil
@@ -126,32 +131,56 @@ func (o *objects) blobSize(h plumbing.Hash) (int64, error) {
 func (o *objects) tree(h plumbing.Hash, what string) ([]*node, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if kids, ok := o.trees[h]; ok {
+	if kids, ok := o.cachedTree(h); ok {
 		return kids, nil
 	}
 	b, err := o.readLocked(plumbing.TreeObject, h, what)
 	if err != nil {
 		return nil, err
 	}
-	var kids []*node
-	err = parseTree(b, func(mode filemode.FileMode, name []byte, hash plumbing.Hash) bool {
-		if mode == filemode.Submodule {
-			return true
+	// One allocation for all names and one for all nodes: a tree of a
+	// folder of agents has hundreds of entries, and history commands list
+	// one per commit.
+	names := string(b)
+	nodes := make([]node, 0, len(b)/minTreeEntry)
+	err = parseTree(b, func(mode filemode.FileMode, name []byte, off int, hash plumbing.Hash) bool {
+		if mode != filemode.Submodule {
+			nodes = append(nodes, node{name: names[off : off+len(name)], mode: mode, hash: hash})
 		}
-		kids = append(kids, &node{name: string(name), mode: mode, hash: hash})
 		return true
 	})
+	kids := make([]*node, len(nodes))
+	for i := range nodes {
+		kids[i] = &nodes[i]
+	}
 	if err != nil {
 		return nil, &ObjectError{Hash: h, What: what, Err: err}
 	}
 	// Git sorts a directory as if its name ended in "/"; fs wants plain
 	// name order.
 	sortNodes(kids)
+	o.cacheTree(h, kids)
+	return kids, nil
+}
+
+// cachedTree returns tree h from the cache. The caller holds mu.
+func (o *objects) cachedTree(h plumbing.Hash) ([]*node, bool) {
+	if kids, ok := o.trees[h]; ok {
+		return kids, true
+	}
+	kids, ok := o.oldTrees[h]
+	if ok {
+		o.cacheTree(h, kids)
+	}
+	return kids, ok
+}
+
+// cacheTree adds tree h to the cache. The caller holds mu.
+func (o *objects) cacheTree(h plumbing.Hash, kids []*node) {
 	if o.trees == nil || len(o.trees) >= maxTrees {
-		o.trees = make(map[plumbing.Hash][]*node)
+		o.oldTrees, o.trees = o.trees, make(map[plumbing.Hash][]*node)
 	}
 	o.trees[h] = kids
-	return kids, nil
 }
 
 // entry returns the mode and hash of the entry name in tree h, or ok false.
@@ -159,7 +188,7 @@ func (o *objects) tree(h plumbing.Hash, what string) ([]*node, error) {
 func (o *objects) entry(h plumbing.Hash, name string, what string) (mode filemode.FileMode, hash plumbing.Hash, ok bool, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if kids, cached := o.trees[h]; cached {
+	if kids, cached := o.cachedTree(h); cached {
 		if n := findNode(kids, name); n != nil {
 			return n.mode, n.hash, true, nil
 		}
@@ -169,7 +198,7 @@ func (o *objects) entry(h plumbing.Hash, name string, what string) (mode filemod
 	if err != nil {
 		return 0, plumbing.ZeroHash, false, err
 	}
-	err = parseTree(b, func(m filemode.FileMode, n []byte, hh plumbing.Hash) bool {
+	err = parseTree(b, func(m filemode.FileMode, n []byte, _ int, hh plumbing.Hash) bool {
 		if string(n) == name {
 			mode, hash, ok = m, hh, true
 			return false
@@ -182,39 +211,75 @@ func (o *objects) entry(h plumbing.Hash, name string, what string) (mode filemod
 	return mode, hash, ok, nil
 }
 
+// minTreeEntry is the size of the smallest entry of a tree object: a
+// one-digit mode, a space, a one-byte name, a NUL and a hash.
+const minTreeEntry = 1 + 1 + 1 + 1 + len(plumbing.ZeroHash)
+
 // parseTree calls fn for each entry of a raw tree object until fn returns
-// false. It checks every bound: a corrupt tree is an error, never a panic.
-func parseTree(b []byte, fn func(mode filemode.FileMode, name []byte, hash plumbing.Hash) bool) error {
-	for len(b) > 0 {
-		sp := bytes.IndexByte(b, ' ')
-		if sp <= 0 || sp > 7 {
-			return errors.New("malformed tree entry mode")
-		}
-		m, err := strconv.ParseUint(string(b[:sp]), 8, 32)
-		if err != nil {
-			return errors.New("malformed tree entry mode")
-		}
-		b = b[sp+1:]
-		nul := bytes.IndexByte(b, 0)
-		if nul < 0 {
-			return errors.New("tree entry name not terminated")
-		}
-		name := b[:nul]
-		if len(name) == 0 || bytes.IndexByte(name, '/') >= 0 || string(name) == "." || string(name) == ".." {
-			return fmt.Errorf("invalid tree entry name %q", name)
-		}
-		b = b[nul+1:]
-		var h plumbing.Hash
-		if len(b) < len(h) {
-			return errors.New("tree entry hash truncated")
-		}
-		copy(h[:], b[:len(h)])
-		b = b[len(h):]
-		if !fn(filemode.FileMode(m), name, h) {
+// false; off is the offset of name in b. It checks every bound: a corrupt
+// tree is an error, never a panic.
+func parseTree(b []byte, fn func(mode filemode.FileMode, name []byte, off int, hash plumbing.Hash) bool) error {
+	t := treeReader{b: b, size: len(b)}
+	for t.next() {
+		if !fn(t.mode, t.name, t.off, t.hash) {
 			return nil
 		}
 	}
-	return nil
+	return t.err
+}
+
+// treeReader reads the entries of a raw tree object one at a time: after
+// next reports true, mode, name (at offset off), and hash are the entry's.
+// After it reports false, err says why, or is nil at the end.
+type treeReader struct {
+	b    []byte
+	size int
+	err  error
+
+	mode filemode.FileMode
+	name []byte
+	off  int
+	hash plumbing.Hash
+}
+
+func (t *treeReader) next() bool {
+	if t.err != nil || len(t.b) == 0 {
+		return false
+	}
+	b := t.b
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 || sp > 7 {
+		t.err = errors.New("malformed tree entry mode")
+		return false
+	}
+	var m uint32
+	for _, c := range b[:sp] {
+		if c < '0' || c > '7' {
+			t.err = errors.New("malformed tree entry mode")
+			return false
+		}
+		m = m*8 + uint32(c-'0')
+	}
+	b = b[sp+1:]
+	nul := bytes.IndexByte(b, 0)
+	if nul < 0 {
+		t.err = errors.New("tree entry name not terminated")
+		return false
+	}
+	name, off := b[:nul], t.size-len(b)
+	if len(name) == 0 || bytes.IndexByte(name, '/') >= 0 || string(name) == "." || string(name) == ".." {
+		t.err = fmt.Errorf("invalid tree entry name %q", name)
+		return false
+	}
+	b = b[nul+1:]
+	if len(b) < len(t.hash) {
+		t.err = errors.New("tree entry hash truncated")
+		return false
+	}
+	t.mode, t.name, t.off = filemode.FileMode(m), name, off
+	copy(t.hash[:], b)
+	t.b = b[len(t.hash):]
+	return true
 }
 
 // Node is what a history walk needs of a commit: its root tree, its

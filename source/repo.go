@@ -382,6 +382,36 @@ func (r *Repo) CommitPath(rev, p string) (*Snapshot, error) {
 	}, nil
 }
 
+// CommitTree returns tree, the hash of the config root's tree at commit
+// as a history walk found it, as a file system: the FS that Commit returns
+// for that commit, made without resolving a revision or reading the
+// commit. mtime is the commit's committer time. Like Commit's, the FS
+// reads objects lazily: a missing tree fails on first use.
+func (r *Repo) CommitTree(commit, tree plumbing.Hash, mtime time.Time) fs.FS {
+	return &treeFS{
+		o:     r.o,
+		root:  &node{name: ".", mode: filemode.Dir, hash: tree},
+		mtime: mtime,
+		where: "commit " + short(commit),
+	}
+}
+
+// Blob returns the content of blob h: a file BlobHash named.
+func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
+	return r.o.read(plumbing.BlobObject, h, "blob "+h.String())
+}
+
+// BlobHash returns the Git blob id of a regular file listed by a file
+// system this package made (a DirEntry from ReadDir or fs.WalkDir), without
+// reading the blob. It is false for anything else.
+func BlobHash(d fs.DirEntry) (plumbing.Hash, bool) {
+	i, ok := d.(*treeInfo)
+	if !ok || i.n.isDir() || i.n.isSymlink() || i.n.hash.IsZero() {
+		return plumbing.ZeroHash, false
+	}
+	return i.n.hash, true
+}
+
 // cleanRepoPath checks a path relative to the top of the repository.
 func cleanRepoPath(p string) (string, error) {
 	if p == "" {

@@ -313,6 +313,77 @@ func TestCommit(t *testing.T) {
 	}
 }
 
+func TestCommitTree(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	repo := open(t, filepath.Join(f.Dir, "configs", "agents"))
+	for _, rev := range []string{"HEAD", "HEAD^2", "v1"} {
+		snap, err := repo.Commit(rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys := repo.CommitTree(snap.CommitHash, snap.TreeHash, snap.Committer.When)
+		if d := cmp.Diff(fsFiles(t, snap.FS), fsFiles(t, fsys)); d != "" {
+			t.Errorf("CommitTree at %s (-Commit +CommitTree):\n%s", rev, d)
+		}
+		if err := fstest.TestFS(fsys, "a.cue", "team/b.cue"); err != nil {
+			t.Errorf("CommitTree at %s: %v", rev, err)
+		}
+		fi, err := fs.Stat(fsys, "a.cue")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fi.ModTime().Equal(snap.Committer.When) {
+			t.Errorf("CommitTree at %s: ModTime = %v, want %v", rev, fi.ModTime(), snap.Committer.When)
+		}
+	}
+}
+
+// TestBlobHash: BlobHash names each file's blob, and Blob reads it.
+func TestBlobHash(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	repo := open(t, filepath.Join(f.Dir, "configs", "agents"))
+	snap, err := repo.Commit("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	err = fs.WalkDir(snap.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if h, ok := source.BlobHash(d); ok {
+			got[p] = h.String()
+			b, err := repo.Blob(h)
+			if err != nil {
+				return err
+			}
+			if want, _ := fs.ReadFile(snap.FS, p); string(b) != string(want) {
+				t.Errorf("Blob(%s) = %q, want %q", h, b, want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a.cue":      f.Git("rev-parse", "HEAD:configs/agents/a.cue"),
+		"team/b.cue": f.Git("rev-parse", "HEAD:configs/agents/team/b.cue"),
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("BlobHash (-git +BlobHash):\n%s", d)
+	}
+	entries, err := fs.ReadDir(fstest.MapFS{"a.cue": {Data: []byte("a: 1")}}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := source.BlobHash(entries[0]); ok {
+		t.Errorf("BlobHash of a MapFS entry = %s, true; want false", h)
+	}
+}
+
 func TestCommitPathErrors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

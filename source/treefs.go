@@ -175,12 +175,10 @@ func (f *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
 
 func (f *treeFS) entries(dir string, kids []*node) []fs.DirEntry {
 	out := make([]fs.DirEntry, len(kids))
+	infos := make([]treeInfo, len(kids))
 	for i, k := range kids {
-		p := k.name
-		if dir != "." {
-			p = dir + "/" + k.name
-		}
-		out[i] = f.info(p, k)
+		infos[i] = treeInfo{fsys: f, name: k.name, n: k}
+		out[i] = &infos[i]
 	}
 	return out
 }
@@ -259,8 +257,12 @@ func (i *treeInfo) Size() int64 {
 	return i.size
 }
 
-func (i *treeInfo) Mode() fs.FileMode {
-	switch i.n.mode {
+func (i *treeInfo) Mode() fs.FileMode { return fileMode(i.n.mode) }
+
+// fileMode converts a Git file mode to the mode the file systems of this
+// package report.
+func fileMode(m filemode.FileMode) fs.FileMode {
+	switch m {
 	case filemode.Dir:
 		return fs.ModeDir | 0o755
 	case filemode.Symlink:
@@ -326,14 +328,4 @@ func (d *treeDir) ReadDir(n int) ([]fs.DirEntry, error) {
 	}
 	d.off += len(rest)
 	return d.fsys.entries(d.path, rest), nil
-}
-
-// BlobID returns the Git blob id of the regular file name without reading
-// the blob (Stat reads its size). It is false for anything else.
-func (f *treeFS) BlobID(name string) (string, bool) {
-	n, err := f.lookup("stat", name, true)
-	if err != nil || n.isDir() || n.isSymlink() || n.hash.IsZero() {
-		return "", false
-	}
-	return n.hash.String(), true
 }

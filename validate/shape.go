@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"sync"
 
 	"cuelang.org/go/cue"
 )
@@ -45,13 +46,28 @@ func schemaDefs(schema interface{ Def(string) cue.Value }) map[string]schemaDef 
 	out := map[string]schemaDef{}
 	for _, k := range kinds {
 		d := schema.Def(k.def)
-		out[k.def] = schemaDef{d, shapeOf(d, 0)}
+		out[k.def] = schemaDef{d, defShape(k.def, d)}
 	}
 	for _, s := range singletons {
 		d := schema.Def(s.def)
-		out[s.def] = schemaDef{d, shapeOf(d, 0)}
+		out[s.def] = schemaDef{d, defShape(s.def, d)}
 	}
 	return out
+}
+
+// shapes holds, for this process, the shape of each definition by name.
+// The schema is embedded, so a definition has the same shape in every CUE
+// context it is built in; charter log builds it for many commits.
+var shapes sync.Map
+
+// defShape returns the shape of definition d, named name.
+func defShape(name string, d cue.Value) *shape {
+	if sh, ok := shapes.Load(name); ok {
+		return sh.(*shape)
+	}
+	sh := shapeOf(d, 0)
+	shapes.Store(name, sh)
+	return sh
 }
 
 func shapeOf(s cue.Value, depth int) *shape {

@@ -69,7 +69,9 @@ var singletons = []struct {
 type Result struct {
 	// Config is the decoded model. Declarations that failed the schema are
 	// in it too, decoded field by field as far as possible, and listed in
-	// Invalid; use Config only when OK reports true.
+	// Invalid; use Config only when OK reports true. It is read-only: the
+	// standard library's declarations the repository does not extend are
+	// shared with every Result on the same schema (see load.Loader).
 	Config      *model.Config
 	Diagnostics []diag.Diagnostic
 	// Invalid holds "kind.name" of every declaration that failed.
@@ -437,9 +439,13 @@ func (v *validator) one(j job) any {
 	key := j.kind.field + "." + j.name
 	builtinOnly := j.std.Exists() && !j.user.Exists()
 	if builtinOnly {
+		if x, ok := v.repo.Schema.Derived(builtinDecl(key)); ok {
+			return x
+		}
 		if b, ok := stdlibJSON.Load(key); ok {
 			target := j.kind.new()
 			if decodeJSONBytes(b.([]byte), target) == nil {
+				v.repo.Schema.SetDerived(builtinDecl(key), target)
 				return target
 			}
 		}
@@ -461,9 +467,16 @@ func (v *validator) one(j job) any {
 		if b, err := json.Marshal(target); err == nil {
 			stdlibJSON.Store(key, b)
 		}
+		v.repo.Schema.SetDerived(builtinDecl(key), target)
 	}
 	return target
 }
+
+// builtinDecl keys, among the values derived from a schema, the decoded
+// form of a standard library declaration the user does not extend
+// ("kind.name"). Every Run on the same schema (the repositories one
+// load.Loader loads) gets the same value: a Config is read-only.
+type builtinDecl string
 
 // stdlibJSON holds, for this process, the decoded form of every standard
 // library declaration the user does not extend, as JSON. The standard

@@ -9,6 +9,7 @@ import (
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -21,8 +22,11 @@ type evaluation struct {
 // evaluate loads, validates and compiles fsys without printing anything.
 // A configuration with errors returns them in diags and a nil prog; an
 // unreadable one is an exit-2 error.
-func evaluate(fsys fs.FS, name string) (*evaluation, error) {
-	l, err := loadFS(fsys, name)
+func evaluate(fsys fs.FS, name string) (*evaluation, error) { return evaluateWith(nil, fsys, name) }
+
+// evaluateWith is evaluate in the loader's CUE context (nil for a new one).
+func evaluateWith(ld *load.Loader, fsys fs.FS, name string) (*evaluation, error) {
+	l, err := loadWith(ld, fsys, name)
 	if err != nil {
 		return nil, err
 	}

@@ -129,8 +129,11 @@ func snapshot(repo *source.Repo, rev string) (*source.Snapshot, error) {
 }
 
 // loadFS loads and validates a config root given as a file system.
-func loadFS(fsys fs.FS, name string) (*loaded, error) {
-	repo, ds, err := load.Load(fsys, name)
+func loadFS(fsys fs.FS, name string) (*loaded, error) { return loadWith(nil, fsys, name) }
+
+// loadWith is loadFS in the loader's CUE context (nil for a new one).
+func loadWith(ld *load.Loader, fsys fs.FS, name string) (*loaded, error) {
+	repo, ds, err := ld.Load(fsys, name)
 	if err != nil {
 		var nf *load.NoFilesError
 		if errors.As(err, &nf) {

@@ -97,6 +97,9 @@ func WriteDir(dir string, t Tree) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
+	// Builds into one place take turns: each sees only what finished
+	// builds and killed ones left.
+	defer lockDir(parent)()
 	removeStale(parent, base)
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
@@ -108,6 +111,7 @@ func WriteDir(dir string, t Tree) error {
 	if fi, err := os.Lstat(prev); err == nil && fi.IsDir() && ours(fi) {
 		_ = claim(prev, tmp)
 	}
+
 	ok := false
 	defer func() {
 		if !ok {
@@ -124,11 +128,15 @@ func WriteDir(dir string, t Tree) error {
 		return err
 	}
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Rename(tmp, dir); err != nil {
+		err := os.Rename(tmp, dir)
+		if err == nil {
+			ok = true
+			return nil
+		}
+		if _, serr := os.Lstat(dir); serr != nil {
 			return err
 		}
-		ok = true
-		return nil
+		// Another build made dir meanwhile: exchange with it, below.
 	}
 	if err := exchange(tmp, dir); err != nil {
 		// No atomic exchange (another OS or file system): two renames.

@@ -30,3 +30,28 @@ func TestWriteDirModes(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentBuilds runs builds into one directory at once: none may
+// fail because another removed its temporary directory, and the bundle
+// left is one of theirs, whole.
+func TestConcurrentBuilds(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dist")
+	trees := make([]Tree, 12)
+	for i := range trees {
+		trees[i] = Tree{"manifest.json": []byte{byte('a' + i)}, "agents/x/agent.json": []byte{byte('a' + i)}}
+	}
+	errs := make(chan error, len(trees))
+	for _, tree := range trees {
+		go func() { errs <- WriteDir(dir, tree) }()
+	}
+	for range trees {
+		if err := <-errs; err != nil {
+			t.Errorf("WriteDir: %v", err)
+		}
+	}
+	m, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	a, _ := os.ReadFile(filepath.Join(dir, "agents/x/agent.json"))
+	if len(m) != 1 || string(m) != string(a) {
+		t.Errorf("the bundle left mixes builds: manifest %q, agent %q", m, a)
+	}
+}

@@ -20,12 +20,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"sync"
 	"time"
 
 	"github.com/charter-dev/charter/a2a"
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/team"
@@ -95,20 +95,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	}()
 
 	errs := make([]error, len(prog.Agents))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				errs[i] = buildAgent(prog, prog.Agents[i], put)
-			}
-		})
-	}
-	for i := range prog.Agents {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], put) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

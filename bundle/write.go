@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/model"
 )
 
@@ -337,22 +338,10 @@ func removeTree(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// parallel calls f on every item from a few goroutines.
+// parallel calls f on every item from eight goroutines: file system
+// calls wait more than they compute.
 func parallel(items []string, f func(string)) {
-	next := make(chan string)
-	var wg sync.WaitGroup
-	for range min(8, len(items)) {
-		wg.Go(func() {
-			for it := range next {
-				f(it)
-			}
-		})
-	}
-	for _, it := range items {
-		next <- it
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(items), 8, func(i int) { f(items[i]) })
 }
 
 // removeStale deletes temporary directories that a killed build left.

@@ -3,15 +3,14 @@ package lint
 import (
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/validate"
@@ -165,20 +164,9 @@ func runRules(prog *compiler.Program, files []*load.File, enabled map[string]boo
 	}
 	sh := newShared(prog)
 	out := make([][]finding, len(rules))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(rules)) {
-		wg.Go(func() {
-			for i := range next {
-				rules[i].Run(&Pass{Rule: rules[i], Program: prog, Config: prog.Config, Files: files, shared: sh, out: &out[i]})
-			}
-		})
-	}
-	for i := range rules {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(rules), 0, func(i int) {
+		rules[i].Run(&Pass{Rule: rules[i], Program: prog, Config: prog.Config, Files: files, shared: sh, out: &out[i]})
+	})
 	return slices.Concat(out...)
 }
 

@@ -15,11 +15,9 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"cuelang.org/go/cue"
@@ -30,6 +28,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/par"
 )
 
 // MaxFileSize is the largest .cue file charter reads.
@@ -340,23 +339,12 @@ func parseAll(fsys fs.FS, paths []string) []parsed {
 		out[i].path = p
 		srcs[i], out[i].diags, out[i].err = readSource(fsys, p)
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				out[i].file, out[i].diags = parseSource(paths[i], srcs[i])
-				srcs[i] = nil
-			}
-		})
-	}
-	for i := range paths {
+	par.Each(len(paths), 0, func(i int) {
 		if srcs[i] != nil {
-			next <- i
+			out[i].file, out[i].diags = parseSource(paths[i], srcs[i])
+			srcs[i] = nil
 		}
-	}
-	close(next)
-	wg.Wait()
+	})
 	return out
 }
 

@@ -3,12 +3,11 @@ package main
 import (
 	"fmt"
 	"io/fs"
-	"runtime"
-	"sync"
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/render"
 )
@@ -62,24 +61,13 @@ func (e *evaluation) agentJSONs(only string) (map[string][]byte, error) {
 	}
 	docs := make([][]byte, len(agents))
 	errs := make([]error, len(agents))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				p, err := render.Render(e.prog, agents[i])
-				if err == nil {
-					docs[i], err = bundle.AgentJSON(agents[i], p.String())
-				}
-				errs[i] = err
-			}
-		})
-	}
-	for i := range agents {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(agents), 0, func(i int) {
+		p, err := render.Render(e.prog, agents[i])
+		if err == nil {
+			docs[i], err = bundle.AgentJSON(agents[i], p.String())
+		}
+		errs[i] = err
+	})
 	out := make(map[string][]byte, len(agents))
 	for i, a := range agents {
 		if errs[i] != nil {

@@ -48,9 +48,18 @@ reminder as context after the call for remind. Each session's calls are
 kept in --state-dir (default: charter/sessions under the user's cache
 directory), keyed by session_id, safe against two hooks at once; a
 SessionEnd input deletes the session's state, and that of sessions idle
-for seven days. See docs/rules.md for the settings.json snippet.`,
+for seven days. With --protocol claude-code every failure (bad input, a
+missing bundle) exits 1, so that Claude Code shows it and lets the call
+proceed: exit 2 would block the call. See docs/rules.md for the
+settings.json snippet.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runEval(g, o, os.Stdin) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			err := runEval(g, o, os.Stdin)
+			if o.protocol == "claude-code" {
+				return hookError(err)
+			}
+			return err
+		},
 	}
 	cmd.Flags().StringVar(&o.bundle, "bundle", "", "read the profile from this built bundle instead of building the repository")
 	cmd.Flags().StringVar(&o.agent, "agent", "", "judge with this agent's profile")
@@ -127,6 +136,19 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 		session = s
 	}
 	return writeJSON(g.stdout, e.Evaluate(phase, call, session))
+}
+
+// hookError gives every failure of the Claude Code hook exit code 1. Claude
+// Code blocks the tool call when a hook exits 2, and lets it proceed, showing
+// the message, on any other failure: charter's own trouble (a missing
+// bundle, bad input) must not block the agent by accident. Blocking is what
+// a rule's deny says, on exit 0.
+func hookError(err error) error {
+	var ee *exitErr
+	if errors.As(err, &ee) && ee.code == exitError {
+		ee.code = exitFindings
+	}
+	return err
 }
 
 // evalProfile finds the profile to judge with, from a bundle or by

@@ -111,7 +111,7 @@ func runTests(g *globals, o *testOptions) error {
 	}
 
 	cfg := c.Program.Config
-	engines := map[string]*rules.Engine{}
+	engines, thereEngines := map[string]*rules.Engine{}, map[string]*rules.Engine{}
 	var runs []testRun
 	for _, name := range model.Sorted(cfg.Tests) {
 		if cfg.Builtin["tests."+name] && !o.std {
@@ -133,7 +133,7 @@ func runTests(g *globals, o *testOptions) error {
 		res := rules.RunTest(e, calls, expect)
 		run.Result, run.Passed = &res, res.Passed
 		if there != nil {
-			if te, err := engineFor(map[string]*rules.Engine{}, there, run.Profile, o.against); err != nil {
+			if te, err := engineFor(thereEngines, there, run.Profile, o.against); err != nil {
 				run.Changed = []verdictChange{{Call: -1, Tool: err.Error()}}
 			} else {
 				run.Changed = compareVerdicts(res, rules.RunTest(te, calls, expect))

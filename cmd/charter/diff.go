@@ -99,7 +99,7 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 		}
 	}
 	if o.agent != "" && !hasAgent(a, o.agent) && !hasAgent(b, o.agent) {
-		return unknownName("agent", o.agent, append(keys(a.prog.Config.Agents), keys(b.prog.Config.Agents)...))
+		return unknownName("agent", o.agent, append(model.Sorted(a.prog.Config.Agents), model.Sorted(b.prog.Config.Agents)...))
 	}
 	da, db, err := changedDocs(a, b, o.agent)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
 	"github.com/charter-dev/charter/validate"
@@ -210,7 +211,7 @@ func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
 	}
 	p, ok := c.Program.Profiles[name]
 	if !ok {
-		return rules.Profile{}, unknownName("profile", name, keys(c.Program.Profiles))
+		return rules.Profile{}, unknownName("profile", name, model.Sorted(c.Program.Profiles))
 	}
 	return *p, nil
 }

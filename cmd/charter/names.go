@@ -5,17 +5,17 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/validate"
 )
 
 // unknownName is a usage error for a name that does not exist, naming the
-// closest one or listing the valid ones.
+// closest one or listing the valid ones (each once, sorted; valid itself is
+// left as it is).
 func unknownName(noun, name string, valid []string) error {
 	if c, ok := validate.Closest(name, valid); ok {
 		return usage("unknown %s %q; did you mean %q?", noun, name, c)
 	}
-	slices.Sort(valid)
+	valid = slices.Compact(slices.Sorted(slices.Values(valid)))
 	if len(valid) == 0 {
 		return usage("unknown %s %q; there are none", noun, name)
 	}
@@ -24,8 +24,6 @@ func unknownName(noun, name string, valid []string) error {
 	}
 	return usage("unknown %s %q; valid: %s", noun, name, strings.Join(valid, ", "))
 }
-
-func keys[V any](m map[string]V) []string { return model.Sorted(m) }
 
 // fmtErrors prints the closing count line of a failed command.
 func fmtErrors(g *globals, ds []diag.Diagnostic) {

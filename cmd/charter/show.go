@@ -11,6 +11,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
+	"github.com/charter-dev/charter/model"
 	"github.com/spf13/cobra"
 )
 
@@ -119,7 +120,7 @@ func showAt(g *globals, fsys fs.FS, name, id string) (map[string]any, error) {
 		return nil, fail(err, "")
 	}
 	if doc == nil {
-		return nil, unknownName("agent at "+name, id, keys(e.prog.Config.Agents))
+		return nil, unknownName("agent at "+name, id, model.Sorted(e.prog.Config.Agents))
 	}
 	return doc, nil
 }

@@ -68,11 +68,11 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	cfg := c.Program.Config
 	cat, ok := cfg.Categories[category]
 	if !ok {
-		return unknownName("category", category, keys(cfg.Categories))
+		return unknownName("category", category, model.Sorted(cfg.Categories))
 	}
 	s, ok := cat.Settings[setting]
 	if !ok {
-		return unknownName("setting of category "+category, setting, keys(cat.Settings))
+		return unknownName("setting of category "+category, setting, model.Sorted(cat.Settings))
 	}
 	rs, ok := a.Setting(category, setting)
 	if !ok && a.Type != nil {

@@ -184,3 +184,33 @@ func TestTypeCategories(t *testing.T) {
 		t.Errorf("a type without categories (-want +got):\n%s", diff)
 	}
 }
+
+// TestConditions checks that the compiler compiles every condition of the
+// user's rules as the engine will, reporting each problem at its field.
+func TestConditions(t *testing.T) {
+	ds := testrepo.Diagnostics(t, testrepo.FS(map[string]string{"a.cue": `package charter
+profiles: ops: {
+	extends: "dev"
+	rules: {
+		a: {trigger: "bash", action: "remind", condition: {type: "expr", expr: "call.args.command.matches('(x')"}}
+		b: {trigger: "bash", action: "remind", condition: {type: "expr", expr: "call.tool"}}
+		c: {trigger: "bash", action: "remind", condition: {type: "contains", field: "command", substring: "x", pattern: "y"}}
+		d: {trigger: "bash", action: "remind", condition: {type: "matches", field: "command", pattern: "(x"}}
+		ok: {trigger: "bash", action: "remind", condition: {type: "expr", expr: "call.args.command.matches('^make')"}}
+	}
+}
+`}))
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Rule+" "+d.Path)
+	}
+	want := []string{
+		"regex-invalid profiles.ops.rules.a.condition.expr",
+		"rule profiles.ops.rules.b.condition.expr",
+		"rule profiles.ops.rules.c.condition.pattern",
+		"regex-invalid profiles.ops.rules.d.condition.pattern",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}

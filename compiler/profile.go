@@ -2,8 +2,11 @@ package compiler
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/rules"
@@ -61,8 +64,7 @@ func (c *compilation) flatten(name string) *rules.Profile {
 			rr.Enabled = *r.Enabled
 		}
 		if r.Condition != nil {
-			rr.Condition = &rules.Condition{Type: rules.ConditionType(r.Condition.Type), Field: r.Condition.Field,
-				Substring: r.Condition.Substring, Pattern: r.Condition.Pattern, Values: r.Condition.Values, Expr: r.Condition.Expr}
+			rr.Condition = r.Condition.Rules()
 		}
 		out.Rules = append(out.Rules, rr)
 	}
@@ -96,4 +98,60 @@ func overlay(m, r *model.Rule) {
 	if r.Enabled != nil {
 		m.Enabled = r.Enabled
 	}
+}
+
+// checkConditions compiles the condition of every rule the user's files
+// declare, as the rule engine will at run time, so that a condition that
+// does not parse, type-check or compile (a bad pattern, also inside a CEL
+// matches()) fails here and not on an agent's tool call. The standard
+// library's rules are checked by its own tests.
+func (c *compilation) checkConditions() {
+	cfg := c.prog.Config
+	for _, name := range model.Sorted(cfg.Profiles) {
+		if cfg.Builtin["profiles."+name] {
+			continue
+		}
+		for _, id := range model.Sorted(cfg.Profiles[name].Rules) {
+			cond := cfg.Profiles[name].Rules[id].Condition
+			if cond == nil {
+				continue
+			}
+			err := rules.CheckCondition(*cond.Rules())
+			var errs []error
+			var ce *rules.CompileError
+			switch {
+			case err == nil:
+				continue
+			case errors.As(err, &ce):
+				errs = ce.Errs
+			default:
+				errs = []error{err}
+			}
+			for _, e := range errs {
+				var ck *rules.CheckError
+				if !errors.As(e, &ck) {
+					c.errorf("rule", []string{"profiles", name, "rules", id, "condition"}, "%v", e)
+					continue
+				}
+				c.conditionError(name, id, ck)
+			}
+		}
+	}
+}
+
+// conditionError reports one problem of a rule's condition at its field;
+// a regular expression that does not compile is regex-invalid's.
+func (c *compilation) conditionError(profile, id string, ck *rules.CheckError) {
+	path := []string{"profiles", profile, "rules", id}
+	path = append(path, strings.Split(ck.Field, ".")...)
+	msg := ck.Msg
+	if ck.Line > 0 {
+		msg = fmt.Sprintf("at line %d, column %d of the expression: %s", ck.Line, ck.Column, msg)
+	}
+	rule := "rule"
+	// Go's regexp error, from a pattern or from a CEL matches().
+	if strings.Contains(msg, "error parsing regexp") {
+		rule = "regex-invalid"
+	}
+	c.errorf(rule, path, "%s", msg)
 }

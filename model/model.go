@@ -7,7 +7,11 @@
 // declaration says otherwise).
 package model
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/charter-dev/charter/rules"
+)
 
 // Config is a whole repository: the standard library with the user's
 // declarations unified into it.
@@ -160,6 +164,12 @@ type Condition struct {
 	Pattern   string   `json:"pattern,omitempty"`
 	Values    []string `json:"values,omitempty"`
 	Expr      string   `json:"expr,omitempty"`
+}
+
+// Rules returns the condition as the rule engine takes it.
+func (c *Condition) Rules() *rules.Condition {
+	return &rules.Condition{Type: rules.ConditionType(c.Type), Field: c.Field,
+		Substring: c.Substring, Pattern: c.Pattern, Values: c.Values, Expr: c.Expr}
 }
 
 // Classifier picks an approach per turn.

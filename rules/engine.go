@@ -327,7 +327,11 @@ func celIssue(what string, iss *cel.Issues) *CheckError {
 		Msg:    fmt.Sprintf("%s: %s; docs/rules.md lists the variables (call, session) and functions an expression may use", what, e.Message),
 	}
 	if n := len(errs); n > 1 {
-		ce.Msg += fmt.Sprintf(" (%d more problems follow)", n-1)
+		if n == 2 {
+			ce.Msg += " (1 more problem follows)"
+		} else {
+			ce.Msg += fmt.Sprintf(" (%d more problems follow)", n-1)
+		}
 	}
 	return ce
 }

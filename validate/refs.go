@@ -3,7 +3,6 @@ package validate
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -354,32 +353,8 @@ func (v *validator) rule(p Path, r *model.Rule, inherited bool) {
 			v.report("rule", p, "a new rule needs %s (this rule is not inherited through extends, so there is nothing to change)", strings.Join(missing, " and "))
 		}
 	}
-	if r.Condition == nil {
-		return
-	}
-	cp := p.Child("condition")
-	cond := r.Condition
-	need := func(field string, present bool) {
-		if !present {
-			v.report("rule", cp, "a %s condition needs %s", cond.Type, field)
-		}
-	}
-	switch cond.Type {
-	case "contains":
-		need("field", cond.Field != "")
-		need("substring", cond.Substring != "")
-	case "matches":
-		need("field", cond.Field != "")
-		need("pattern", cond.Pattern != "")
-		if _, err := regexp.Compile(cond.Pattern); err != nil {
-			v.report("regex", cp.Child("pattern"), "the pattern does not compile: %v", err)
-		}
-	case "not_in":
-		need("field", cond.Field != "")
-		need("values", len(cond.Values) > 0)
-	case "expr":
-		need("expr", cond.Expr != "")
-	}
+	// The condition itself is checked by the compiler, which compiles it as
+	// the rule engine will (compiler.checkConditions).
 }
 
 func (v *validator) test(name string, t *model.Test) {

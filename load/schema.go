@@ -22,6 +22,10 @@ const embeddedPrefix = "<charter>/"
 // IsEmbedded reports whether a position's file name is an embedded file.
 func IsEmbedded(filename string) bool { return strings.HasPrefix(filename, embeddedPrefix) }
 
+// IsStdlib reports whether a file name is one of the embedded standard
+// library's (not the schema's, and never a user's, whatever its folders).
+func IsStdlib(filename string) bool { return strings.HasPrefix(filename, embeddedPrefix+"stdlib/") }
+
 // Schema is the embedded schema and standard library.
 type Schema struct {
 	// Defs holds the schema's definitions (#Config, #Agent, ...).

@@ -111,6 +111,16 @@ func TestMessages(t *testing.T) {
 			},
 		},
 		{
+			name: "a user folder named stdlib is not the standard library",
+			files: map[string]string{
+				"team/stdlib/x.cue": "package charter\n\nagents: ann: name: \"Ann\"\n",
+				"a.cue":             "package charter\n\nagents: ann: {name: \"Anne\", type: \"personal_assistant\"}\n",
+			},
+			want: []string{
+				`team/stdlib/x.cue:3:20: error: [schema] agents.ann.name: conflicting values "Ann" and "Anne" (the other is set at a.cue:3:21); a field has one value: keep one of them`,
+			},
+		},
+		{
 			name: "stdlib: agreeing and adding are fine",
 			files: map[string]string{"a.cue": "package charter\n\n" +
 				"profiles: coding: rules: read_before_edit: action: \"warn\"\n" +

@@ -9,6 +9,7 @@ import (
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
+	"github.com/charter-dev/charter/load"
 )
 
 // check validates one declaration (def & std & user) and reports what is
@@ -295,7 +296,7 @@ func fromStdlib(e cueerrors.Error) bool {
 		return false
 	}
 	return slices.ContainsFunc(e.InputPositions(), func(p token.Pos) bool {
-		return strings.Contains(p.Filename(), "/stdlib/")
+		return load.IsStdlib(p.Filename())
 	})
 }
 

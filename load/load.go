@@ -290,7 +290,7 @@ func symlinkMessage(fsys fs.FS, p string) (diag.Severity, string) {
 	if lr, ok := fsys.(LinkReader); ok {
 		if target, err := lr.ReadLink(p); err == nil {
 			if escapes(p, target) {
-				return diag.Error, fmt.Sprintf("symbolic link to %s leads out of the config root; not followed: copy the file into the repository instead", target)
+				return diag.Error, fmt.Sprintf("symbolic link to %s leads out of the config root; not followed: copy what it points at into the repository instead", target)
 			}
 			return diag.Warning, fmt.Sprintf("symbolic link to %s not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git", target)
 		}
@@ -298,8 +298,24 @@ func symlinkMessage(fsys fs.FS, p string) (diag.Severity, string) {
 	return diag.Warning, "symbolic link not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git"
 }
 
+// isDirLink reports whether the link at p may lead to a folder, without
+// following it (charter's file systems never do): its target, resolved
+// inside the root, is a folder; or it leads out of the root and its name
+// has no extension, since what is out there cannot be told.
 func isDirLink(fsys fs.FS, p string) bool {
-	fi, err := fs.Stat(fsys, p)
+	lr, ok := fsys.(LinkReader)
+	if !ok {
+		fi, err := fs.Stat(fsys, p)
+		return err == nil && fi.IsDir()
+	}
+	target, err := lr.ReadLink(p)
+	if err != nil {
+		return false
+	}
+	if escapes(p, target) {
+		return path.Ext(target) == ""
+	}
+	fi, err := fs.Stat(fsys, path.Join(path.Dir(p), target))
 	return err == nil && fi.IsDir()
 }
 

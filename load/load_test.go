@@ -189,6 +189,7 @@ func TestLinksAndIrregularFiles(t *testing.T) {
 	fsys["agents/abs.cue"] = link("/etc/passwd.cue")
 	fsys["agents/dir"] = link("../shared")
 	fsys["agents/readme"] = link("../README") // not .cue, not a folder: silent
+	fsys["agents/ext"] = link("../../ext")    // out of the root, may be a folder
 	fsys["agents/pipe.cue"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
 	fsys["agents/pipe.txt"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
 
@@ -198,16 +199,17 @@ func TestLinksAndIrregularFiles(t *testing.T) {
 		t.Errorf("files read (-want +got):\n%s", diff)
 	}
 	want := []string{
-		"agents/abs.cue: error: [symlink] symbolic link to /etc/passwd.cue leads out of the config root; not followed: copy the file into the repository instead",
+		"agents/abs.cue: error: [symlink] symbolic link to /etc/passwd.cue leads out of the config root; not followed: copy what it points at into the repository instead",
 		"agents/dir: warning: [symlink] symbolic link to ../shared not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git",
+		"agents/ext: error: [symlink] symbolic link to ../../ext leads out of the config root; not followed: copy what it points at into the repository instead",
 		"agents/in.cue: warning: [symlink] symbolic link to ../types/t.cue not followed: charter reads only regular files, so the same bytes are read from the working tree and from Git",
-		"agents/out.cue: error: [symlink] symbolic link to ../../elsewhere/a.cue leads out of the config root; not followed: copy the file into the repository instead",
+		"agents/out.cue: error: [symlink] symbolic link to ../../elsewhere/a.cue leads out of the config root; not followed: copy what it points at into the repository instead",
 		"agents/pipe.cue: warning: [read] not a regular file (a named pipe); not read: charter reads only regular files",
 	}
 	if diff := cmp.Diff(want, ds); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"agents/abs.cue", "agents/out.cue"}, skipped); diff != "" {
+	if diff := cmp.Diff([]string{"agents/abs.cue", "agents/ext", "agents/out.cue"}, skipped); diff != "" {
 		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 }

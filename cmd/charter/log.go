@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/load"
@@ -260,11 +258,7 @@ type progress struct {
 }
 
 func newProgress(g *globals) *progress {
-	tty := false
-	if f, ok := g.stderr.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
-	}
-	return &progress{g: g, tty: tty, start: time.Now()}
+	return &progress{g: g, tty: isTerminal(g.stderr), start: time.Now()}
 }
 
 func (p *progress) step(what string, n int) {

@@ -22,9 +22,11 @@ var colorModes = []string{"auto", "always", "never"}
 func registerTermFlags(root *cobra.Command, g *globals) {
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print no ok or summary lines: only diagnostics, data and errors")
 	root.PersistentFlags().StringVar(&g.color, "color", "auto", "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return g.checkColor() }
 }
 
-// checkColor validates --color; commands need not call it, colorFor does.
+// checkColor validates --color, once for every command (the root's
+// PersistentPreRunE).
 func (g *globals) checkColor() error {
 	switch g.color {
 	case "", "auto", "always", "never":
@@ -33,19 +35,24 @@ func (g *globals) checkColor() error {
 	return usage("--color %q: want auto, always or never", g.color)
 }
 
-// colorFor reports whether output to w gets ANSI colour: --color always, or
-// --color auto (the default) when w is a terminal, NO_COLOR is unset or
-// empty (https://no-color.org) and TERM is not dumb.
-func (g *globals) colorFor(w io.Writer) bool {
+// colorFor reports whether output to w gets ANSI colour (see colorWhen).
+func (g *globals) colorFor(w io.Writer) bool { return g.colorWhen(isTerminal(w)) }
+
+// colorWhen reports whether output gets ANSI colour: --color always, or
+// --color auto (the default) on a terminal when NO_COLOR is unset or empty
+// (https://no-color.org) and TERM is not dumb.
+func (g *globals) colorWhen(terminal bool) bool {
 	switch g.color {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false
-	}
+	return terminal && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
@@ -53,9 +60,6 @@ func (g *globals) colorFor(w io.Writer) bool {
 // writeTextDiagnostics prints diagnostics in text form to stderr, coloured
 // when stderr is a terminal (see colorFor). validate and lint share it.
 func writeTextDiagnostics(g *globals, ds []diag.Diagnostic) error {
-	if err := g.checkColor(); err != nil {
-		return err
-	}
 	return diag.WriteText(g.stderr, ds, diag.TextOptions{Color: g.colorFor(g.stderr)})
 }
 

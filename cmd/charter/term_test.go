@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/charter-dev/charter/starter"
 )
 
@@ -36,7 +34,7 @@ func runArgs(args ...string) (code int, stdout, stderr string) {
 
 func TestColor(t *testing.T) {
 	t.Setenv("NO_COLOR", "")
-	bad := starterRepo(t, true)
+	good, bad := starterRepo(t, false), starterRepo(t, true)
 	const esc = "\x1b["
 	code, _, stderr := runArgs("-C", bad, "--color", "always", "validate")
 	if code != exitFindings || !strings.Contains(stderr, esc+"1;31merror"+"\x1b[0m: [unknown-option]") {
@@ -51,14 +49,22 @@ func TestColor(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 and no escape sequences", args, code, stderr)
 		}
 	}
-	t.Setenv("NO_COLOR", "1")
 	g := &globals{color: "auto"}
-	if g.colorFor(os.Stderr) {
-		t.Errorf("colour with NO_COLOR set")
+	t.Setenv("TERM", "xterm")
+	t.Setenv("NO_COLOR", "")
+	if !g.colorWhen(true) || g.colorWhen(false) {
+		t.Errorf("auto: colour on a terminal only")
 	}
-	code, _, stderr = runArgs("--color", "sometimes", "-C", bad, "validate")
-	if code != exitError || !strings.Contains(stderr, `--color "sometimes": want auto, always or never`) {
-		t.Errorf("bad --color: exit %d, stderr %q", code, stderr)
+	t.Setenv("NO_COLOR", "1")
+	if g.colorWhen(true) {
+		t.Errorf("colour on a terminal with NO_COLOR set")
+	}
+	// Every command checks --color, not only those that print diagnostics.
+	for _, args := range [][]string{{"-C", bad, "validate"}, {"version"}, {"-C", good, "lint", "--format", "json"}} {
+		code, _, stderr = runArgs(append([]string{"--color", "sometimes"}, args...)...)
+		if code != exitError || !strings.Contains(stderr, `--color "sometimes": want auto, always or never`) {
+			t.Errorf("bad --color with %v: exit %d, stderr %q", args, code, stderr)
+		}
 	}
 }
 
@@ -87,20 +93,7 @@ func TestRuleCompletion(t *testing.T) {
 		return []string{"tool-conflict\tA tool both allowed and denied", "secret-literal", "unknown-placeholder"}
 	}
 
-	g := &globals{}
-	root := newRoot(g)
-	// Stand-ins for the commands the lint branch adds, when missing.
-	noop := func(*cobra.Command, []string) error { return nil }
-	if c, _, err := root.Find([]string{"explain"}); err != nil || c == root {
-		root.AddCommand(&cobra.Command{Use: "explain RULE", RunE: noop})
-	}
-	if c, _, err := root.Find([]string{"lint"}); err != nil || c == root {
-		lint := &cobra.Command{Use: "lint", RunE: noop}
-		lint.Flags().StringSlice("enable", nil, "")
-		lint.Flags().StringSlice("disable", nil, "")
-		root.AddCommand(lint)
-	}
-	registerCompletions(root, g)
+	root := newRoot(&globals{})
 	for _, args := range [][]string{
 		{"__complete", "explain", "t"},
 		{"__complete", "lint", "--enable", "t"},

@@ -261,42 +261,42 @@ func TestArchiveReproducible(t *testing.T) {
 	if e, err := Epoch(nil); err != nil || !e.Equal(mtime) {
 		t.Errorf("Epoch = %v, %v", e, err)
 	}
-	t.Setenv("SOURCE_DATE_EPOCH", "soon")
-	if _, err := Epoch(nil); err == nil {
-		t.Error("Epoch accepted a bad SOURCE_DATE_EPOCH")
+	for _, bad := range []string{"soon", "1.5", "0x10", "17 junk"} {
+		t.Setenv("SOURCE_DATE_EPOCH", bad)
+		if e, err := Epoch(nil); err == nil {
+			t.Errorf("Epoch accepted SOURCE_DATE_EPOCH=%q as %v", bad, e)
+		}
 	}
 }
 
-// TestTeamSortedKeys checks that team.json, written without a key-sorting
-// pass, is its own RFC 8785 form: keys sorted at every level.
-func TestTeamSortedKeys(t *testing.T) {
-	b := bytes.TrimSuffix(build(t)["team.json"], []byte("\n"))
-	canon, err := jcs.Transform(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(canon, b) {
-		t.Errorf("team.json keys are not sorted:\n%s\nwant\n%s", b, canon)
-	}
-}
-
-// TestFailedWriteKeepsOldBundle makes a write fail whoever runs the test
-// (root ignores a read-only directory): a path under a file cannot be
-// created. The old bundle must be intact and nothing left behind.
+// TestFailedWriteKeepsOldBundle makes a write fail half-way whoever runs
+// the test (root ignores a read-only directory): a file name longer than
+// any file system allows. The old bundle must be intact and nothing left
+// behind.
 func TestFailedWriteKeepsOldBundle(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dist")
 	if err := WriteDir(dir, Tree{"manifest.json": []byte("old")}); err != nil {
 		t.Fatal(err)
 	}
-	err := WriteDir(dir, Tree{"manifest.json": []byte("new"), "a": []byte("file"), "a/b.json": []byte("under a file")})
+	long := "agents/x/" + strings.Repeat("n", 300) + ".json"
+	err := WriteDir(dir, Tree{"manifest.json": []byte("new"), "agents/a.json": []byte("a"), long: []byte("too long")})
 	if err == nil {
-		t.Fatal("WriteDir succeeded writing a path under a file")
+		t.Fatal("WriteDir succeeded writing a file name of 300 bytes")
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); string(b) != "old" {
 		t.Errorf("manifest.json = %q after a failed build, want the old one", b)
 	}
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".dist.tmp-*")); len(m) > 0 {
 		t.Errorf("a failed build left %v", m)
+	}
+}
+
+// TestFileAndFolder checks that a tree whose path is both a file and a
+// folder is refused before anything is written.
+func TestFileAndFolder(t *testing.T) {
+	err := WriteDir(filepath.Join(t.TempDir(), "dist"), Tree{"a": []byte("file"), "a/b.json": []byte("under a file")})
+	if err == nil || !strings.Contains(err.Error(), "a is both a file and a folder") {
+		t.Errorf("WriteDir = %v, want a is both a file and a folder", err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -356,9 +357,9 @@ func removeStale(parent, base string) {
 // source commit's time, else the Unix epoch.
 func Epoch(src *Source) (time.Time, error) {
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		var sec int64
-		if _, err := fmt.Sscan(s, &sec); err != nil {
-			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds", s)
+		sec, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a whole number of seconds since 1970 (see reproducible-builds.org)", s)
 		}
 		return time.Unix(sec, 0).UTC(), nil
 	}

@@ -3,6 +3,7 @@
 package diag
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -135,9 +136,12 @@ func JSON(ds []Diagnostic) ([]byte, error) {
 	if ds == nil {
 		ds = []Diagnostic{}
 	}
-	b, err := json.MarshalIndent(ds, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // messages hold "a -> b", not HTML
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(ds); err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return b.Bytes(), nil
 }

@@ -86,8 +86,14 @@ func runBuild(g *globals, o *buildOptions) error {
 	return nil
 }
 
-// writeFileAtomic writes b to name through a temporary sibling and a rename.
+// writeFileAtomic writes b to name through a temporary sibling and a
+// rename. The file keeps its mode when it exists (fmt must not widen a
+// 0600 file), else gets 0644.
 func writeFileAtomic(name string, b []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(name); err == nil {
+		mode = fi.Mode().Perm()
+	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-")
 	if err != nil {
 		return err
@@ -97,7 +103,7 @@ func writeFileAtomic(name string, b []byte) error {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if err := f.Chmod(mode); err != nil {
 		f.Close()
 		return err
 	}

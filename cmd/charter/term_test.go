@@ -112,3 +112,26 @@ func TestRuleCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestFmtKeepsMode checks that fmt rewrites a file without widening its
+// mode.
+func TestFmtKeepsMode(t *testing.T) {
+	dir := starterRepo(t, false)
+	name := filepath.Join(dir, "private.cue")
+	if err := os.WriteFile(name, []byte("package charter\nagents:   dee: {name: \"Dee\", type: \"personal_assistant\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runArgs("-C", dir, "fmt"); code != exitOK {
+		t.Fatalf("fmt: exit %d, %s", code, stderr)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("private.cue has mode %v after fmt, want 0600", fi.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(name); strings.Contains(string(b), "agents:   dee") {
+		t.Errorf("fmt did not format private.cue: %s", b)
+	}
+}

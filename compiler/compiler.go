@@ -33,6 +33,9 @@ func (p Position) String() string {
 	if p.Line == 0 {
 		return p.File
 	}
+	if p.Column == 0 {
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
 }
 

@@ -74,18 +74,18 @@ func isCompileTime(name string) bool {
 // templateError reports msg at a position inside the template string at
 // path, mapped to the CUE file.
 func (c *compilation) templateError(path []string, p template.Pos, msg string) {
-	pos := c.mapTemplatePos(path, p)
+	pos := c.prog.TemplatePos(path, p)
 	c.diags = append(c.diags, diag.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Column, Severity: diag.Error,
 		Rule: "placeholder", Path: dotted(path), Message: dotted(path) + ": " + msg})
 }
 
-// mapTemplatePos maps a position in a template string to the CUE source:
-// exact for single-line strings, and for multi-line ("""") strings the
-// line exact and the column shifted by the string's indentation.
-func (c *compilation) mapTemplatePos(path []string, p template.Pos) Position {
-	lit, raw := c.prog.locate.LiteralPos(path...)
+// TemplatePos maps a position in the template string at path to the CUE
+// source: exact for single-line strings, and for multi-line ("""") strings
+// the line exact and the column shifted by the string's indentation.
+func (prog *Program) TemplatePos(path []string, p template.Pos) Position {
+	lit, raw := prog.locate.LiteralPos(path...)
 	if !lit.IsValid() {
-		return c.prog.locate.Pos(path...)
+		return prog.locate.Pos(path...)
 	}
 	return templatePos(lit, raw, p)
 }

@@ -77,14 +77,13 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 			return nil, fmt.Errorf("agent type %s: %v", a.Decl.Type, err)
 		}
 		text := tmpl.Substitute(template.Map(compiler.CompileTimeValues(a))).String()
-		where := locate("agentTypes", a.Decl.Type, "system_prompt")
 		for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-			src := where
-			if src.Line > 0 {
-				src.Line += i + 1
-				src.Column = 0
+			src := compiler.Position{}
+			if sources {
+				src = prog.TemplatePos([]string{"agentTypes", a.Decl.Type, "system_prompt"}, template.Pos{Line: i + 1, Column: 1})
+				src.Column = 0 // the line, for a line of the prompt
 			}
-			add(line, "template "+posString(src))
+			add(line, "template "+src.String())
 		}
 	}
 
@@ -111,15 +110,15 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 			continue
 		}
 		blank()
-		add(template.Escape(cat.Title)+":", "category "+cat.Name+" "+posString(locate("categories", cat.Name, "title")))
+		add(template.Escape(cat.Title)+":", "category "+cat.Name+" "+locate("categories", cat.Name, "title").String())
 		p.Lines = append(p.Lines, lines...)
 	}
 
 	if pl := personalityLines(a); len(pl) > 0 {
 		blank()
-		add("PERSONALITY:", "agents."+a.ID+".personality "+posString(locate("agents", a.ID, "personality")))
+		add("PERSONALITY:", "agents."+a.ID+".personality "+locate("agents", a.ID, "personality").String())
 		for _, l := range pl {
-			add(template.Escape(l.text), "agents."+a.ID+".personality."+l.field+" "+posString(locate("agents", a.ID, "personality", l.field)))
+			add(template.Escape(l.text), "agents."+a.ID+".personality."+l.field+" "+locate("agents", a.ID, "personality", l.field).String())
 		}
 	}
 
@@ -129,7 +128,7 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 			continue
 		}
 		for _, l := range strings.Split(strings.TrimRight(b.Instructions, "\n"), "\n") {
-			instr = append(instr, Line{Text: template.Escape(l), Source: "behavior " + b.Type + " " + posString(locate("behaviorTypes", b.Type, "instructions"))})
+			instr = append(instr, Line{Text: template.Escape(l), Source: "behavior " + b.Type + " " + locate("behaviorTypes", b.Type, "instructions").String()})
 		}
 	}
 	if len(instr) > 0 {
@@ -142,21 +141,12 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 		blank()
 		add("TOOLS:", "")
 		for _, t := range a.Tools {
-			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+posString(locate("behaviorTypes", t.Behavior, "tools", t.Name)))
+			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+locate("behaviorTypes", t.Behavior, "tools", t.Name).String())
 		}
 	}
 	return p, nil
 }
 
-func posString(p compiler.Position) string {
-	if p.File == "" {
-		return ""
-	}
-	if p.Column == 0 {
-		return fmt.Sprintf("%s:%d", p.File, p.Line)
-	}
-	return p.String()
-}
 
 // MissingVariableError lists required runtime variables with no value.
 type MissingVariableError struct{ Names []string }

@@ -21,20 +21,39 @@ import (
 	"github.com/charter-dev/charter/model"
 )
 
-// OutError says why a directory cannot receive a bundle.
+// OutError says why a directory cannot receive a bundle (or, for
+// CheckOutput, what is written there).
 type OutError struct {
 	Dir    string
 	Reason string
+	// What is written: "the bundle" unless CheckOutput says otherwise.
+	What string
 }
 
 func (e *OutError) Error() string {
-	return fmt.Sprintf("cannot write the bundle to %s: %s", e.Dir, e.Reason)
+	what := e.What
+	if what == "" {
+		what = "the bundle"
+	}
+	return fmt.Sprintf("cannot write %s to %s: %s", what, e.Dir, e.Reason)
 }
 
 // CheckOut refuses an output directory that would destroy something: a
 // file, the config root or a directory that holds it, or an existing
 // directory that is not a previous bundle (has no manifest.json).
 func CheckOut(out, configRoot string) error {
+	return CheckOutput(out, configRoot, "the bundle", "a charter bundle (it has no manifest.json)", func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "manifest.json"))
+		return err == nil
+	})
+}
+
+// CheckOutput is CheckOut for any tree WriteDir writes: what names it in
+// messages ("the bundle"), kind names a previous one ("a charter
+// bundle"), and ours reports whether a non-empty directory holds one,
+// which may be replaced.
+func CheckOutput(out, configRoot, what, kind string, ours func(dir string) bool) error {
+	refuse := func(reason string) error { return &OutError{Dir: out, Reason: reason, What: what} }
 	absOut, err := filepath.Abs(out)
 	if err != nil {
 		return err
@@ -50,28 +69,25 @@ func CheckOut(out, configRoot string) error {
 		absOut = r
 	}
 	if absOut == absRoot || strings.HasPrefix(absRoot+string(filepath.Separator), absOut+string(filepath.Separator)) {
-		return &OutError{out, "it is (or contains) the config root, which the build would replace; choose a directory such as dist"}
+		return refuse("it is (or contains) the config root, which the write would replace; choose a directory of its own, such as dist")
 	}
 	fi, err := os.Stat(out)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return &OutError{out, err.Error()}
+		return refuse(err.Error())
 	case !fi.IsDir():
-		return &OutError{out, "it is a file, not a directory; remove it or choose another --out"}
+		return refuse("it is a file, not a directory; remove it or choose another --out")
 	}
 	entries, err := os.ReadDir(out)
 	if err != nil {
-		return &OutError{out, err.Error()}
+		return refuse(err.Error())
 	}
-	if len(entries) == 0 {
+	if len(entries) == 0 || ours(out) {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err != nil {
-		return &OutError{out, "it is not empty and holds no manifest.json, so it is not a charter bundle that may be replaced; choose an empty or new directory"}
-	}
-	return nil
+	return refuse(fmt.Sprintf("it is not empty and is not %s, so it may not be replaced; choose an empty or new directory", kind))
 }
 
 // writeHook, when set by tests, runs after each file is written; when it

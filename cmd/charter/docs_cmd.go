@@ -2,12 +2,9 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -52,8 +49,12 @@ func runDocs(g *globals, o *docsOptions) error {
 	if o.out == "" {
 		return usage("--out is required: name the directory to write the reference into, such as --out docs/agents")
 	}
-	if err := checkDocsOut(o.out, g.dir); err != nil {
-		return err
+	isReference := func(dir string) bool {
+		index, err := os.ReadFile(filepath.Join(dir, "index.md"))
+		return err == nil && bytes.HasPrefix(index, []byte(docsgen.Marker))
+	}
+	if err := bundle.CheckOutput(o.out, g.dir, "the reference", "a reference charter docs wrote (its index.md is not charter's)", isReference); err != nil {
+		return fail(err, "")
 	}
 	l, _, err := loadRev(g, &o.revFlags)
 	if err != nil {
@@ -68,46 +69,5 @@ func runDocs(g *globals, o *docsOptions) error {
 		return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous reference, if any, is untouched")
 	}
 	g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(c.Program.Agents), "agent"), len(files))
-	return nil
-}
-
-// checkDocsOut refuses an --out that the atomic swap would destroy: a file,
-// the config root or a folder holding it, a non-empty folder that is not a
-// previous reference.
-func checkDocsOut(out, root string) error {
-	refuse := func(reason, hint string) error {
-		return fail(fmt.Errorf("cannot write the reference to %s: %s", out, reason), hint)
-	}
-	absOut, err := filepath.Abs(out)
-	if err != nil {
-		return fail(err, "")
-	}
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return fail(err, "")
-	}
-	if absOut == absRoot || strings.HasPrefix(absRoot+string(filepath.Separator), absOut+string(filepath.Separator)) {
-		return refuse("it is (or contains) the config root, which docs would replace", "choose a directory of its own, such as --out docs/agents")
-	}
-	fi, err := os.Stat(out)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return refuse(err.Error(), "")
-	case !fi.IsDir():
-		return refuse("it is a file, not a directory", "remove the file or choose another --out")
-	}
-	entries, err := os.ReadDir(out)
-	if err != nil {
-		return refuse(err.Error(), "")
-	}
-	if len(entries) == 0 {
-		return nil
-	}
-	index, err := os.ReadFile(filepath.Join(out, "index.md"))
-	if err != nil || !bytes.HasPrefix(index, []byte(docsgen.Marker)) {
-		return refuse("it is not empty and holds no reference charter docs wrote, so it may not be replaced", "choose a new or empty directory")
-	}
 	return nil
 }

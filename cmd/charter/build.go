@@ -57,7 +57,7 @@ func runBuild(g *globals, o *buildOptions) error {
 	}
 	prog := c.Program
 	prog.ReleaseSource()
-	l, c = nil, nil // the CUE values: garbage from here on
+	l = nil // the CUE values: garbage from here on
 	info := buildinfo.Read()
 	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 
 // compiled is a repository that validated and compiled without errors.
 type compiled struct {
-	*loaded
 	Program *compiler.Program
 }
 
@@ -38,7 +37,7 @@ func compileLoaded(g *globals, l *loaded) (*compiled, error) {
 		fmtErrors(g, ds)
 		return nil, findings()
 	}
-	return &compiled{loaded: l, Program: prog}, nil
+	return &compiled{Program: prog}, nil
 }
 
 // agentByID finds a compiled agent or says which ids exist.

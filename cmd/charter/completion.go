@@ -11,6 +11,7 @@ import (
 	"cuelang.org/go/cue"
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/schema"
 )
@@ -117,7 +118,8 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		case "lint":
 			flag("enable", ruleList)
 			flag("disable", ruleList)
-			flag("fail-level", words("error", "warning", "info"))
+			flag("format", words(lintFormats...))
+			flag("fail-level", words(diag.Error.String(), diag.Warning.String(), diag.Info.String()))
 		case "schema":
 			var targets []string
 			for _, t := range schema.Targets {
@@ -126,7 +128,7 @@ func registerCompletions(root *cobra.Command, g *globals) {
 			flag("for", words(targets...))
 			flag("format", words("cue", "jsonschema"))
 		case "export":
-			flag("to", words("claude-code", "a2a", "a2a-v0.3"))
+			flag("to", words(exportFormats...))
 		}
 	}
 	_ = root.RegisterFlagCompletionFunc("color", words(colorModes...))
@@ -166,9 +168,6 @@ func completeAgents(g *globals, prefix string) []string {
 
 // completeRules lists the rule ids that start with prefix, from ruleIDs.
 func completeRules(prefix string) []string {
-	if ruleIDs == nil {
-		return nil
-	}
 	var out []string
 	for _, r := range ruleIDs() {
 		id, _, _ := strings.Cut(r, "\t")

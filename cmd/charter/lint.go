@@ -1,9 +1,9 @@
 package main
 
 import (
-	"errors"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,7 +58,7 @@ lint exits 1 when a finding reaches --fail-level (default warning). With
 }
 
 func runLint(g *globals, o *lintOptions) error {
-	if !contains(lintFormats, o.format) {
+	if !slices.Contains(lintFormats, o.format) {
 		return usage("unknown format %q; valid formats: %s", o.format, strings.Join(lintFormats, ", "))
 	}
 	failLevel, err := lint.FailLevel(o.failLevel)
@@ -90,11 +90,7 @@ func runLint(g *globals, o *lintOptions) error {
 	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
 	found, err := lint.Run(prog, l.Repo().Files, opts)
 	if err != nil {
-		var ue *lint.UnknownRuleError
-		if errors.As(err, &ue) {
-			return usage("%v", err)
-		}
-		return fail(err, "")
+		return fail(err, "") // rule ids were checked above: none is unknown
 	}
 	if o.newFromRev != "" {
 		old, err := lintRev(g, o.newFromRev, opts)
@@ -147,15 +143,6 @@ func writeLint(g *globals, format string, ds []diag.Diagnostic, rules []diag.Rul
 		return diag.WriteJUnit(g.stdout, ds, rules, failLevel)
 	}
 	return usage("unknown format %q", format)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // lintRev lints the config root as of a revision, for --new-from-rev. A

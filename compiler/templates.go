@@ -8,6 +8,7 @@ import (
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/render/template"
+	"slices"
 )
 
 // CompileTimeNames are the placeholders filled in when the bundle is built.
@@ -46,7 +47,7 @@ func (c *compilation) checkTemplates() {
 			continue
 		}
 		for _, ph := range tmpl.Placeholders() {
-			if isCompileTime(ph.Name) {
+			if slices.Contains(CompileTimeNames, ph.Name) {
 				continue
 			}
 			if _, ok := t.Variables[ph.Name]; ok {
@@ -60,15 +61,6 @@ func (c *compilation) checkTemplates() {
 			c.templateError(path, ph.Pos, msg)
 		}
 	}
-}
-
-func isCompileTime(name string) bool {
-	for _, n := range CompileTimeNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // templateError reports msg at a position inside the template string at

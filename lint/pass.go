@@ -2,15 +2,12 @@ package lint
 
 import (
 	"fmt"
-	"strings"
-	"sync"
 
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/validate"
 )
 
@@ -52,39 +49,6 @@ func (p *Pass) ReportPosf(pos token.Pos, path []string, format string, args ...a
 	*p.out = append(*p.out, finding{rule: p.Rule, path: path, pos: pos, msg: fmt.Sprintf(format, args...)})
 }
 
-// Prompt returns the agent's rendered system prompt. Prompts are rendered
-// once, on first use, and shared by every rule.
-func (p *Pass) Prompt(a *compiler.Agent) (string, error) {
-	s := p.shared
-	s.mu.Lock()
-	r, ok := s.prompts[a]
-	s.mu.Unlock()
-	if ok {
-		return r.text, r.err
-	}
-	pr, err := render.Render(p.Program, a)
-	if err != nil {
-		r.err = err
-	} else {
-		r.text = pr.String()
-	}
-	s.mu.Lock()
-	s.prompts[a] = r
-	s.mu.Unlock()
-	return r.text, r.err
-}
-
-type renderedPrompt struct {
-	text string
-	err  error
-}
-
-// Agent returns the resolved agent with the given id.
-func (p *Pass) Agent(id string) (*compiler.Agent, bool) {
-	a, ok := p.shared.agents[id]
-	return a, ok
-}
-
 // Builtin reports whether the value at path is declared only in charter's
 // standard library, not in a user file. It costs a lookup: call it for
 // candidates, not for every value.
@@ -98,26 +62,14 @@ func (p *Pass) Builtin(path ...string) bool {
 // The map is shared: do not change it.
 func (p *Pass) KnownTools() map[string]bool { return p.shared.tools }
 
-// shared holds what several rules read; rules run concurrently, so all but
-// the prompts (rendered on first use, under mu) is computed before they
-// start.
+// shared holds what several rules read, computed before they start (they
+// run concurrently).
 type shared struct {
-	agents map[string]*compiler.Agent
-	tools  map[string]bool
-
-	mu      sync.Mutex
-	prompts map[*compiler.Agent]renderedPrompt
+	tools map[string]bool
 }
 
 func newShared(prog *compiler.Program) *shared {
-	s := &shared{
-		agents:  make(map[string]*compiler.Agent, len(prog.Agents)),
-		tools:   map[string]bool{},
-		prompts: make(map[*compiler.Agent]renderedPrompt, len(prog.Agents)),
-	}
-	for _, a := range prog.Agents {
-		s.agents[a.ID] = a
-	}
+	s := &shared{tools: map[string]bool{}}
 	for _, bt := range prog.Config.BehaviorTypes {
 		for name := range bt.Tools {
 			s.tools[name] = true
@@ -138,21 +90,6 @@ func dotted(path []string) string { return validate.Path(path).String() }
 
 // index returns the path label of list index i.
 func index(i int) string { return validate.Index(i) }
-
-// quoteList formats names as "a", "b" and "c".
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	switch len(q) {
-	case 0:
-		return ""
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
-}
 
 // didYouMean returns `; did you mean "x"?` when a candidate is close.
 func didYouMean(name string, candidates []string) string {

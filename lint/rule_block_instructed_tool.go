@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/rules"
+	"strings"
 )
 
 var blockInstructedTool = &Rule{
@@ -56,28 +57,17 @@ agents: ana: {
 // mentions reports whether text names tool as a whole word.
 func mentions(text, tool string) bool {
 	for i := 0; ; {
-		j := indexFrom(text, tool, i)
-		if j < 0 {
+		k := strings.Index(text[i:], tool)
+		if k < 0 {
 			return false
 		}
+		j := i + k
 		end := j + len(tool)
 		if (j == 0 || !isWordByte(text[j-1])) && (end == len(text) || !isWordByte(text[end])) {
 			return true
 		}
 		i = j + 1
 	}
-}
-
-func indexFrom(s, sub string, from int) int {
-	if from > len(s) {
-		return -1
-	}
-	for i := from; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 func isWordByte(c byte) bool {

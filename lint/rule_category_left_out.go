@@ -22,7 +22,7 @@ agents: cody: {name: "Cody", type: "coder", behavior: scheduling: ambiguous_time
 			for _, c := range model.Sorted(b) {
 				if !slices.Contains(t.Categories, c) {
 					p.Reportf(append(path, "behavior", c), "agent type %s leaves category %s out of its prompts (its categories: %s), so this setting has no effect: add %s to the type's categories, or remove the setting",
-						typeName, c, model.CategoryList(t.Categories), c)
+						typeName, c, model.NameList(t.Categories), c)
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/render"
 )
 
 // budgetFraction is the share of the context window a prompt alone may
@@ -44,11 +45,11 @@ var promptOverBudget = &Rule{
 			if upper+m.MaxTokens <= info.ContextWindow && float64(upper) <= budgetFraction*float64(info.ContextWindow) {
 				continue // cannot fire: no need to render
 			}
-			prompt, err := p.Prompt(a)
+			prompt, err := render.Render(p.Program, a)
 			if err != nil {
 				continue
 			}
-			tokens, window := EstimateTokens(prompt), info.ContextWindow
+			tokens, window := EstimateTokens(prompt.String()), info.ContextWindow
 			switch {
 			case tokens+m.MaxTokens > window:
 				p.Reportf([]string{"agents", a.ID, "model", "model_id"},

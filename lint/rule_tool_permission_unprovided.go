@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/model"
 )
 
 var toolPermissionUnprovided = &Rule{
@@ -40,23 +41,10 @@ var toolPermissionUnprovided = &Rule{
 						continue
 					}
 					if !provides(a, name) {
-						p.Reportf(path, "tool %q is not provided by any of the agent's behaviors, so this entry gates nothing%s; its tools are: %s", name, didYouMean(name, toolNames(a)), joinOrNone(toolNames(a)))
+						p.Reportf(path, "tool %q is not provided by any of the agent's behaviors, so this entry gates nothing%s; its tools are: %s", name, didYouMean(name, toolNames(a)), model.NameList(slices.Sorted(slices.Values(toolNames(a)))))
 					}
 				}
 			}
 		}
 	},
-}
-
-func joinOrNone(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	s := slices.Clone(names)
-	slices.Sort(s)
-	out := s[0]
-	for _, n := range s[1:] {
-		out += ", " + n
-	}
-	return out
 }

@@ -128,7 +128,7 @@ func configure(settings model.LintSettings, opts Options) (enabled map[string]bo
 		}
 		enabled[id] = false
 	}
-	for _, id := range slices.Sorted(mapsKeys(settings.Severity)) {
+	for _, id := range model.Sorted(settings.Severity) {
 		if _, ok := Lookup(id); !ok {
 			meta = append(meta, finding{rule: unknownRule, path: []string{"lint", "severity", id},
 				msg: unknownRuleMessage(id)})
@@ -208,16 +208,6 @@ func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagno
 		d.File, d.Line, d.Column = p.File, p.Line, p.Column
 	}
 	return d
-}
-
-func mapsKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // FailLevel parses a --fail-level value.

@@ -335,9 +335,9 @@ type A2AProvider struct {
 	URL          string `json:"url"`
 }
 
-// CategoryList names an agent type's categories for a message: "a, b", or
-// "none" for an empty list.
-func CategoryList(names []string) string {
+// NameList writes names for a message: "a, b", or "none" for an empty
+// list.
+func NameList(names []string) string {
 	if len(names) == 0 {
 		return "none"
 	}

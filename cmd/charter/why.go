@@ -77,7 +77,7 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	rs, ok := a.Setting(category, setting)
 	if !ok && a.Type != nil {
 		return fail(fmt.Errorf("agent %s has no %s behavior: its type %s leaves the category out of its prompts (its categories: %s)",
-			a.ID, category, a.Decl.Type, model.CategoryList(a.Type.Categories)),
+			a.ID, category, a.Decl.Type, model.NameList(a.Type.Categories)),
 			fmt.Sprintf("add %s to agentTypes.%s.categories to give its agents that section", category, a.Decl.Type))
 	}
 	steps := []whyStep{{Layer: "default", Value: s.Default.String(),

@@ -10,15 +10,8 @@ import (
 // versions and classes each change by what it does to the agent's
 // permissions.
 func Agents(old, new map[string]map[string]any) []Change {
-	ids := map[string]bool{}
-	for id := range old {
-		ids[id] = true
-	}
-	for id := range new {
-		ids[id] = true
-	}
 	var out []Change
-	for _, id := range sortedKeys(ids) {
+	for _, id := range unionKeys(old, new) {
 		var o, n any
 		if d, ok := old[id]; ok {
 			o = strip(d)
@@ -44,15 +37,6 @@ func strip(doc map[string]any) map[string]any {
 			out[k] = v
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }
 

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -68,14 +69,7 @@ func walk(path []string, old, new any, out *[]Change) {
 	om, ok1 := old.(map[string]any)
 	nm, ok2 := new.(map[string]any)
 	if ok1 && ok2 {
-		keys := model.Sorted(om)
-		for k := range nm {
-			if _, ok := om[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range unionKeys(om, nm) {
 			walk(append(slices.Clone(path), k), om[k], nm[k], out)
 		}
 		return
@@ -85,14 +79,7 @@ func walk(path []string, old, new any, out *[]Change) {
 	if ok1 && ok2 {
 		if key := listKey(ol, nl); key != "" {
 			ok, nk := keyed(ol, key), keyed(nl, key)
-			keys := model.Sorted(ok)
-			for k := range nk {
-				if _, in := ok[k]; !in {
-					keys = append(keys, k)
-				}
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
+			for _, k := range unionKeys(ok, nk) {
 				walk(append(slices.Clone(path), "["+k+"]"), ok[k], nk[k], out)
 			}
 			return
@@ -208,4 +195,11 @@ func Sort(cs []Change) {
 	slices.SortStableFunc(cs, func(a, b Change) int {
 		return cmp.Or(cmp.Compare(a.Agent, b.Agent), cmp.Compare(rank[a.Effect], rank[b.Effect]), cmp.Compare(a.Path, b.Path))
 	})
+}
+
+// unionKeys returns the keys of a and b, each once, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.AppendSeq(model.Sorted(a), maps.Keys(b))
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }

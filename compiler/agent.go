@@ -75,31 +75,37 @@ func (a *Agent) Setting(category, name string) (ResolvedSetting, bool) {
 	return ResolvedSetting{}, false
 }
 
-// layer is one source of behavior choices, in the order they apply.
-type layer struct {
-	origin   Origin
-	behavior model.Behavior
-	path     []string // CUE path of the behavior struct
+// Layer is one source of an agent's behavior choices.
+type Layer struct {
+	// Origin names the layer; its Path is empty.
+	Origin Origin
+	// Behavior holds the choices the layer makes.
+	Behavior model.Behavior
+	// Path is the CUE path of the behavior struct.
+	Path []string
 }
 
-func (c *compilation) layers(id string, a *model.Agent, t *model.AgentType) []layer {
-	cfg := c.prog.Config
-	var ls []layer
-	if t != nil {
-		for _, p := range t.Presets {
-			if pr, ok := cfg.Presets[p]; ok {
-				ls = append(ls, layer{Origin{Layer: "type-preset", Name: p}, pr.Behavior, []string{"presets", p, "behavior"}})
-			}
-		}
-		ls = append(ls, layer{Origin{Layer: "type", Name: a.Type}, t.Behavior, []string{"agentTypes", a.Type, "behavior"}})
-	}
-	for _, p := range a.Presets {
-		if pr, ok := cfg.Presets[p]; ok {
-			ls = append(ls, layer{Origin{Layer: "agent-preset", Name: p}, pr.Behavior, []string{"presets", p, "behavior"}})
+// Layers returns the layers that set an agent's behavior, in the order
+// they apply (the last one that sets a value wins), after the category
+// defaults: the type's presets, the type, the agent's presets, the agent.
+func (p *Program) Layers(a *Agent) []Layer {
+	cfg := p.Config
+	var ls []Layer
+	preset := func(layer, name string) {
+		if pr, ok := cfg.Presets[name]; ok {
+			ls = append(ls, Layer{Origin{Layer: layer, Name: name}, pr.Behavior, []string{"presets", name, "behavior"}})
 		}
 	}
-	ls = append(ls, layer{Origin{Layer: "agent", Name: id}, a.Behavior, []string{"agents", id, "behavior"}})
-	return ls
+	if t := a.Type; t != nil {
+		for _, name := range t.Presets {
+			preset("type-preset", name)
+		}
+		ls = append(ls, Layer{Origin{Layer: "type", Name: a.Decl.Type}, t.Behavior, []string{"agentTypes", a.Decl.Type, "behavior"}})
+	}
+	for _, name := range a.Decl.Presets {
+		preset("agent-preset", name)
+	}
+	return append(ls, Layer{Origin{Layer: "agent", Name: a.ID}, a.Decl.Behavior, []string{"agents", a.ID, "behavior"}})
 }
 
 func (c *compilation) agent(id string) *Agent {
@@ -110,7 +116,7 @@ func (c *compilation) agent(id string) *Agent {
 	if t != nil {
 		ra.Variables = t.Variables
 	}
-	ls := c.layers(id, a, t)
+	ls := c.prog.Layers(ra)
 	for _, cname := range c.prog.Categories(t) {
 		cat := cfg.Categories[cname]
 		rc := ResolvedCategory{Name: cname, Title: cat.Title}
@@ -120,10 +126,10 @@ func (c *compilation) agent(id string) *Agent {
 			rs := ResolvedSetting{Name: sname, Line: s.Line, Value: s.Default,
 				Origin: Origin{Layer: "default", Path: dotted(def), labels: def}}
 			for _, l := range ls {
-				if ch, ok := l.behavior[cname][sname]; ok {
-					p := append(slices.Clone(l.path), cname, sname)
+				if ch, ok := l.Behavior[cname][sname]; ok {
+					p := append(slices.Clone(l.Path), cname, sname)
 					rs.Value = ch
-					rs.Origin = l.origin
+					rs.Origin = l.Origin
 					rs.Origin.Path, rs.Origin.labels = dotted(p), p
 				}
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -83,28 +84,14 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	steps := []whyStep{{Layer: "default", Value: s.Default.String(),
 		Path: fmt.Sprintf("categories.%s.settings.%s.default", category, setting),
 		Pos:  c.Program.Locate("categories", category, "settings", setting, "default")}}
-	add := func(layer, name string, b model.Behavior, base ...string) {
-		ch, ok := b[category][setting]
+	for _, l := range c.Program.Layers(a) {
+		ch, ok := l.Behavior[category][setting]
 		if !ok {
-			return
+			continue
 		}
-		p := append(base, category, setting)
-		steps = append(steps, whyStep{Layer: layer, Name: name, Value: ch.String(), Path: strings.Join(p, "."), Pos: c.Program.Locate(p...)})
+		p := append(slices.Clone(l.Path), category, setting)
+		steps = append(steps, whyStep{Layer: l.Origin.Layer, Name: l.Origin.Name, Value: ch.String(), Path: strings.Join(p, "."), Pos: c.Program.Locate(p...)})
 	}
-	if a.Type != nil {
-		for _, pr := range a.Type.Presets {
-			if preset, ok := cfg.Presets[pr]; ok {
-				add("type-preset", pr, preset.Behavior, "presets", pr, "behavior")
-			}
-		}
-		add("type", a.Decl.Type, a.Type.Behavior, "agentTypes", a.Decl.Type, "behavior")
-	}
-	for _, pr := range a.Decl.Presets {
-		if preset, ok := cfg.Presets[pr]; ok {
-			add("agent-preset", pr, preset.Behavior, "presets", pr, "behavior")
-		}
-	}
-	add("agent", a.ID, a.Decl.Behavior, "agents", a.ID, "behavior")
 	for i := range steps {
 		steps[i].Chosen = steps[i].Path == rs.Origin.Path
 	}

@@ -137,23 +137,20 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	if err != nil {
 		return err
 	}
-	put(dir+"prompt.md", []byte(prompt.String()))
+	text := prompt.String()
+	put(dir+"prompt.md", []byte(text))
 
-	doc, err := AgentJSON(a, prompt.String())
+	doc, err := AgentJSON(a, text)
 	if err != nil {
 		return err
 	}
-	canon, hash, err := hashed(doc)
+	canon, hash, err := canonicalHash(doc)
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", indent(canon))
+	put(dir+"agent.json", indent(insertMember(canon, "content_hash", appendString(nil, hash))))
 
-	version := prog.Config.A2A.Version
-	if version == "" {
-		version = "0.0.0+" + hash[:12]
-	}
-	card, err := Canonical(a2a.NewCard(a.ID, a.Decl, prog.Config.A2A, version))
+	card, err := Canonical(Card(prog, a, hash))
 	if err != nil {
 		return err
 	}
@@ -176,7 +173,7 @@ func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) 
 // DecodeAgent returns the agent.json object of AgentJSON's output, with its
 // content_hash.
 func DecodeAgent(b []byte) (map[string]any, string, error) {
-	_, hash, err := hashed(b)
+	_, hash, err := canonicalHash(b)
 	if err != nil {
 		return nil, "", err
 	}
@@ -241,17 +238,36 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	return append(joined, over[1:]...), nil
 }
 
-// hashed returns the RFC 8785 form of agent.json with its content_hash,
-// and the hash: the SHA-256 of the canonical form of doc (which has no
-// content_hash).
-func hashed(doc []byte) ([]byte, string, error) {
+// canonicalHash returns the RFC 8785 form of doc (agent.json without its
+// content_hash) and the content hash: the SHA-256 of that form.
+func canonicalHash(doc []byte) ([]byte, string, error) {
 	canon, err := transform(nil, doc)
 	if err != nil {
 		return nil, "", err
 	}
 	sum := sha256.Sum256(canon)
-	hash := hex.EncodeToString(sum[:])
-	return insertMember(canon, "content_hash", appendString(nil, hash)), hash, nil
+	return canon, hex.EncodeToString(sum[:]), nil
+}
+
+// ContentHash returns the content hash of an agent whose compiled prompt
+// is prompt: agent.json's content_hash.
+func ContentHash(a *compiler.Agent, prompt string) (string, error) {
+	doc, err := AgentJSON(a, prompt)
+	if err != nil {
+		return "", err
+	}
+	_, hash, err := canonicalHash(doc)
+	return hash, err
+}
+
+// Card returns an agent's A2A Agent Card, versioned by the repository's
+// a2a.version, or else by its content hash (0.0.0+ its first 12 digits).
+func Card(prog *compiler.Program, a *compiler.Agent, hash string) *a2a.Card {
+	version := prog.Config.A2A.Version
+	if version == "" {
+		version = "0.0.0+" + hash[:12]
+	}
+	return a2a.NewCard(a.ID, a.Decl, prog.Config.A2A, version)
 }
 
 // decode reads JSON as generic values (objects as maps, numbers as

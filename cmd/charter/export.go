@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/a2a"
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/render"
@@ -57,15 +56,11 @@ func runExport(g *globals, id, to string) error {
 	if err != nil {
 		return fail(err, "")
 	}
-	_, hash, err := bundle.AgentDoc(a, p.String())
+	hash, err := bundle.ContentHash(a, p.String())
 	if err != nil {
 		return fail(err, "")
 	}
-	version := c.Program.Config.A2A.Version
-	if version == "" {
-		version = "0.0.0+" + hash[:12]
-	}
-	card := a2a.NewCard(a.ID, a.Decl, c.Program.Config.A2A, version)
+	card := bundle.Card(c.Program, a, hash)
 	switch to {
 	case "a2a":
 		b, err := bundle.Pretty(card)

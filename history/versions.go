@@ -2,7 +2,6 @@ package history
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charter-dev/charter/diff"
@@ -109,14 +108,4 @@ func Summarize(agent string, cs []diff.Change) string {
 		s += fmt.Sprintf(" (+%d more)", n)
 	}
 	return s
-}
-
-// Collect runs Walk and returns its entries.
-func Collect(walk func(fn func(*Entry) error) error) ([]*Entry, error) {
-	var out []*Entry
-	err := walk(func(e *Entry) error {
-		out = append(out, e)
-		return nil
-	})
-	return slices.Clip(out), err
 }

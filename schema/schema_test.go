@@ -384,19 +384,6 @@ import "strings"
 	}
 }
 
-func TestJSONSchemaStable(t *testing.T) {
-	for _, target := range schema.Targets {
-		a, err := schema.JSONSchema(target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := schema.JSONSchema(target)
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s: output differs between runs", target)
-		}
-	}
-}
-
 // TestDraft7Compatible backs docs/editors.md: the documents use only
 // keywords that mean the same in draft-07, so draft-07 tools (such as
 // yaml-language-server) read them. Declared as draft-07, they still

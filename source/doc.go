@@ -19,11 +19,12 @@
 // object's plumbing.Hash (a cache keyed by blob hash needs no hashing) and
 // ModTime the commit time (zero for the index).
 //
-// Errors are typed so that the command line can pick the exit code and the
-// hint: *NotRepositoryError, *UnknownRevisionError, *AmbiguousRevisionError,
+// Errors are typed, for callers that tell them apart with errors.As:
+// *NotRepositoryError, *UnknownRevisionError, *AmbiguousRevisionError,
 // *UnsupportedRevisionError, *NotCommitError, *EmptyRepositoryError,
 // *PathNotFoundError, *ShallowError, *ObjectError, *UnmergedError and
-// *IndexError. Their messages say what to do.
+// *IndexError. Their messages say what to do, so the command line prints
+// them as they are (every one is exit 2).
 //
 // The repository is opened with go-git and file descriptors kept open (see
 // NOTES-cue-git.md); GIT_DIR and GIT_WORK_TREE are not consulted (the

@@ -81,6 +81,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { awk -v c="$2" '$1 ~ /^[0-9.]+$/ {print $c}' "$1" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
+# timed NAME OUT CMD runs CMD under GNU time, appending its figures to OUT.
+# Exit 1 is a command's answer (lint's findings); anything above is a
+# failure, and a failed run must not be timed as if it had worked.
+timed() {
+	local st=0
+	$gnutime -f '%e %M' -a -o "$2" sh -c "$3" >/dev/null 2>"$tmp/stderr" || st=$?
+	if ((st > 1)); then
+		echo "bench: $1 failed (exit $st):" >&2
+		cat "$tmp/stderr" >&2
+		exit 1
+	fi
+}
+
 # pair NAME_A NAME_B -- runs "A" and "B" (each a shell command) RUNS times,
 # alternating, and prints the medians and ratios.
 pair() {
@@ -88,8 +101,8 @@ pair() {
 	: >"$tmp/a"
 	: >"$tmp/b"
 	for ((i = 0; i < runs; i++)); do
-		$gnutime -f '%e %M' -a -o "$tmp/a" sh -c "$ca" >/dev/null 2>&1 || true
-		$gnutime -f '%e %M' -a -o "$tmp/b" sh -c "$cb" >/dev/null 2>&1 || true
+		timed "$na" "$tmp/a" "$ca"
+		timed "$nb" "$tmp/b" "$cb"
 	done
 	awk -v na="$na" -v nb="$nb" -v aw="$(median "$tmp/a" 1)" -v am="$(median "$tmp/a" 2)" \
 		-v bw="$(median "$tmp/b" 1)" -v bm="$(median "$tmp/b" 2)" 'BEGIN {

@@ -44,8 +44,6 @@ type Category struct {
 	Description string              `json:"description,omitempty"`
 	Order       int                 `json:"order,omitempty"`
 	Settings    map[string]*Setting `json:"settings"`
-	// SettingNames lists the settings in declaration order.
-	SettingNames []string `json:"-"`
 }
 
 // Setting is one closed choice of a category.

@@ -88,10 +88,6 @@ func (r *Result) OK() bool {
 	return !r.Incomplete && (!any || s < diag.Error)
 }
 
-// Pos returns the user's position of the value at path (or of its nearest
-// ancestor in a user file).
-func (r *Result) Pos(path Path) token.Pos { return posOf(r.repo.Value, path) }
-
 // Repo returns the loaded repository the result is about.
 func (r *Result) Repo() *load.Repo { return r.repo }
 

@@ -403,8 +403,8 @@ func (e *CompileError) Unwrap() []error { return e.Errs }
 
 // CheckRule checks one rule as Compile does, without building an engine:
 // its id, action, trigger, cooldown and condition. It returns nil or a
-// *CompileError listing *CheckError values. A validator calls it per rule to
-// report each problem at the rule's position.
+// *CompileError listing *CheckError values, each of which a caller can
+// report at the rule's position.
 func CheckRule(r Rule) error {
 	env, err := celEnv()
 	if err != nil {

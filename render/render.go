@@ -147,7 +147,6 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 	return p, nil
 }
 
-
 // MissingVariableError lists required runtime variables with no value.
 type MissingVariableError struct{ Names []string }
 

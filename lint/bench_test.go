@@ -7,9 +7,9 @@ import (
 	"testing/fstest"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/validate"
 )
 
@@ -94,20 +94,14 @@ agents: %q: {
 // prepare loads, validates and compiles a generated repository.
 func prepare(b *testing.B, n int) (*load.Repo, *compiler.Program) {
 	b.Helper()
-	repo, ds, err := load.Load(genRepo(n), "gen")
+	rev, err := new(revision.Evaluator).EvaluateFS(genRepo(n), "gen")
 	if err != nil {
 		b.Fatal(err)
 	}
-	res := validate.Run(repo)
-	ds = append(ds, res.Diagnostics...)
-	if s, _ := diag.Max(ds); len(ds) > 0 && s == diag.Error {
-		b.Fatalf("generated repository does not validate:\n%s", lines(ds[:min(len(ds), 10)]))
+	if ds := rev.Diagnostics; len(ds) > 0 {
+		b.Fatalf("generated repository does not compile cleanly:\n%s", lines(ds[:min(len(ds), 10)]))
 	}
-	prog, cds := compiler.Compile(repo, res.Config)
-	if len(cds) > 0 {
-		b.Fatalf("generated repository does not compile:\n%s", lines(cds[:min(len(cds), 10)]))
-	}
-	return repo, prog
+	return rev.Validation.Repo(), rev.Program
 }
 
 // BenchmarkLint2000 times lint.Run (every rule, prompts rendered, ignores
@@ -155,19 +149,14 @@ func TestGeneratedRepoLintsClean(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates and evaluates a repository")
 	}
-	repo, ds, err := load.Load(genRepo(60), "gen")
+	rev, err := new(revision.Evaluator).EvaluateFS(genRepo(60), "gen")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := validate.Run(repo)
-	if !res.OK() {
-		t.Fatalf("does not validate:\n%s", lines(append(ds, res.Diagnostics...)))
+	if !rev.OK() {
+		t.Fatalf("does not validate or compile:\n%s", lines(rev.Diagnostics))
 	}
-	prog, cds := compiler.Compile(repo, res.Config)
-	if len(cds) > 0 {
-		t.Fatalf("does not compile:\n%s", lines(cds))
-	}
-	found, err := lint.Run(prog, repo.Files, lint.Options{})
+	found, err := lint.Run(rev.Program, rev.Validation.Repo().Files, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/render"
-	"github.com/charter-dev/charter/validate"
+	"github.com/charter-dev/charter/revision"
 )
 
 // TestPromptBound checks that promptBound is an upper bound of the rendered
@@ -19,15 +17,14 @@ func TestPromptBound(t *testing.T) {
 	dirs = append(dirs, "../starter/files")
 	checked := 0
 	for _, dir := range dirs {
-		repo, _, err := load.Load(os.DirFS(dir), dir)
+		rev, err := new(revision.Evaluator).EvaluateFS(os.DirFS(dir), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := validate.Run(repo)
-		if !res.OK() {
+		prog := rev.Program
+		if prog == nil {
 			continue
 		}
-		prog, _ := compiler.Compile(repo, res.Config)
 		for _, a := range prog.Agents {
 			p, err := render.Render(prog, a)
 			if err != nil {

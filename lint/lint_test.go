@@ -17,7 +17,7 @@ import (
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/validate"
+	"github.com/charter-dev/charter/revision"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/lint-rules.md")
@@ -86,7 +86,7 @@ func TestRules(t *testing.T) {
 				got = all
 			default:
 				if len(cds) > 0 {
-					t.Fatalf("compile: %v", cds)
+					t.Fatalf("evaluate: %v", cds)
 				}
 				only, err := lint.Run(prog, repo.Files, lint.Options{Only: []string{r.ID}, Enable: []string{r.ID}})
 				if err != nil {
@@ -99,20 +99,18 @@ func TestRules(t *testing.T) {
 	}
 }
 
-// build loads, validates and compiles a test repository.
+// build evaluates a test repository, which must validate, and returns its
+// program (nil when compilation found an error) and every diagnostic.
 func build(t testing.TB, dir string) (*load.Repo, *compiler.Program, []diag.Diagnostic) {
 	t.Helper()
-	repo, ds, err := load.Load(os.DirFS(dir), dir)
+	rev, err := new(revision.Evaluator).EvaluateFS(os.DirFS(dir), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := validate.Run(repo)
-	ds = append(ds, res.Diagnostics...)
-	if s, _ := diag.Max(ds); len(ds) > 0 && s == diag.Error {
-		t.Fatalf("%s does not validate:\n%s", dir, lines(ds))
+	if !rev.Validation.OK() {
+		t.Fatalf("%s does not validate:\n%s", dir, lines(rev.Diagnostics))
 	}
-	prog, cds := compiler.Compile(repo, res.Config)
-	return repo, prog, cds
+	return rev.Validation.Repo(), rev.Program, rev.Diagnostics
 }
 
 type want struct {

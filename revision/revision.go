@@ -7,11 +7,30 @@
 // across the revisions it evaluates, so a command that reads many (history,
 // diff, an editor server) builds them once.
 //
-// What a revision that does not validate means is the caller's to decide;
-// the contract here is only this: Evaluate returns an error when the
-// revision could not be read at all (no such commit, unreadable files, no
-// .cue files), and a Revision otherwise. A Revision whose Program is nil
-// did not validate or compile; its Diagnostics say why.
+// Evaluate returns an *Error when the revision could not be read at all
+// (no such commit, unreadable files, no .cue files): the command line ends
+// with exit 2 and the error's hint. Otherwise it returns a Revision; one
+// whose Program is nil did not validate or compile, and its Diagnostics
+// say why.
+//
+// What a revision that does not validate means is decided once, the same
+// for every caller:
+//
+//   - validate and lint report its diagnostics (lint in its own format,
+//     without running a rule) and exit 1: that is their answer.
+//   - Every other command needs the program, so it prints the diagnostics
+//     and exits 1 without output. When the revision is not the one the
+//     command is about but one it compares against (diff's sides, show
+//     AGENT@REV, test --against, lint --new-from-rev), the diagnostics are
+//     headed "REV does not validate:". lint --new-from-rev used to take such
+//     a baseline as empty and report every finding as new, which is
+//     indistinguishable from a flood of real regressions; it now stops as
+//     diff does, so a broken baseline is named rather than guessed at.
+//   - History (charter log, show AGENT@vN) reads many revisions: one that
+//     does not validate is a version of no agent (the history package says
+//     how each is classified), never an error.
+//   - Test helpers fail the test unless the revision is OK, and hand out a
+//     Program only then.
 package revision
 
 import (
@@ -19,8 +38,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"time"
 
-	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
@@ -35,6 +55,9 @@ type Source struct {
 	Dir    string
 	Rev    string
 	Staged bool
+	// Name, when set, is what messages call the revision instead of the
+	// default (see Revision.Name).
+	Name string
 }
 
 // Revision is one evaluated revision.
@@ -53,7 +76,15 @@ type Revision struct {
 	Diagnostics []diag.Diagnostic
 	// Commit describes the commit read, nil for the working tree and the
 	// index.
-	Commit *bundle.Source
+	Commit *Commit
+}
+
+// Commit describes the commit a revision was read from.
+type Commit struct {
+	Hash string // the commit's hash, hex
+	Tree string // its tree's hash, hex
+	// Time is the committer's time.
+	Time time.Time
 }
 
 // OK reports whether the revision validated and compiled without errors.
@@ -107,7 +138,7 @@ func (e *Evaluator) Evaluate(src Source) (*Revision, error) {
 		if err != nil {
 			return nil, err
 		}
-		return e.EvaluateFS(fsys, src.Dir)
+		return e.EvaluateFS(fsys, src.name(src.Dir))
 	}
 	repo, err := source.Open(src.Dir)
 	if err != nil {
@@ -119,18 +150,25 @@ func (e *Evaluator) Evaluate(src Source) (*Revision, error) {
 		if err != nil {
 			return nil, &Error{Err: err}
 		}
-		return e.EvaluateFS(fsys, src.Dir+" (staged)")
+		return e.EvaluateFS(fsys, src.name(src.Dir+" (staged)"))
 	}
 	snap, err := Snapshot(repo, src.Rev)
 	if err != nil {
 		return nil, err
 	}
-	r, err := e.EvaluateFS(snap.FS, src.Rev)
+	r, err := e.EvaluateFS(snap.FS, src.name(src.Rev))
 	if err != nil {
 		return nil, err
 	}
-	r.Commit = &bundle.Source{Commit: snap.CommitHash.String(), Tree: snap.TreeHash.String(), Time: snap.Committer.When}
+	r.Commit = &Commit{Hash: snap.CommitHash.String(), Tree: snap.TreeHash.String(), Time: snap.Committer.When}
 	return r, nil
+}
+
+func (s Source) name(def string) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return def
 }
 
 // EvaluateFS evaluates a config root given as a file system; name is what
@@ -145,16 +183,18 @@ func (e *Evaluator) EvaluateFS(fsys fs.FS, name string) (*Revision, error) {
 		return nil, &Error{Err: fmt.Errorf("cannot read %s: %w", name, err)}
 	}
 	res := validate.Run(repo)
-	r := &Revision{Name: name, Files: len(repo.Files), Validation: res}
-	ds = append(ds, res.Diagnostics...)
+	// The loader's diagnostics count as validation's: one that is an error
+	// keeps the repository from compiling.
+	res.Diagnostics = diag.Sort(append(ds, res.Diagnostics...))
+	r := &Revision{Name: name, Files: len(repo.Files), Validation: res, Diagnostics: res.Diagnostics}
 	if res.OK() {
 		prog, cds := compiler.Compile(repo, res.Config)
-		ds = append(ds, cds...)
+		ds := diag.Sort(append(slices.Clip(res.Diagnostics), cds...))
 		if s, _ := diag.Max(ds); s < diag.Error {
 			r.Program = prog
 		}
+		r.Diagnostics = ds
 	}
-	r.Diagnostics = diag.Sort(ds)
 	return r, nil
 }
 

@@ -47,17 +47,20 @@ func runBuild(g *globals, o *buildOptions) error {
 			return fail(err, "")
 		}
 	}
-	l, src, err := loadRev(g, &o.revFlags)
+	rev, err := evaluate(g, o.source(g))
 	if err != nil {
 		return err
 	}
-	c, err := compileLoaded(g, l)
+	prog, err := program(g, rev, false)
 	if err != nil {
 		return err
 	}
-	prog := c.Program
+	var src *bundle.Source
+	if c := rev.Commit; c != nil {
+		src = &bundle.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time}
+	}
 	prog.ReleaseSource()
-	l = nil // the CUE values: garbage from here on
+	rev = nil // the CUE values: garbage from here on
 	info := buildinfo.Read()
 	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/lint"
+	"github.com/charter-dev/charter/revision"
 
 	"cuelang.org/go/cue"
 	"github.com/spf13/cobra"
@@ -139,7 +140,7 @@ func registerCompletions(root *cobra.Command, g *globals) {
 // validation), and returns nothing when the directory is no charter
 // repository or cannot be read: completion never fails.
 func completeAgents(g *globals, prefix string) []string {
-	fsys, err := worktreeFS(g)
+	fsys, err := revision.Worktree(g.dir)
 	if err != nil {
 		return nil
 	}

@@ -5,54 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"strings"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/source"
-
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/validate"
+	"github.com/charter-dev/charter/revision"
 )
-
-// loaded is a validated repository and what loading it reported.
-type loaded struct {
-	*validate.Result
-	// Files counts the .cue files read.
-	Files int
-}
-
-// loadWorktree loads and validates the config root in the working tree.
-func loadWorktree(g *globals) (*loaded, error) {
-	fsys, err := worktreeFS(g)
-	if err != nil {
-		return nil, err
-	}
-	return loadFS(fsys, g.dir)
-}
-
-// worktreeFS opens the config root in the working tree.
-func worktreeFS(g *globals) (fs.FS, error) {
-	fi, err := os.Stat(g.dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fail(fmt.Errorf("config root %s does not exist", g.dir), "pass the directory of your charter repository with -C DIR, or create one with charter init")
-	case err != nil:
-		return nil, fail(fmt.Errorf("cannot read config root: %v", err), "")
-	case !fi.IsDir():
-		return nil, fail(fmt.Errorf("config root %s is not a directory", g.dir), "-C takes the directory that holds your .cue files")
-	}
-	fsys, err := source.Dir(g.dir)
-	if err != nil {
-		return nil, fail(err, "")
-	}
-	return fsys, nil
-}
 
 // revFlags select what to read: the working tree (default), the Git index
 // (--staged) or a commit (--rev).
@@ -68,82 +29,63 @@ func (r *revFlags) register(cmd *cobra.Command, staged bool) {
 	}
 }
 
-// loadRev loads what r selects. src describes the commit when one was read.
-func loadRev(g *globals, r *revFlags) (l *loaded, src *bundle.Source, err error) {
-	if r.rev == "" && !r.staged {
-		l, err := loadWorktree(g)
-		return l, nil, err
+// source is the revision r selects in the config root.
+func (r *revFlags) source(g *globals) revision.Source {
+	return revision.Source{Dir: g.dir, Rev: r.rev, Staged: r.staged}
+}
+
+// evaluate reads and evaluates what src selects (its Dir is the config
+// root). Each call has an evaluator of its own: a CUE context frees nothing
+// while it lives, so a command lets it go with the revision it read.
+// revision's errors reach run, which prints them with their hint and exits 2.
+func evaluate(g *globals, src revision.Source) (*revision.Revision, error) {
+	src.Dir = g.dir
+	return new(revision.Evaluator).Evaluate(src)
+}
+
+// program returns the revision's program. When it has none the command
+// cannot go on: program prints the diagnostics that say why (text, to
+// stderr) and returns an exit-1 error. A revision the command compares
+// against, rather than the one it is about, is named first (as is: "REV
+// does not validate:").
+func program(g *globals, rev *revision.Revision, compared bool) (*compiler.Program, error) {
+	if rev.OK() {
+		return rev.Program, nil
 	}
-	if r.rev != "" && r.staged {
-		return nil, nil, usage("--rev and --staged exclude each other: choose one")
+	if compared {
+		fmt.Fprintf(g.stderr, "%s does not validate:\n", rev.Name)
 	}
-	repo, err := openRepo(g)
+	_ = writeDiagnostics(g, "text", rev.Diagnostics)
+	fmtErrors(g, rev.Diagnostics)
+	return nil, findings()
+}
+
+// agent returns agent id of a revision that is OK, or a usage error that
+// lists the ids there are.
+func agent(rev *revision.Revision, id string) (*compiler.Agent, error) {
+	a, err := rev.Agent(id)
+	var u *revision.UnknownAgentError
+	if errors.As(err, &u) {
+		return nil, unknownName("agent", u.ID, u.Known)
+	}
+	return a, err
+}
+
+// compiledAgent evaluates the working tree and finds agent id in it.
+func compiledAgent(g *globals, id string) (*compiler.Program, *compiler.Agent, error) {
+	rev, err := evaluate(g, revision.Source{})
 	if err != nil {
 		return nil, nil, err
 	}
-	defer repo.Close()
-	if r.staged {
-		fsys, err := repo.Index()
-		if err != nil {
-			return nil, nil, fail(err, "")
-		}
-		l, err := loadFS(fsys, g.dir+" (staged)")
-		return l, nil, err
-	}
-	snap, err := snapshot(repo, r.rev)
+	prog, err := program(g, rev, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err = loadFS(snap.FS, r.rev)
+	a, err := agent(rev, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	return l, &bundle.Source{Commit: snap.CommitHash.String(), Tree: snap.TreeHash.String(), Time: snap.Committer.When}, nil
-}
-
-// openRepo opens the Git repository that holds the config root.
-func openRepo(g *globals) (*source.Repo, error) {
-	repo, err := source.Open(g.dir)
-	if err != nil {
-		return nil, fail(err, "")
-	}
-	return repo, nil
-}
-
-// snapshot reads a revision, split as REV:PATH by charter itself.
-func snapshot(repo *source.Repo, rev string) (*source.Snapshot, error) {
-	r, p, hasPath, err := source.SplitRevPath(rev)
-	if err != nil {
-		return nil, usage("%v", err)
-	}
-	var snap *source.Snapshot
-	if hasPath {
-		snap, err = repo.CommitPath(r, p)
-	} else {
-		snap, err = repo.Commit(r)
-	}
-	if err != nil {
-		return nil, fail(err, "")
-	}
-	return snap, nil
-}
-
-// loadFS loads and validates a config root given as a file system.
-func loadFS(fsys fs.FS, name string) (*loaded, error) { return loadWith(nil, fsys, name) }
-
-// loadWith is loadFS in the loader's CUE context (nil for a new one).
-func loadWith(ld *load.Loader, fsys fs.FS, name string) (*loaded, error) {
-	repo, ds, err := ld.Load(fsys, name)
-	if err != nil {
-		var nf *load.NoFilesError
-		if errors.As(err, &nf) {
-			return nil, fail(err, "")
-		}
-		return nil, fail(fmt.Errorf("cannot read %s: %v", name, err), "")
-	}
-	res := validate.Run(repo)
-	res.Diagnostics = diag.Sort(append(ds, res.Diagnostics...))
-	return &loaded{Result: res, Files: len(repo.Files)}, nil
+	return prog, a, nil
 }
 
 // writeDiagnostics prints ds in the chosen format: text to stderr, data

@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diff"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/revision"
 )
 
 type diffOptions struct {
@@ -53,53 +54,20 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 	if len(args) > 1 {
 		revB = args[1]
 	}
-	repo, err := openRepo(g)
+	nameB, srcB := revB, revision.Source{Rev: revB}
+	if revB == "" {
+		nameB, srcB.Name = "working tree", "the working tree"
+	}
+	a, err := diffSide(g, revision.Source{Rev: revA})
 	if err != nil {
 		return err
 	}
-	defer repo.Close()
-	side := func(rev string) (*evaluation, error) {
-		fsys, name := fs.FS(nil), rev
-		if rev == "" {
-			if fsys, err = worktreeFS(g); err != nil {
-				return nil, err
-			}
-			name = "the working tree"
-		} else {
-			snap, err := snapshot(repo, rev)
-			if err != nil {
-				return nil, err
-			}
-			fsys = snap.FS
-		}
-		e, err := evaluate(fsys, name)
-		if err == nil && e.prog != nil {
-			e.prog.ReleaseSource() // a diff needs no positions: free the CUE values
-		}
-		return e, err
-	}
-	a, err := side(revA)
+	b, err := diffSide(g, srcB)
 	if err != nil {
 		return err
-	}
-	b, err := side(revB)
-	if err != nil {
-		return err
-	}
-	nameB := revB
-	if nameB == "" {
-		nameB = "working tree"
-	}
-	for _, s := range []struct {
-		name string
-		e    *evaluation
-	}{{revA, a}, {nameB, b}} {
-		if s.e.prog == nil {
-			return errorsAt(g, s.name, s.e.diags)
-		}
 	}
 	if o.agent != "" && !hasAgent(a, o.agent) && !hasAgent(b, o.agent) {
-		return unknownName("agent", o.agent, append(model.Sorted(a.prog.Config.Agents), model.Sorted(b.prog.Config.Agents)...))
+		return unknownName("agent", o.agent, append(model.Sorted(a.Config.Agents), model.Sorted(b.Config.Agents)...))
 	}
 	da, db, err := changedDocs(a, b, o.agent)
 	if err != nil {
@@ -126,16 +94,30 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 	return nil
 }
 
+// diffSide evaluates one side of a diff, which must validate.
+func diffSide(g *globals, src revision.Source) (*compiler.Program, error) {
+	rev, err := evaluate(g, src)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := program(g, rev, true)
+	if err != nil {
+		return nil, err
+	}
+	prog.ReleaseSource() // a diff needs no positions: free the CUE values
+	return prog, nil
+}
+
 // changedDocs returns the agent.json objects of the agents (or only the one
 // named only) whose documents differ between a and b, by id. An agent
 // whose document is the same on both sides has no changes, and is left
 // out of both: most agents, in most diffs.
-func changedDocs(a, b *evaluation, only string) (da, db map[string]map[string]any, err error) {
-	ra, err := a.agentJSONs(only)
+func changedDocs(a, b *compiler.Program, only string) (da, db map[string]map[string]any, err error) {
+	ra, err := agentJSONs(a, only)
 	if err != nil {
 		return nil, nil, err
 	}
-	rb, err := b.agentJSONs(only)
+	rb, err := agentJSONs(b, only)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -158,18 +140,18 @@ func changedDocs(a, b *evaluation, only string) (da, db map[string]map[string]an
 	return da, db, nil
 }
 
-func hasAgent(e *evaluation, id string) bool {
-	_, ok := e.prog.Config.Agents[id]
+func hasAgent(prog *compiler.Program, id string) bool {
+	_, ok := prog.Config.Agents[id]
 	return ok
 }
 
 // declarationChanges diffs every declaration other than agents.
-func declarationChanges(a, b *evaluation) []diff.Change {
-	side := func(e *evaluation) map[string]any {
-		c := e.prog.Config
+func declarationChanges(a, b *compiler.Program) []diff.Change {
+	side := func(prog *compiler.Program) map[string]any {
+		c := prog.Config
 		return toJSON(map[string]any{
 			"categories": c.Categories, "agentTypes": c.AgentTypes, "presets": c.Presets,
-			"behaviorTypes": c.BehaviorTypes, "profiles": e.prog.Profiles, "tests": c.Tests,
+			"behaviorTypes": c.BehaviorTypes, "profiles": prog.Profiles, "tests": c.Tests,
 			"models": c.Models, "lint": c.Lint, "a2a": c.A2A,
 		})
 	}

@@ -56,18 +56,18 @@ func runDocs(g *globals, o *docsOptions) error {
 	if err := bundle.CheckOutput(o.out, g.dir, "the reference", "a reference charter docs wrote (its index.md is not charter's)", isReference); err != nil {
 		return fail(err, "")
 	}
-	l, _, err := loadRev(g, &o.revFlags)
+	rev, err := evaluate(g, o.source(g))
 	if err != nil {
 		return err
 	}
-	c, err := compileLoaded(g, l)
+	prog, err := program(g, rev, false)
 	if err != nil {
 		return err
 	}
-	files := docsgen.Generate(c.Program)
+	files := docsgen.Generate(prog)
 	if err := bundle.WriteDir(o.out, bundle.Tree(files)); err != nil {
 		return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous reference, if any, is untouched")
 	}
-	g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(c.Program.Agents), "agent"), len(files))
+	g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(files))
 	return nil
 }

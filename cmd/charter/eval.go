@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
 	"github.com/charter-dev/charter/validate"
@@ -145,9 +146,9 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 // bundle, bad input) must not block the agent by accident. Blocking is what
 // a rule's deny says, on exit 0.
 func hookError(err error) error {
-	var ee *exitErr
-	if errors.As(err, &ee) && ee.code == exitError {
+	if ee := asExit(err); ee != nil && ee.code == exitError {
 		ee.code = exitFindings
+		return ee
 	}
 	return err
 }
@@ -190,17 +191,17 @@ func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
 		}
 		return p, nil
 	}
-	l, err := loadWorktree(g)
+	rev, err := evaluate(g, revision.Source{})
 	if err != nil {
 		return rules.Profile{}, err
 	}
-	c, err := compileLoaded(g, l)
+	prog, err := program(g, rev, false)
 	if err != nil {
 		return rules.Profile{}, err
 	}
 	name := o.profile
 	if o.agent != "" {
-		a, err := c.agentByID(o.agent)
+		a, err := agent(rev, o.agent)
 		if err != nil {
 			return rules.Profile{}, err
 		}
@@ -209,9 +210,9 @@ func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
 		}
 		return *a.Profile, nil
 	}
-	p, ok := c.Program.Profiles[name]
+	p, ok := prog.Profiles[name]
 	if !ok {
-		return rules.Profile{}, unknownName("profile", name, model.Sorted(c.Program.Profiles))
+		return rules.Profile{}, unknownName("profile", name, model.Sorted(prog.Profiles))
 	}
 	return *p, nil
 }

@@ -48,11 +48,11 @@ func runExport(g *globals, id, to string) error {
 		}
 		return unknownName("export format", to, exportFormats)
 	}
-	c, a, err := compiledAgent(g, id)
+	prog, a, err := compiledAgent(g, id)
 	if err != nil {
 		return err
 	}
-	p, err := render.Render(c.Program, a)
+	p, err := render.Render(prog, a)
 	if err != nil {
 		return fail(err, "")
 	}
@@ -60,7 +60,7 @@ func runExport(g *globals, id, to string) error {
 	if err != nil {
 		return fail(err, "")
 	}
-	card := bundle.Card(c.Program, a, hash)
+	card := bundle.Card(prog, a, hash)
 	switch to {
 	case "a2a":
 		b, err := bundle.Pretty(card)

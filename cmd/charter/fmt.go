@@ -12,6 +12,7 @@ import (
 	"github.com/charter-dev/charter/cuefmt"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/revision"
 )
 
 type fmtOptions struct {
@@ -38,7 +39,7 @@ syntax error is reported at its position and left untouched.`,
 }
 
 func runFmt(g *globals, o *fmtOptions) error {
-	fsys, err := worktreeFS(g)
+	fsys, err := revision.Worktree(g.dir)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/lint"
+	"github.com/charter-dev/charter/revision"
 )
 
 type lintOptions struct {
@@ -42,7 +43,8 @@ The reason is required. Repository-wide settings live in CUE:
 
 'charter explain' lists the rules; 'charter explain RULE' documents one.
 lint exits 1 when a finding reaches --fail-level (default warning). With
---new-from-rev REV it reports only the findings REV did not already have.`,
+--new-from-rev REV it reports only the findings REV did not already have;
+a REV that does not validate is named and lint exits 1, as diff does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(g, o) },
 	}
@@ -70,13 +72,13 @@ func runLint(g *globals, o *lintOptions) error {
 			return usage("%v", err)
 		}
 	}
-	l, _, err := loadRev(g, &o.revFlags)
+	rev, err := evaluate(g, o.source(g))
 	if err != nil {
 		return err
 	}
 
 	// Validation and compilation first: their errors stop lint.
-	prog, ds := check(l)
+	prog, ds := rev.Program, rev.Diagnostics
 	if prog == nil {
 		if err := writeLint(g, o.format, ds, nil, diag.Error); err != nil {
 			return err
@@ -88,7 +90,7 @@ func runLint(g *globals, o *lintOptions) error {
 	}
 
 	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
-	found, err := lint.Run(prog, l.Repo().Files, opts)
+	found, err := lint.Run(prog, rev.Validation.Repo().Files, opts)
 	if err != nil {
 		return fail(err, "") // rule ids were checked above: none is unknown
 	}
@@ -103,7 +105,7 @@ func runLint(g *globals, o *lintOptions) error {
 	var infos []diag.RuleInfo
 	if o.format == "junit" {
 		// One test case per rule that ran.
-		for _, r := range lint.Enabled(l.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) {
+		for _, r := range lint.Enabled(rev.Validation.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) {
 			infos = append(infos, r.Info())
 		}
 	} else {
@@ -146,17 +148,18 @@ func writeLint(g *globals, format string, ds []diag.Diagnostic, rules []diag.Rul
 }
 
 // lintRev lints the config root as of a revision, for --new-from-rev. A
-// revision that does not validate or compile has no findings to subtract.
-func lintRev(g *globals, rev string, opts lint.Options) ([]diag.Diagnostic, error) {
-	l, _, err := loadRev(g, &revFlags{rev: rev})
+// revision that does not validate is an error, as it is for diff (see
+// package revision).
+func lintRev(g *globals, at string, opts lint.Options) ([]diag.Diagnostic, error) {
+	rev, err := evaluate(g, revision.Source{Rev: at})
 	if err != nil {
 		return nil, err
 	}
-	prog, _ := check(l)
-	if prog == nil {
-		return nil, nil
+	prog, err := program(g, rev, true)
+	if err != nil {
+		return nil, err
 	}
-	return lint.Run(prog, l.Repo().Files, opts)
+	return lint.Run(prog, rev.Validation.Repo().Files, opts)
 }
 
 // newFindings drops from ds the findings old already had, matched by rule,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
 )
 
@@ -92,9 +93,9 @@ func runLog(g *globals, o *logOptions, id string) error {
 // agentVersions walks history from rev and returns id's versions, oldest
 // first.
 func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
-	repo, err := openRepo(g)
+	repo, err := source.Open(g.dir)
 	if err != nil {
-		return nil, err
+		return nil, &revision.Error{Err: err}
 	}
 	defer repo.Close()
 	progress := newProgress(g)
@@ -191,7 +192,7 @@ type agentLog struct {
 	id    string
 	scope *agentScope
 	// docs holds the snapshot of each evaluation the scope reuses.
-	docs map[*evaluation]history.Snapshot
+	docs map[*revision.Revision]history.Snapshot
 	// seen is set once the agent exists in a configuration that validates.
 	seen bool
 }
@@ -200,7 +201,7 @@ func newAgentLog(repo *source.Repo, id string) *agentLog {
 	scope := newAgentScope(id)
 	scope.blob = repo.Blob
 	scope.start() // the empty tree the first changes lead from
-	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*evaluation]history.Snapshot{}}
+	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*revision.Revision]history.Snapshot{}}
 }
 
 // snapshot makes t's tree the scope's current one and returns the agent's
@@ -234,15 +235,15 @@ func (l *agentLog) snapshot(t listedTree) history.Snapshot {
 	switch {
 	case err != nil:
 		return history.Snapshot{Err: err}
-	case ev.prog == nil:
-		return history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.diags))}
+	case !ev.OK():
+		return history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.Diagnostics))}
 	}
-	if _, ok := ev.prog.Config.Agents[l.id]; ok {
+	if _, ok := ev.Program.Config.Agents[l.id]; ok {
 		l.seen = true
 	}
 	s, ok := l.docs[ev]
 	if !ok {
-		doc, err := ev.agentDoc(l.id)
+		doc, err := agentDoc(ev.Program, l.id)
 		s = history.Snapshot{Doc: doc, Err: err}
 		l.docs[ev] = s
 	}

@@ -43,7 +43,7 @@ func runRender(g *globals, o *renderOptions, id string) error {
 		}
 		values[k] = v
 	}
-	c, a, err := compiledAgent(g, id)
+	prog, a, err := compiledAgent(g, id)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func runRender(g *globals, o *renderOptions, id string) error {
 	if o.sources {
 		renderFn = render.RenderSources
 	}
-	p, err := renderFn(c.Program, a)
+	p, err := renderFn(prog, a)
 	if err != nil {
 		return fail(err, "")
 	}

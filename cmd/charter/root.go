@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/revision"
 )
 
 // Exit codes, as DESIGN.md fixes them.
@@ -75,8 +77,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitErr
-	if !errors.As(err, &ee) {
+	ee := asExit(err)
+	if ee == nil {
 		// cobra's own errors: unknown command or flag, wrong argument count.
 		fmt.Fprintf(stderr, "charter: %v\n", err)
 		fmt.Fprintf(stderr, "run 'charter --help' for usage\n")
@@ -89,6 +91,21 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "hint: %s\n", ee.hint)
 	}
 	return ee.code
+}
+
+// asExit returns the exit error err carries, nil for cobra's own errors. A
+// revision that could not be read (revision.Error) is exit 2 with its hint:
+// this is the one place that says so.
+func asExit(err error) *exitErr {
+	var ee *exitErr
+	if errors.As(err, &ee) {
+		return ee
+	}
+	var re *revision.Error
+	if errors.As(err, &re) {
+		return &exitErr{code: exitError, err: re.Err, hint: re.Hint}
+	}
+	return nil
 }
 
 func newRoot(g *globals) *cobra.Command {

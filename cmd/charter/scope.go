@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
 )
 
@@ -48,9 +49,9 @@ type agentScope struct {
 	class map[contentKey]fileClass
 	// evals holds each evaluation by the paths and contents of the files
 	// it scoped.
-	evals map[string]*evaluation
-	// loader builds the schema once for many evaluations.
-	loader *load.Loader
+	evals map[string]*revision.Revision
+	// ev builds the schema once for many evaluations.
+	ev *revision.Evaluator
 	// blob, when set, reads a file by its Git blob id, without looking
 	// its path up in the tree.
 	blob func(plumbing.Hash) ([]byte, error)
@@ -75,10 +76,10 @@ type fileClass struct {
 }
 
 func newAgentScope(id string) *agentScope {
-	s := &agentScope{id: id, class: map[contentKey]fileClass{}, evals: map[string]*evaluation{},
+	s := &agentScope{id: id, class: map[contentKey]fileClass{}, evals: map[string]*revision.Revision{},
 		mentions: map[contentKey]map[string]bool{}}
 	if logCaches {
-		s.loader = new(load.Loader)
+		s.ev = new(revision.Evaluator)
 	}
 	return s
 }
@@ -213,9 +214,9 @@ func (s *agentScope) read(fsys fs.FS, p string, key contentKey) ([]byte, error) 
 // their own, that of those and the files that declare the agents they
 // mention. An evaluation is reused for every tree with the same files, by
 // content.
-func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
+func (s *agentScope) evaluate(fsys fs.FS, name string) (*revision.Revision, error) {
 	e, err := s.evaluateFiles(fsys, s.scoped, name)
-	if err != nil || e.prog != nil {
+	if err != nil || e.OK() {
 		return e, err
 	}
 	more, err := s.closure(fsys)
@@ -227,7 +228,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*evaluation, error) {
 
 // evaluateFiles evaluates the given files of fsys, or returns the
 // evaluation of the same files (by path and content) made before.
-func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name string) (*evaluation, error) {
+func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name string) (*revision.Revision, error) {
 	paths := slices.Sorted(maps.Keys(files))
 	h := sha256.New()
 	for _, p := range paths {
@@ -250,7 +251,11 @@ func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name
 		}
 		scoped[p] = &fstest.MapFile{Data: b, Mode: 0o644}
 	}
-	e, err := evaluateWith(s.loader, scoped, name)
+	ev := s.ev
+	if ev == nil {
+		ev = new(revision.Evaluator)
+	}
+	e, err := ev.EvaluateFS(scoped, name)
 	if err != nil {
 		return nil, err
 	}

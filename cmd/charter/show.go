@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/revision"
 	"github.com/spf13/cobra"
 )
 
@@ -38,11 +38,7 @@ func runShow(g *globals, arg, outFormat string) error {
 	var doc map[string]any
 	switch {
 	case !hasAt:
-		fsys, err := worktreeFS(g)
-		if err != nil {
-			return err
-		}
-		d, err := showAt(g, fsys, "the working tree", id)
+		d, err := showAt(g, revision.Source{Name: "the working tree"}, id)
 		if err != nil {
 			return err
 		}
@@ -62,16 +58,7 @@ func runShow(g *globals, arg, outFormat string) error {
 		}
 		doc = v.Doc
 	default:
-		repo, err := openRepo(g)
-		if err != nil {
-			return err
-		}
-		defer repo.Close()
-		snap, err := snapshot(repo, at)
-		if err != nil {
-			return err
-		}
-		d, err := showAt(g, snap.FS, at, id)
+		d, err := showAt(g, revision.Source{Rev: at}, id)
 		if err != nil {
 			return err
 		}
@@ -106,21 +93,22 @@ func isVersion(s string) bool {
 	return err == nil
 }
 
-// showAt evaluates fsys and returns agent id's document.
-func showAt(g *globals, fsys fs.FS, name, id string) (map[string]any, error) {
-	e, err := evaluate(fsys, name)
+// showAt evaluates src and returns agent id's document.
+func showAt(g *globals, src revision.Source, id string) (map[string]any, error) {
+	rev, err := evaluate(g, src)
 	if err != nil {
 		return nil, err
 	}
-	if e.prog == nil {
-		return nil, errorsAt(g, name, e.diags)
+	prog, err := program(g, rev, true)
+	if err != nil {
+		return nil, err
 	}
-	doc, err := e.agentDoc(id)
+	doc, err := agentDoc(prog, id)
 	if err != nil {
 		return nil, fail(err, "")
 	}
 	if doc == nil {
-		return nil, unknownName("agent at "+name, id, model.Sorted(e.prog.Config.Agents))
+		return nil, unknownName("agent at "+rev.Name, id, model.Sorted(prog.Config.Agents))
 	}
 	return doc, nil
 }

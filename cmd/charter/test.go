@@ -11,6 +11,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/rules"
 )
 
@@ -80,37 +81,26 @@ func runTests(g *globals, o *testOptions) error {
 		}
 		filter = re
 	}
-	l, err := loadWorktree(g)
+	rev, err := evaluate(g, revision.Source{})
 	if err != nil {
 		return err
 	}
-	c, err := compileLoaded(g, l)
+	prog, err := program(g, rev, false)
 	if err != nil {
 		return err
 	}
 	var there *compiler.Program
 	if o.against != "" {
-		repo, err := openRepo(g)
+		rev, err := evaluate(g, revision.Source{Rev: o.against})
 		if err != nil {
 			return err
 		}
-		snap, err := snapshot(repo, o.against)
-		if err != nil {
-			repo.Close()
+		if there, err = program(g, rev, true); err != nil {
 			return err
 		}
-		e, err := evaluate(snap.FS, o.against)
-		repo.Close()
-		if err != nil {
-			return err
-		}
-		if e.prog == nil {
-			return errorsAt(g, o.against, e.diags)
-		}
-		there = e.prog
 	}
 
-	cfg := c.Program.Config
+	cfg := prog.Config
 	engines, thereEngines := map[string]*rules.Engine{}, map[string]*rules.Engine{}
 	var runs []testRun
 	for _, name := range model.Sorted(cfg.Tests) {
@@ -123,7 +113,7 @@ func runTests(g *globals, o *testOptions) error {
 		t := cfg.Tests[name]
 		start := time.Now()
 		run := testRun{Name: name, Profile: testProfile(cfg, t)}
-		e, err := engineFor(engines, c.Program, run.Profile, "")
+		e, err := engineFor(engines, prog, run.Profile, "")
 		if err != nil {
 			run.Error = err.Error()
 			runs = append(runs, run)

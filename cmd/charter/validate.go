@@ -31,29 +31,28 @@ func runValidate(g *globals, o *validateOptions) error {
 	if o.format != "text" && o.format != "json" {
 		return usage("unknown format %q; valid formats: text, json", o.format)
 	}
-	l, _, err := loadRev(g, &o.revFlags)
+	rev, err := evaluate(g, o.source(g))
 	if err != nil {
 		return err
 	}
 	// What only compilation finds (placeholders, tool conflicts) is a
 	// validation error too.
-	_, l.Diagnostics = check(l)
-	if err := writeDiagnostics(g, o.format, l.Diagnostics); err != nil {
+	if err := writeDiagnostics(g, o.format, rev.Diagnostics); err != nil {
 		return err
 	}
-	if !l.OK() {
+	if !rev.OK() {
 		if o.format == "text" {
-			g.summaryf(g.stderr, "charter: %s\n", countBySeverity(l.Diagnostics))
+			g.summaryf(g.stderr, "charter: %s\n", countBySeverity(rev.Diagnostics))
 		}
 		return findings()
 	}
 	if o.format == "text" {
-		c := l.Config
+		c := rev.Validation.Config
 		g.summaryf(g.stdout, "ok: %s, %s, %s, %s, %s, %s, %s in %s\n",
 			plural(len(c.Agents), "agent"), plural(len(c.AgentTypes), "agent type"),
 			plural(len(c.Categories), "category"), plural(len(c.Presets), "preset"),
 			plural(len(c.BehaviorTypes), "behavior type"), plural(len(c.Profiles), "profile"),
-			plural(len(c.Tests), "test"), plural(l.Files, "file"))
+			plural(len(c.Tests), "test"), plural(rev.Files, "file"))
 	}
 	return nil
 }

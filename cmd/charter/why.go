@@ -45,16 +45,16 @@ func runWhy(g *globals, id, path, format string) error {
 	if format != "text" && format != "json" {
 		return usage("unknown format %q; valid formats: text, json", format)
 	}
-	c, a, err := compiledAgent(g, id)
+	prog, a, err := compiledAgent(g, id)
 	if err != nil {
 		return err
 	}
 	parts := strings.Split(path, ".")
 	if parts[0] == "behavior" && len(parts) == 3 {
-		return whyBehavior(g, c, a, parts[1], parts[2], format)
+		return whyBehavior(g, prog, a, parts[1], parts[2], format)
 	}
 	full := append([]string{"agents", id}, parts...)
-	pos := c.Program.Locate(full...)
+	pos := prog.Locate(full...)
 	if pos.File == "" {
 		return usage("agent %s has no value at %s", id, path)
 	}
@@ -65,8 +65,8 @@ func runWhy(g *globals, id, path, format string) error {
 	return nil
 }
 
-func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, format string) error {
-	cfg := c.Program.Config
+func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category, setting, format string) error {
+	cfg := prog.Config
 	cat, ok := cfg.Categories[category]
 	if !ok {
 		return unknownName("category", category, model.Sorted(cfg.Categories))
@@ -83,14 +83,14 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	}
 	steps := []whyStep{{Layer: "default", Value: s.Default.String(),
 		Path: fmt.Sprintf("categories.%s.settings.%s.default", category, setting),
-		Pos:  c.Program.Locate("categories", category, "settings", setting, "default")}}
-	for _, l := range c.Program.Layers(a) {
+		Pos:  prog.Locate("categories", category, "settings", setting, "default")}}
+	for _, l := range prog.Layers(a) {
 		ch, ok := l.Behavior[category][setting]
 		if !ok {
 			continue
 		}
 		p := append(slices.Clone(l.Path), category, setting)
-		steps = append(steps, whyStep{Layer: l.Origin.Layer, Name: l.Origin.Name, Value: ch.String(), Path: strings.Join(p, "."), Pos: c.Program.Locate(p...)})
+		steps = append(steps, whyStep{Layer: l.Origin.Layer, Name: l.Origin.Name, Value: ch.String(), Path: strings.Join(p, "."), Pos: prog.Locate(p...)})
 	}
 	for i := range steps {
 		steps[i].Chosen = steps[i].Path == rs.Origin.Path
@@ -103,7 +103,7 @@ func whyBehavior(g *globals, c *compiled, a *compiler.Agent, category, setting, 
 	if rs.Text != "" {
 		fmt.Fprintf(g.stdout, "  prompt line: %s\n", strings.ReplaceAll(rs.Line, "{text}", rs.Text))
 	}
-	fmt.Fprintf(g.stdout, "  decided by %s\n", c.Program.Describe(rs.Origin))
+	fmt.Fprintf(g.stdout, "  decided by %s\n", prog.Describe(rs.Origin))
 	fmt.Fprintf(g.stdout, "layers, in the order they apply (the last one wins):\n")
 	for _, st := range steps {
 		mark := " "

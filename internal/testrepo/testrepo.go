@@ -1,5 +1,5 @@
-// Package testrepo loads, validates and compiles a charter repository for
-// tests, failing the test on any error.
+// Package testrepo evaluates a charter repository for tests, through
+// package revision, failing the test on any error.
 package testrepo
 
 import (
@@ -10,7 +10,7 @@ import (
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/validate"
+	"github.com/charter-dev/charter/revision"
 )
 
 // FS returns a file system of the given files (path -> content).
@@ -32,37 +32,30 @@ func Compile(t testing.TB, fsys fs.FS) *compiler.Program {
 // Load is Compile that also returns the loaded repository.
 func Load(t testing.TB, fsys fs.FS) (*load.Repo, *compiler.Program) {
 	t.Helper()
-	repo, prog, ds := run(t, fsys)
-	if s, any := diag.Max(ds); any && s == diag.Error || prog == nil {
-		for _, d := range ds {
+	rev := Evaluate(t, fsys)
+	if !rev.OK() {
+		for _, d := range rev.Diagnostics {
 			t.Log(d)
 		}
 		t.Fatal("the test repository has errors")
 	}
-	return repo, prog
+	return rev.Validation.Repo(), rev.Program
 }
 
 // Diagnostics loads, validates and compiles fsys and returns every
 // diagnostic (compiling only when validation succeeds).
 func Diagnostics(t testing.TB, fsys fs.FS) []diag.Diagnostic {
 	t.Helper()
-	_, _, ds := run(t, fsys)
-	return ds
+	return Evaluate(t, fsys).Diagnostics
 }
 
-func run(t testing.TB, fsys fs.FS) (*load.Repo, *compiler.Program, []diag.Diagnostic) {
+// Evaluate evaluates fsys as package revision does, failing t when it
+// cannot be read at all.
+func Evaluate(t testing.TB, fsys fs.FS) *revision.Revision {
 	t.Helper()
-	repo, ds, err := load.Load(fsys, "test")
+	rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := validate.Run(repo)
-	ds = append(ds, res.Diagnostics...)
-	var prog *compiler.Program
-	if res.OK() {
-		var cds []diag.Diagnostic
-		prog, cds = compiler.Compile(repo, res.Config)
-		ds = append(ds, cds...)
-	}
-	return repo, prog, diag.Sort(ds)
+	return rev
 }

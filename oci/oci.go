@@ -173,9 +173,22 @@ func IsLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// Check parses ref and refuses options that do not suit it (plain HTTP to
+// a host that is not this machine), before any work is done.
+func Check(ref string, o Options) (registry.Reference, error) {
+	r, err := ParseRef(ref)
+	if err != nil {
+		return r, err
+	}
+	if o.PlainHTTP && !IsLoopback(r.Registry) {
+		return r, fmt.Errorf("--plain-http would send the bundle and the credentials for %s unencrypted; it is allowed only for a registry on this machine (localhost, 127.0.0.1, ::1)", r.Registry)
+	}
+	return r, nil
+}
+
 func repository(ref registry.Reference, o Options) (*remote.Repository, error) {
-	if o.PlainHTTP && !IsLoopback(ref.Registry) {
-		return nil, fmt.Errorf("--plain-http would send the bundle and the credentials for %s unencrypted; it is allowed only for a registry on this machine (localhost, 127.0.0.1, ::1)", ref.Registry)
+	if _, err := Check(ref.String(), o); err != nil {
+		return nil, err
 	}
 	repo := &remote.Repository{Reference: ref, PlainHTTP: o.PlainHTTP}
 	hc := o.HTTPClient
@@ -230,7 +243,7 @@ func classify(op string, ref registry.Reference, err error) error {
 		e.Hint = fmt.Sprintf("check the user name and password for %s (docker login %s, or %s and %s) and that they may %s %s", ref.Registry, ref.Registry, EnvUsername, EnvPassword, op, ref.Repository)
 	case errors.Is(err, errdef.ErrNotFound) || errors.As(err, &resp) && resp.StatusCode == http.StatusNotFound:
 		e.Reason = fmt.Sprintf("%s has no %s", ref.Repository, refKind(ref))
-		e.Hint = "check the reference; the registry's tags are listed by its web interface or crane ls / oras repo tags"
+		e.Hint = "check the reference: publish pushes a tag with charter publish --rev REV REF"
 	case errors.As(err, &dnserr):
 		e.Reason = fmt.Sprintf("unknown host %s", dnserr.Name)
 		e.Hint = "check the registry's name in the reference"
@@ -267,8 +280,10 @@ func rootCause(err error) error {
 
 // Published is what Publish pushed.
 type Published struct {
-	Reference   string            `json:"reference"`
-	Digest      string            `json:"digest"`
+	Reference string `json:"reference"`
+	Digest    string `json:"digest"`
+	// Pinned is the reference by digest: REGISTRY/REPOSITORY@DIGEST.
+	Pinned      string            `json:"pinned"`
 	MediaType   string            `json:"mediaType"`
 	Size        int64             `json:"size"`
 	Annotations map[string]string `json:"annotations"`
@@ -339,6 +354,7 @@ func Publish(ctx context.Context, ref string, t bundle.Tree, archive []byte, met
 		return nil, classify("publish", r, err)
 	}
 	pub.Digest = desc.Digest.String()
+	pub.Pinned = r.Registry + "/" + r.Repository + "@" + pub.Digest
 	pub.MediaType = desc.MediaType
 	pub.Size = desc.Size
 	pub.Annotations = manifest.Annotations

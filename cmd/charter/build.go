@@ -15,6 +15,7 @@ import (
 type buildOptions struct {
 	out     string
 	archive string
+	signKey string
 	revFlags
 }
 
@@ -34,6 +35,7 @@ SOURCE_DATE_EPOCH (or the source commit, or 1970).`,
 	}
 	cmd.Flags().StringVar(&o.out, "out", "dist", "directory to write the bundle into (\"\" to skip)")
 	cmd.Flags().StringVar(&o.archive, "archive", "", "also write the bundle as a reproducible .tar.gz")
+	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign every Agent Card (A2A v1.0 JWS) with this PEM private key: Ed25519 or ECDSA P-256")
 	o.register(cmd, false)
 	return cmd
 }
@@ -47,6 +49,10 @@ func runBuild(g *globals, o *buildOptions) error {
 			return fail(err, "")
 		}
 	}
+	sign, err := readSignKey(o.signKey)
+	if err != nil {
+		return err
+	}
 	l, src, err := loadRev(g, &o.revFlags)
 	if err != nil {
 		return err
@@ -59,7 +65,7 @@ func runBuild(g *globals, o *buildOptions) error {
 	prog.ReleaseSource()
 	l = nil // the CUE values: garbage from here on
 	info := buildinfo.Read()
-	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
+	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src, SignCard: sign})
 	if err != nil {
 		return fail(fmt.Errorf("building the bundle: %v", err), "")
 	}

@@ -50,3 +50,9 @@ func NeedPython(t testing.TB, module, pkg string) string {
 	}
 	return Python
 }
+
+// Have reports whether program tool is on PATH.
+func Have(tool string) bool {
+	_, err := exec.LookPath(tool)
+	return err == nil
+}

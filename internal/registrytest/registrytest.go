@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -178,7 +179,7 @@ func (r *Registry) Tamper(digest string) error {
 }
 
 // Proxy is a loopback HTTP proxy to a registry that drops the connection
-// in the middle of every blob upload's body.
+// in the middle of every blob upload's body and every blob download's.
 type Proxy struct {
 	// Host is its host:port on 127.0.0.1.
 	Host string
@@ -193,6 +194,15 @@ func StartDropProxy(target string) (*Proxy, error) {
 		return nil, err
 	}
 	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: "http", Host: target})
+	rp.ErrorLog = log.New(io.Discard, "", 0)
+	rp.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.Method == http.MethodGet && strings.Contains(resp.Request.URL.Path, "/blobs/sha256:") && resp.ContentLength > 1 {
+			// The status and headers go out, then half the body, then
+			// the proxy aborts the connection.
+			resp.Body = &failAfter{r: resp.Body, n: resp.ContentLength / 2}
+		}
+		return nil
+	}
 	h := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		upload := strings.Contains(req.URL.Path, "/blobs/uploads/") && (req.Method == http.MethodPut || req.Method == http.MethodPatch) && req.ContentLength != 0
 		if !upload {
@@ -213,3 +223,23 @@ func StartDropProxy(target string) (*Proxy, error) {
 
 // Stop closes the proxy.
 func (p *Proxy) Stop() { p.srv.Close() }
+
+// failAfter reads n bytes from r, then fails.
+type failAfter struct {
+	r io.ReadCloser
+	n int64
+}
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errors.New("connection dropped by the test proxy")
+	}
+	if int64(len(p)) > f.n {
+		p = p[:f.n]
+	}
+	n, err := f.r.Read(p)
+	f.n -= int64(n)
+	return n, err
+}
+
+func (f *failAfter) Close() error { return f.r.Close() }

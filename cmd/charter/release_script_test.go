@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -118,4 +119,17 @@ func releaseCondition(cond string) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// scriptReplace replaces every OLD with NEW in FILE: `replace FILE OLD
+// NEW`, failing when FILE has no OLD.
+func scriptReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	text := ts.ReadFile(args[0])
+	if !strings.Contains(text, args[1]) {
+		ts.Fatalf("%s has no %q", args[0], args[1])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(text, args[1], args[2])), 0o644))
 }

@@ -56,6 +56,7 @@ func TestScript(t *testing.T) {
 			"tamper":    scriptTamper,
 			"dropproxy": scriptDropProxy,
 			"setjson":   scriptSetJSON,
+			"replace":   scriptReplace,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable.

@@ -33,13 +33,14 @@ func Archive(t Tree, src *Source) ([]byte, error) {
 }
 
 // MaxSize bounds what ReadArchive and ReadDir accept: a bundle larger than
-// this is refused rather than read into memory.
-const MaxSize = 1 << 30
+// this is refused rather than read into memory. (A bundle of 2,000 agents
+// is about 50 MB.)
+const MaxSize = 256 << 20
 
 // ReadArchive reads a tar.gz that WriteArchive wrote (or any with only
 // folders and regular files under clean relative paths) into a tree. It
-// refuses links, devices, absolute or ".." paths, a path given twice, and
-// more than MaxSize bytes of content.
+// refuses links, devices, sparse files, absolute or ".." paths, a path
+// given twice, and more than MaxSize bytes of content.
 func ReadArchive(r io.Reader) (Tree, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
@@ -66,6 +67,13 @@ func ReadArchive(r io.Reader) (Tree, error) {
 		case tar.TypeReg:
 		default:
 			return nil, fmt.Errorf("archive entry %s is not a regular file or folder (type %q)", name, h.Typeflag)
+		}
+		for k := range h.PAXRecords {
+			if strings.HasPrefix(k, "GNU.sparse.") {
+				// A sparse file's holes read as zeros: a few bytes could
+				// claim gigabytes.
+				return nil, fmt.Errorf("archive entry %s is a sparse file", name)
+			}
 		}
 		if _, dup := t[name]; dup {
 			return nil, fmt.Errorf("archive entry %s appears twice", name)

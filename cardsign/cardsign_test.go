@@ -227,3 +227,42 @@ func TestKeyErrors(t *testing.T) {
 		t.Errorf("ReadVerifier(private key): %v", err)
 	}
 }
+
+// FuzzVerify: any card, signed or not, is judged without a panic, and
+// the payload of a card with signatures is that of the card without.
+func FuzzVerify(f *testing.F) {
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	pk, _ := x509.MarshalPKCS8PrivateKey(priv)
+	s, err := ParseSigner("k", pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pk}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	pb, _ := x509.MarshalPKIXPublicKey(pub)
+	v, err := ParseVerifier("k", pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pb}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	signed, err := s.Sign([]byte(card))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(signed)
+	f.Add([]byte(card))
+	f.Add([]byte(`{"signatures":[{"protected":"e30","signature":""}],"skills":[1,{"examples":[]}]}`))
+	f.Add([]byte(`{"signatures":{}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v.Verify(data)
+		p, err := Payload(data)
+		if err != nil {
+			return
+		}
+		if _, err := Payload(p); err != nil {
+			t.Errorf("the payload is not a card: %v", err)
+		}
+		if re, _ := s.Sign(data); re != nil {
+			if err := v.Verify(re); err != nil {
+				t.Errorf("a card just signed does not verify: %v\n%s", err, re)
+			}
+		}
+	})
+}

@@ -47,7 +47,7 @@ func TestTag(t *testing.T) {
 		"v1.0.0":             "v1.0.0",
 		"v1.1.0":             "v1.1.0", // annotated
 		"refs/tags/v1.1.0":   "v1.1.0",
-		"v1.1.0:.":           "v1.1.0",
+		"v1.1.0:sub":         "v1.1.0",
 		"HEAD":               "",
 		"master":             "",
 		"v1.1.0~1":           "",

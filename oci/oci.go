@@ -30,6 +30,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -119,9 +120,20 @@ func (m Meta) Annotations(schema string) map[string]string {
 		a[ocispec.AnnotationVersion] = m.Version
 	}
 	if m.Source != "" {
-		a[ocispec.AnnotationSource] = m.Source
+		a[ocispec.AnnotationSource] = withoutUserinfo(m.Source)
 	}
 	return a
+}
+
+// withoutUserinfo drops user:password@ from a URL: a clone URL may carry
+// a token, and annotations are public.
+func withoutUserinfo(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = nil
+	return u.String()
 }
 
 // Error is a failure to talk to a registry: what was being done, the

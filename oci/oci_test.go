@@ -269,3 +269,10 @@ func TestMain(m *testing.M) {
 	os.Setenv("DOCKER_CONFIG", filepath.Join(os.TempDir(), "charter-oci-test-no-docker-config"))
 	os.Exit(m.Run())
 }
+
+func TestAnnotationsDropUserinfo(t *testing.T) {
+	m := Meta{Source: "https://x-access-token:ghs_secret@github.com/acme/agents.git"}
+	if got := m.Annotations("1")["org.opencontainers.image.source"]; got != "https://github.com/acme/agents.git" {
+		t.Errorf("source annotation = %q", got)
+	}
+}

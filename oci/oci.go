@@ -23,6 +23,7 @@
 package oci
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -198,6 +199,19 @@ func Check(ref string, o Options) (registry.Reference, error) {
 	return r, nil
 }
 
+// CheckPublish is Check for a reference to publish to, which must name a
+// tag.
+func CheckPublish(ref string, o Options) (registry.Reference, error) {
+	r, err := Check(ref, o)
+	if err != nil {
+		return r, err
+	}
+	if err := r.ValidateReferenceAsTag(); err != nil {
+		return r, fmt.Errorf("%s: publish needs a tag to push to (HOST/REPOSITORY:TAG), not a digest or nothing", ref)
+	}
+	return r, nil
+}
+
 func repository(ref registry.Reference, o Options) (*remote.Repository, error) {
 	if _, err := Check(ref.String(), o); err != nil {
 		return nil, err
@@ -307,12 +321,9 @@ type Published struct {
 // ref (which must name a tag) and tags it. Blobs the registry has already
 // are not sent again.
 func Publish(ctx context.Context, ref string, t bundle.Tree, archive []byte, meta Meta, o Options) (*Published, error) {
-	r, err := ParseRef(ref)
+	r, err := CheckPublish(ref, o)
 	if err != nil {
 		return nil, err
-	}
-	if err := r.ValidateReferenceAsTag(); err != nil {
-		return nil, fmt.Errorf("%s: publish needs a tag to push to (HOST/REPOSITORY:TAG), not a digest or nothing", ref)
 	}
 	mb, ok := t["manifest.json"]
 	if !ok {
@@ -343,7 +354,7 @@ func Publish(ctx context.Context, ref string, t bundle.Tree, archive []byte, met
 			continue
 		}
 		o.progress("uploading %s (%d bytes) to %s", b.name, len(b.data), r.Registry)
-		if err := repo.Push(ctx, b.desc, strings.NewReader(string(b.data))); err != nil && !errors.Is(err, errdef.ErrAlreadyExists) {
+		if err := repo.Push(ctx, b.desc, bytes.NewReader(b.data)); err != nil && !errors.Is(err, errdef.ErrAlreadyExists) {
 			return nil, classify("publish", r, err)
 		}
 		pub.Uploaded++
@@ -447,7 +458,7 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 	if err != nil {
 		return nil, classify("pull", r, err)
 	}
-	t, err := bundle.ReadArchive(strings.NewReader(string(archive)))
+	t, err := bundle.ReadArchive(bytes.NewReader(archive))
 	if err != nil {
 		return nil, &NotBundleError{Ref: ref, Reason: err.Error()}
 	}

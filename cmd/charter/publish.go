@@ -56,7 +56,7 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if err := checkFormat(o.format); err != nil {
 		return err
 	}
-	if _, err := oci.Check(ref, oci.Options{PlainHTTP: o.plainHTTP}); err != nil {
+	if _, err := oci.CheckPublish(ref, oci.Options{PlainHTTP: o.plainHTTP}); err != nil {
 		return usage("%v", err)
 	}
 	if o.rev == "" {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -11,11 +13,19 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"github.com/rogpeppe/go-internal/testscript"
+	"oras.land/oras-go/v2"
+	"oras.land/oras-go/v2/registry"
+	"oras.land/oras-go/v2/registry/remote"
+	"oras.land/oras-go/v2/registry/remote/auth"
 
+	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/internal/realtool"
 	"github.com/charter-dev/charter/internal/registrytest"
+	"github.com/charter-dev/charter/oci"
 )
 
 // Script commands of the release scripts (publish, pull, verify).
@@ -132,4 +142,36 @@ func scriptReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s has no %q", args[0], args[1])
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(text, args[1], args[2])), 0o644))
+}
+
+// scriptPushArtifact pushes an artifact that charter did not make to
+// $REGISTRY: `pushartifact foreign REPO:TAG` pushes one of another
+// artifactType; `pushartifact future REPO:TAG` a charter bundle whose
+// schema version (annotation and manifest.json) is 99.
+func scriptPushArtifact(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 || args[0] != "foreign" && args[0] != "future" {
+		ts.Fatalf("usage: pushartifact foreign|future REPO:TAG")
+	}
+	ref, err := registry.ParseReference(ts.Getenv("REGISTRY") + "/" + args[1])
+	ts.Check(err)
+	repo := &remote.Repository{Reference: ref, PlainHTTP: true, Client: &auth.Client{
+		Credential: auth.StaticCredential(ref.Registry, auth.Credential{Username: registrytest.User, Password: registrytest.Password}),
+	}}
+	ctx := context.Background()
+	var opts oras.PackManifestOptions
+	artifactType := "application/vnd.example.thing"
+	if args[0] == "future" {
+		artifactType = oci.ArtifactType
+		manifest := []byte(`{"schema_version":"99","files":[]}`)
+		var archive bytes.Buffer
+		ts.Check(bundle.WriteArchive(&archive, bundle.Tree{"manifest.json": manifest}, time.Unix(0, 0)))
+		cfg, err := oras.PushBytes(ctx, repo, oci.ConfigMediaType, manifest)
+		ts.Check(err)
+		layer, err := oras.PushBytes(ctx, repo, oci.LayerMediaType, archive.Bytes())
+		ts.Check(err)
+		opts = oras.PackManifestOptions{ConfigDescriptor: &cfg, Layers: []ocispec.Descriptor{layer}, ManifestAnnotations: map[string]string{oci.AnnotationSchemaVersion: "99"}}
+	}
+	desc, err := oras.PackManifest(ctx, repo, oras.PackManifestVersion1_1, artifactType, opts)
+	ts.Check(err)
+	ts.Check(repo.Tag(ctx, desc, ref.Reference))
 }

@@ -52,11 +52,12 @@ func TestScript(t *testing.T) {
 			"cpdir":    cpdir,
 			"exitcode": exitcode,
 			// release_script_test.go
-			"registry":  scriptRegistry,
-			"tamper":    scriptTamper,
-			"dropproxy": scriptDropProxy,
-			"setjson":   scriptSetJSON,
-			"replace":   scriptReplace,
+			"registry":     scriptRegistry,
+			"tamper":       scriptTamper,
+			"dropproxy":    scriptDropProxy,
+			"setjson":      scriptSetJSON,
+			"replace":      scriptReplace,
+			"pushartifact": scriptPushArtifact,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable.

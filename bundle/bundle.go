@@ -47,6 +47,9 @@ type Options struct {
 	CUEVersion     string
 	// Source is nil when building from the working tree.
 	Source *Source
+	// SignCard, when set, signs each agent's card.json: it gets the
+	// canonical card and returns it with its signatures.
+	SignCard func(card []byte) ([]byte, error)
 }
 
 // Tree is a bundle in memory: slash-separated paths to contents.
@@ -95,7 +98,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	}()
 
 	errs := make([]error, len(prog.Agents))
-	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], put) })
+	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], opts.SignCard, put) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -131,7 +134,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	return t, nil
 }
 
-func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []byte)) error {
+func buildAgent(prog *compiler.Program, a *compiler.Agent, sign func([]byte) ([]byte, error), put func(string, []byte)) error {
 	dir := "agents/" + a.ID + "/"
 	prompt, err := render.Render(prog, a)
 	if err != nil {
@@ -153,6 +156,11 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	card, err := Canonical(Card(prog, a, hash))
 	if err != nil {
 		return err
+	}
+	if sign != nil {
+		if card, err = sign(card); err != nil {
+			return fmt.Errorf("signing the card of agent %s: %v", a.ID, err)
+		}
 	}
 	put(dir+"card.json", card)
 	return nil

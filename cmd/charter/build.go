@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,12 +8,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/buildinfo"
+	"github.com/charter-dev/charter/revision"
 )
 
 type buildOptions struct {
 	out     string
 	archive string
+	signKey string
 	revFlags
 }
 
@@ -34,6 +36,7 @@ SOURCE_DATE_EPOCH (or the source commit, or 1970).`,
 	}
 	cmd.Flags().StringVar(&o.out, "out", "dist", "directory to write the bundle into (\"\" to skip)")
 	cmd.Flags().StringVar(&o.archive, "archive", "", "also write the bundle as a reproducible .tar.gz")
+	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign every Agent Card (A2A v1.0 JWS) with this PEM private key: Ed25519 or ECDSA P-256")
 	o.register(cmd, false)
 	return cmd
 }
@@ -47,24 +50,13 @@ func runBuild(g *globals, o *buildOptions) error {
 			return fail(err, "")
 		}
 	}
-	rev, err := evaluate(g, o.source(g))
+	sign, err := readSignKey(o.signKey)
 	if err != nil {
 		return err
 	}
-	prog, err := program(g, rev, false)
+	tree, prog, commit, err := buildTree(g, o.source(g), sign)
 	if err != nil {
 		return err
-	}
-	var src *bundle.Source
-	if c := rev.Commit; c != nil {
-		src = &bundle.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time}
-	}
-	prog.ReleaseSource()
-	rev = nil // the CUE values: garbage from here on
-	info := buildinfo.Read()
-	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
-	if err != nil {
-		return fail(fmt.Errorf("building the bundle: %v", err), "")
 	}
 	if o.out != "" {
 		if err := bundle.WriteDir(o.out, tree); err != nil {
@@ -73,18 +65,14 @@ func runBuild(g *globals, o *buildOptions) error {
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
 	if o.archive != "" {
-		mtime, err := bundle.Epoch(src)
+		archive, err := bundle.Archive(tree, commit)
 		if err != nil {
 			return usage("%v", err)
 		}
-		var buf bytes.Buffer
-		if err := bundle.WriteArchive(&buf, tree, mtime); err != nil {
-			return fail(err, "")
-		}
-		if err := writeFileAtomic(o.archive, buf.Bytes()); err != nil {
+		if err := writeFileAtomic(o.archive, archive); err != nil {
 			return fail(fmt.Errorf("writing %s: %v", o.archive, err), "")
 		}
-		g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), buf.Len())
+		g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), len(archive))
 	}
 	return nil
 }
@@ -114,4 +102,31 @@ func writeFileAtomic(name string, b []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), name)
+}
+
+// buildTree evaluates src and builds its bundle in memory, signing every
+// card with sign when it is set. It returns the program (its CUE values
+// released) and the commit the bundle was built from (nil for the working
+// tree or the index).
+func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, error)) (bundle.Tree, *compiler.Program, *bundle.Source, error) {
+	rev, err := evaluate(g, src)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	prog, err := program(g, rev, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var commit *bundle.Source
+	if c := rev.Commit; c != nil {
+		commit = &bundle.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time}
+	}
+	prog.ReleaseSource()
+	rev = nil // the CUE values: garbage from here on
+	info := buildinfo.Read()
+	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: commit, SignCard: sign})
+	if err != nil {
+		return nil, nil, nil, fail(fmt.Errorf("building the bundle: %w", err), "")
+	}
+	return tree, prog, commit, nil
 }

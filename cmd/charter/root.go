@@ -143,6 +143,9 @@ identity across Git history.`,
 		newSchemaCmd(g),
 		newDocsCmd(g),
 		newCompletionCmd(g),
+		newPublishCmd(g),
+		newPullCmd(g),
+		newVerifyCmd(g),
 	)
 	registerCompletions(root, g)
 	return root

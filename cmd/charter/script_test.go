@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -52,6 +51,13 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cpdir":    cpdir,
 			"exitcode": exitcode,
+			// release_script_test.go
+			"registry":     scriptRegistry,
+			"tamper":       scriptTamper,
+			"dropproxy":    scriptDropProxy,
+			"setjson":      scriptSetJSON,
+			"replace":      scriptReplace,
+			"pushartifact": scriptPushArtifact,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable.
@@ -59,7 +65,7 @@ func TestScript(t *testing.T) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
 			}
-			return false, fmt.Errorf("unknown condition %q", cond)
+			return releaseCondition(cond)
 		},
 		RequireExplicitExec: true,
 	})

@@ -1,0 +1,228 @@
+package bundle
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Archive returns t as the reproducible tar.gz that build --archive
+// writes, its timestamps from Epoch(src): the same tree and commit give
+// the same bytes.
+func Archive(t Tree, src *Source) ([]byte, error) {
+	mtime, err := Epoch(src)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := WriteArchive(&buf, t, mtime); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// MaxSize bounds what ReadArchive and ReadDir accept: a bundle larger than
+// this is refused rather than read into memory. (A bundle of 2,000 agents
+// is about 50 MB.)
+const MaxSize = 256 << 20
+
+// ReadArchive reads a tar.gz that WriteArchive wrote (or any with only
+// folders and regular files under clean relative paths) into a tree. It
+// refuses links, devices, sparse files, absolute or ".." paths, a path
+// given twice, and more than MaxSize bytes of content.
+func ReadArchive(r io.Reader) (Tree, error) {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("not a gzip archive: %v", err)
+	}
+	tr := tar.NewReader(gz)
+	t := Tree{}
+	var total int64
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the archive: %v", err)
+		}
+		name := strings.TrimSuffix(h.Name, "/")
+		if !fs.ValidPath(name) || name == "." {
+			return nil, fmt.Errorf("archive entry %q is not a clean relative path", h.Name)
+		}
+		switch h.Typeflag {
+		case tar.TypeDir:
+			continue
+		case tar.TypeReg:
+		default:
+			return nil, fmt.Errorf("archive entry %s is not a regular file or folder (type %q)", name, h.Typeflag)
+		}
+		for k := range h.PAXRecords {
+			if strings.HasPrefix(k, "GNU.sparse.") {
+				// A sparse file's holes read as zeros: a few bytes could
+				// claim gigabytes.
+				return nil, fmt.Errorf("archive entry %s is a sparse file", name)
+			}
+		}
+		if _, dup := t[name]; dup {
+			return nil, fmt.Errorf("archive entry %s appears twice", name)
+		}
+		total += h.Size
+		if h.Size < 0 || total > MaxSize {
+			return nil, fmt.Errorf("archive holds more than %d bytes", MaxSize)
+		}
+		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
+		if err != nil {
+			return nil, fmt.Errorf("reading %s from the archive: %v", name, err)
+		}
+		t[name] = b
+	}
+	if _, err := io.Copy(io.Discard, gz); err != nil {
+		return nil, fmt.Errorf("reading the archive: %v", err)
+	}
+	return t, nil
+}
+
+// ReadDir reads the bundle in dir into a tree. It refuses links and
+// anything but regular files and folders.
+func ReadDir(dir string) (Tree, error) {
+	fsys := os.DirFS(dir)
+	t := Tree{}
+	var total int64
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file (a bundle holds only files and folders)", path.Join(dir, p))
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		total += int64(len(b))
+		if total > MaxSize {
+			return fmt.Errorf("%s holds more than %d bytes", dir, MaxSize)
+		}
+		t[p] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// SchemaError says a bundle was written for a newer layout than this
+// charter reads.
+type SchemaError struct {
+	Version string
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("the bundle has schema version %s, newer than %s, the newest this charter reads: upgrade charter", e.Version, SchemaVersion)
+}
+
+// CheckSchema returns a *SchemaError when version is newer than
+// SchemaVersion, and an error when it is not a version at all.
+func CheckSchema(version string) error {
+	n, err := strconv.Atoi(version)
+	if err != nil || n < 1 {
+		return fmt.Errorf("schema version %q is not a positive whole number", version)
+	}
+	if mine, _ := strconv.Atoi(SchemaVersion); n > mine {
+		return &SchemaError{Version: version}
+	}
+	return nil
+}
+
+// ParseManifest decodes manifest.json, refusing unknown fields and a
+// schema version newer than this charter's.
+func ParseManifest(b []byte) (*Manifest, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		// A newer layout may add fields: say so when its version says so.
+		var probe struct {
+			SchemaVersion string `json:"schema_version"`
+		}
+		if json.Unmarshal(b, &probe) == nil && probe.SchemaVersion != "" {
+			if serr := CheckSchema(probe.SchemaVersion); serr != nil {
+				return nil, serr
+			}
+		}
+		return nil, fmt.Errorf("manifest.json: %v", err)
+	}
+	if err := CheckSchema(m.SchemaVersion); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// VerifyError lists every way a tree differs from its manifest.
+type VerifyError struct {
+	Problems []string
+}
+
+func (e *VerifyError) Error() string {
+	return fmt.Sprintf("the bundle does not match its manifest: %s", strings.Join(e.Problems, "; "))
+}
+
+// Verify checks that t holds a manifest.json and exactly the files it
+// lists, each of the listed size and SHA-256. It returns the manifest, a
+// *VerifyError when files differ, a *SchemaError for a newer layout.
+func Verify(t Tree) (*Manifest, error) {
+	mb, ok := t["manifest.json"]
+	if !ok {
+		return nil, errors.New("no manifest.json: not a charter bundle")
+	}
+	m, err := ParseManifest(mb)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	listed := map[string]bool{"manifest.json": true}
+	for _, f := range m.Files {
+		if listed[f.Path] {
+			problems = append(problems, f.Path+" is listed twice")
+			continue
+		}
+		listed[f.Path] = true
+		b, ok := t[f.Path]
+		if !ok {
+			problems = append(problems, f.Path+" is missing")
+			continue
+		}
+		sum := sha256.Sum256(b)
+		switch {
+		case len(b) != f.Size:
+			problems = append(problems, fmt.Sprintf("%s has %d bytes, the manifest says %d", f.Path, len(b), f.Size))
+		case hex.EncodeToString(sum[:]) != f.SHA256:
+			problems = append(problems, fmt.Sprintf("%s has sha256 %s, the manifest says %s", f.Path, hex.EncodeToString(sum[:]), f.SHA256))
+		}
+	}
+	for _, p := range t.Paths() {
+		if !listed[p] {
+			problems = append(problems, p+" is not in the manifest")
+		}
+	}
+	if problems != nil {
+		return m, &VerifyError{Problems: problems}
+	}
+	return m, nil
+}

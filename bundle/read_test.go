@@ -1,0 +1,216 @@
+package bundle
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// withManifest returns files plus the manifest.json that lists them.
+func withManifest(t testing.TB, files map[string]string) Tree {
+	t.Helper()
+	tr := Tree{}
+	for p, c := range files {
+		tr[p] = []byte(c)
+	}
+	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: "test", CUEVersion: "test", Files: []File{}}
+	for _, p := range tr.Paths() {
+		sum := sha256.Sum256(tr[p])
+		m.Files = append(m.Files, File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(tr[p])})
+	}
+	mb, err := Pretty(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr["manifest.json"] = mb
+	return tr
+}
+
+func TestArchiveRoundTrip(t *testing.T) {
+	tr := withManifest(t, map[string]string{"agents/ann/card.json": "{}", "agents/ann/prompt.md": "hi\n", "team.json": "{}\n"})
+	src := &Source{Commit: "c", Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a, err := Archive(tr, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Archive(tr, src)
+	if !bytes.Equal(a, b) {
+		t.Error("Archive is not reproducible")
+	}
+	got, err := ReadArchive(bytes.NewReader(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(tr, got); d != "" {
+		t.Errorf("ReadArchive(Archive(t)) (-want +got):\n%s", d)
+	}
+	if _, err := Verify(got); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
+}
+
+// tarGz builds an archive entry by entry, to make archives WriteArchive
+// never would.
+func tarGz(t *testing.T, hdrs ...*tar.Header) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, h := range hdrs {
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Typeflag == tar.TypeReg {
+			tw.Write(bytes.Repeat([]byte("x"), int(h.Size)))
+		}
+	}
+	tw.Close()
+	gz.Close()
+	return buf.Bytes()
+}
+
+func TestReadArchiveRefuses(t *testing.T) {
+	reg := func(name string) *tar.Header {
+		return &tar.Header{Name: name, Typeflag: tar.TypeReg, Size: 1, Mode: 0o644}
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"not gzip", []byte("plain"), "not a gzip archive"},
+		{"dot dot", tarGz(t, reg("../escape")), `"../escape" is not a clean relative path`},
+		{"absolute", tarGz(t, reg("/etc/passwd")), "is not a clean relative path"},
+		{"symlink", tarGz(t, &tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}), "link is not a regular file or folder"},
+		{"twice", tarGz(t, reg("a"), reg("a")), "archive entry a appears twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadArchive(bytes.NewReader(tc.data))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadArchive = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestVerify(t *testing.T) {
+	good := withManifest(t, map[string]string{"a.json": "{}", "b/c.md": "text"})
+	for _, tc := range []struct {
+		name   string
+		change func(Tree)
+		want   []string
+	}{
+		{"good", func(Tree) {}, nil},
+		{"changed", func(t Tree) { t["a.json"] = []byte("[]") }, []string{"a.json has sha256 4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945, the manifest says 44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"}},
+		{"longer", func(t Tree) { t["a.json"] = []byte("{ }") }, []string{"a.json has 3 bytes, the manifest says 2"}},
+		{"missing and extra", func(t Tree) { delete(t, "b/c.md"); t["z"] = nil }, []string{"b/c.md is missing", "z is not in the manifest"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := Tree{}
+			for p, b := range good {
+				tr[p] = b
+			}
+			tc.change(tr)
+			_, err := Verify(tr)
+			var verr *VerifyError
+			if tc.want == nil {
+				if err != nil {
+					t.Errorf("Verify = %v", err)
+				}
+				return
+			}
+			if !errors.As(err, &verr) {
+				t.Fatalf("Verify = %v, want a VerifyError", err)
+			}
+			if d := cmp.Diff(tc.want, verr.Problems); d != "" {
+				t.Errorf("problems (-want +got):\n%s", d)
+			}
+		})
+	}
+	if _, err := Verify(Tree{"a": nil}); err == nil || !strings.Contains(err.Error(), "no manifest.json") {
+		t.Errorf("Verify(no manifest) = %v", err)
+	}
+}
+
+func TestParseManifestSchema(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+	}{
+		{`{"schema_version":"2","charter_version":"x","cue_version":"y","files":[]}`, "the bundle has schema version 2, newer than 1, the newest this charter reads: upgrade charter"},
+		// A newer layout may add fields; the version still speaks first.
+		{`{"schema_version":"3","new_field":true,"files":[]}`, "the bundle has schema version 3"},
+		{`{"schema_version":"1","new_field":true,"files":[]}`, `unknown field "new_field"`},
+		{`{"schema_version":"one","files":[]}`, `schema version "one" is not a positive whole number`},
+	} {
+		_, err := ParseManifest([]byte(tc.in))
+		var serr *SchemaError
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseManifest(%s) = %v, want %q", tc.in, err, tc.want)
+		}
+		if strings.Contains(tc.want, "upgrade") && !errors.As(err, &serr) {
+			t.Errorf("ParseManifest(%s) = %T, want a *SchemaError", tc.in, err)
+		}
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dist")
+	tr := withManifest(t, map[string]string{"agents/ann/card.json": "{}", "team.json": "{}\n"})
+	if err := WriteDir(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(tr, got); d != "" {
+		t.Errorf("ReadDir (-want +got):\n%s", d)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link")); err != nil {
+		t.Skip(err)
+	}
+	if _, err := ReadDir(dir); err == nil || !strings.Contains(err.Error(), "link is not a regular file") {
+		t.Errorf("ReadDir(with a link) = %v", err)
+	}
+}
+
+// FuzzReadArchive: any input is read or refused without a panic, and what
+// is read writes back to the same tree.
+func FuzzReadArchive(f *testing.F) {
+	tr := withManifest(f, map[string]string{"a/b.json": "{}", "c.md": "x"})
+	a, err := Archive(tr, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(a)
+	f.Add([]byte{0x1f, 0x8b})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := ReadArchive(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteArchive(&buf, got, time.Unix(0, 0)); err != nil {
+			return // a path that is both a file and a folder
+		}
+		again, err := ReadArchive(&buf)
+		if err != nil {
+			t.Fatalf("re-reading a written archive: %v", err)
+		}
+		if d := cmp.Diff(got, again); d != "" {
+			t.Errorf("round trip (-first +second):\n%s", d)
+		}
+		Verify(got)
+	})
+}

@@ -1,0 +1,379 @@
+// Package cardsign signs and verifies A2A Agent Cards as the A2A v1.0
+// specification's section 8.4 describes: each signature is a JWS
+// (RFC 7515) whose protected header holds alg, typ "JOSE" and kid, over a
+// detached payload, the card's RFC 8785 canonical form without its
+// signatures field and without members that hold a default value
+// (section 8.4.1: for charter's cards, the empty capabilities.extensions).
+// The card carries it as {"protected": ..., "signature": ...} in its
+// signatures array.
+//
+// Keys are PEM files: Ed25519 (EdDSA) and ECDSA P-256 (ES256). The kid is
+// the key's RFC 7638 JWK thumbprint (SHA-256, base64url), so a verifier
+// can say which key signed a card it cannot verify.
+package cardsign
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/charter-dev/charter/bundle"
+)
+
+// Algorithms are the JWS algorithms cardsign signs with and accepts.
+var Algorithms = []jose.SignatureAlgorithm{jose.EdDSA, jose.ES256}
+
+// KeyError says a key file cannot be used, and why.
+type KeyError struct {
+	File   string
+	Reason string
+}
+
+func (e *KeyError) Error() string { return fmt.Sprintf("%s: %s", e.File, e.Reason) }
+
+// Signer signs cards with one private key.
+type Signer struct {
+	key crypto.Signer
+	alg jose.SignatureAlgorithm
+	kid string
+}
+
+// Verifier checks card signatures against one public key.
+type Verifier struct {
+	key crypto.PublicKey
+	kid string
+}
+
+// KeyID returns the signer's kid: its public key's JWK thumbprint.
+func (s *Signer) KeyID() string { return s.kid }
+
+// KeyID returns the verifier's kid: its key's JWK thumbprint.
+func (v *Verifier) KeyID() string { return v.kid }
+
+// ReadSigner reads a PEM private key (PKCS #8, or SEC 1 "EC PRIVATE KEY")
+// from file.
+func ReadSigner(file string) (*Signer, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSigner(file, b)
+}
+
+// ParseSigner reads a PEM private key; file names it in errors.
+func ParseSigner(file string, data []byte) (*Signer, error) {
+	blk, err := pemBlock(file, data)
+	if err != nil {
+		return nil, err
+	}
+	var priv any
+	switch blk.Type {
+	case "PRIVATE KEY":
+		priv, err = x509.ParsePKCS8PrivateKey(blk.Bytes)
+	case "EC PRIVATE KEY":
+		priv, err = x509.ParseECPrivateKey(blk.Bytes)
+	case "PUBLIC KEY":
+		return nil, &KeyError{File: file, Reason: "this is a public key; signing needs the private key (openssl genpkey -algorithm ed25519 -out release.pem)"}
+	default:
+		return nil, &KeyError{File: file, Reason: fmt.Sprintf("a PEM %q block is not a private key; want \"PRIVATE KEY\"", blk.Type)}
+	}
+	if err != nil {
+		return nil, &KeyError{File: file, Reason: fmt.Sprintf("cannot read the private key: %v", err)}
+	}
+	var s *Signer
+	switch k := priv.(type) {
+	case ed25519.PrivateKey:
+		s = &Signer{key: k, alg: jose.EdDSA}
+	case *ecdsa.PrivateKey:
+		if k.Curve != elliptic.P256() {
+			return nil, &KeyError{File: file, Reason: fmt.Sprintf("an ECDSA key on %s; ES256 needs P-256", k.Curve.Params().Name)}
+		}
+		s = &Signer{key: k, alg: jose.ES256}
+	default:
+		return nil, &KeyError{File: file, Reason: fmt.Sprintf("a %T key; want Ed25519 or ECDSA P-256", priv)}
+	}
+	if s.kid, err = thumbprint(s.key.Public()); err != nil {
+		return nil, &KeyError{File: file, Reason: err.Error()}
+	}
+	return s, nil
+}
+
+// ReadVerifier reads a PEM public key (PKIX "PUBLIC KEY") from file, or the
+// public half of a private key file.
+func ReadVerifier(file string) (*Verifier, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVerifier(file, b)
+}
+
+// ParseVerifier reads a PEM public key, or a private key's public half;
+// file names it in errors.
+func ParseVerifier(file string, data []byte) (*Verifier, error) {
+	blk, err := pemBlock(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if blk.Type != "PUBLIC KEY" {
+		s, err := ParseSigner(file, data)
+		if err != nil {
+			return nil, err
+		}
+		return &Verifier{key: s.key.Public(), kid: s.kid}, nil
+	}
+	pub, err := x509.ParsePKIXPublicKey(blk.Bytes)
+	if err != nil {
+		return nil, &KeyError{File: file, Reason: fmt.Sprintf("cannot read the public key: %v", err)}
+	}
+	switch k := pub.(type) {
+	case ed25519.PublicKey:
+	case *ecdsa.PublicKey:
+		if k.Curve != elliptic.P256() {
+			return nil, &KeyError{File: file, Reason: fmt.Sprintf("an ECDSA key on %s; ES256 needs P-256", k.Curve.Params().Name)}
+		}
+	default:
+		return nil, &KeyError{File: file, Reason: fmt.Sprintf("a %T key; want Ed25519 or ECDSA P-256", pub)}
+	}
+	kid, err := thumbprint(pub)
+	if err != nil {
+		return nil, &KeyError{File: file, Reason: err.Error()}
+	}
+	return &Verifier{key: pub, kid: kid}, nil
+}
+
+func pemBlock(file string, data []byte) (*pem.Block, error) {
+	blk, _ := pem.Decode(data)
+	if blk == nil {
+		return nil, &KeyError{File: file, Reason: "not a PEM-encoded key (no -----BEGIN ...----- block); make one with openssl genpkey -algorithm ed25519 -out release.pem"}
+	}
+	return blk, nil
+}
+
+func thumbprint(pub crypto.PublicKey) (string, error) {
+	jwk := jose.JSONWebKey{Key: pub}
+	tp, err := jwk.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(tp), nil
+}
+
+// Signature is one entry of a card's signatures array (A2A
+// AgentCardSignature).
+type Signature struct {
+	Protected string         `json:"protected"`
+	Signature string         `json:"signature"`
+	Header    map[string]any `json:"header,omitempty"`
+}
+
+// Sign returns card (a JSON object) with a signature by s appended to its
+// signatures, in RFC 8785 canonical form.
+func (s *Signer) Sign(card []byte) ([]byte, error) {
+	doc, err := decodeCard(card)
+	if err != nil {
+		return nil, err
+	}
+	payload, err := payloadOf(doc)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jose.NewSigner(jose.SigningKey{Algorithm: s.alg, Key: s.key}, (&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", s.kid))
+	if err != nil {
+		return nil, err
+	}
+	obj, err := js.Sign(payload)
+	if err != nil {
+		return nil, err
+	}
+	compact, err := obj.DetachedCompactSerialize()
+	if err != nil {
+		return nil, err
+	}
+	protected, sig, ok := splitDetached(compact)
+	if !ok {
+		return nil, fmt.Errorf("internal error: unexpected JWS %q", compact)
+	}
+	sigs, _ := doc["signatures"].([]any)
+	doc["signatures"] = append(sigs, map[string]any{"protected": protected, "signature": sig})
+	return bundle.Canonical(doc)
+}
+
+func splitDetached(compact string) (protected, sig string, ok bool) {
+	parts := strings.Split(compact, ".")
+	if len(parts) != 3 || parts[1] != "" {
+		return "", "", false
+	}
+	return parts[0], parts[2], true
+}
+
+// Payload returns what a card's signatures sign: its RFC 8785 canonical
+// form without signatures and without the members section 8.4.1 says to
+// omit.
+func Payload(card []byte) ([]byte, error) {
+	doc, err := decodeCard(card)
+	if err != nil {
+		return nil, err
+	}
+	return payloadOf(doc)
+}
+
+// omitEmpty names the card's members that are not REQUIRED in the A2A
+// proto and whose default (an empty list or string) section 8.4.1 says to
+// omit before canonicalizing, by the object that holds them.
+var omitEmpty = map[string][]string{
+	"card":         {"securityRequirements", "documentationUrl", "iconUrl"},
+	"capabilities": {"extensions"},
+	"skill":        {"examples", "inputModes", "outputModes", "securityRequirements"},
+}
+
+func payloadOf(doc map[string]any) ([]byte, error) {
+	c := make(map[string]any, len(doc))
+	for k, v := range doc {
+		c[k] = v
+	}
+	delete(c, "signatures")
+	c = dropEmpty(c, omitEmpty["card"])
+	if caps, ok := c["capabilities"].(map[string]any); ok {
+		c["capabilities"] = dropEmpty(caps, omitEmpty["capabilities"])
+	}
+	if skills, ok := c["skills"].([]any); ok {
+		out := make([]any, len(skills))
+		for i, s := range skills {
+			if m, ok := s.(map[string]any); ok {
+				out[i] = dropEmpty(m, omitEmpty["skill"])
+			} else {
+				out[i] = s
+			}
+		}
+		c["skills"] = out
+	}
+	return bundle.Canonical(c)
+}
+
+// dropEmpty returns a copy of m without those of names that hold null,
+// "" or [].
+func dropEmpty(m map[string]any, names []string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	for _, n := range names {
+		v, ok := out[n]
+		if !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case nil:
+			delete(out, n)
+		case string:
+			if x == "" {
+				delete(out, n)
+			}
+		case []any:
+			if len(x) == 0 {
+				delete(out, n)
+			}
+		}
+	}
+	return out
+}
+
+func decodeCard(card []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(card))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	if doc == nil {
+		return nil, errors.New("not a JSON object")
+	}
+	return doc, nil
+}
+
+// ErrUnsigned says a card has no signatures.
+var ErrUnsigned = errors.New("the card is not signed (no signatures); build it with charter build --sign-key FILE")
+
+// VerifyError says no signature of a card verifies with the key.
+type VerifyError struct {
+	// KeyID is the verifier's kid; Signers are the kids the card's
+	// signatures name.
+	KeyID   string
+	Signers []string
+	// Reasons says, per signature, why it does not verify.
+	Reasons []string
+}
+
+func (e *VerifyError) Error() string {
+	for _, k := range e.Signers {
+		if k == e.KeyID {
+			return fmt.Sprintf("the signature by key %s does not verify: the card was changed after it was signed (%s)", e.KeyID, strings.Join(e.Reasons, "; "))
+		}
+	}
+	if len(e.Signers) > 0 {
+		return fmt.Sprintf("signed by another key (kid %s), not by the given key (kid %s)", strings.Join(e.Signers, ", "), e.KeyID)
+	}
+	return fmt.Sprintf("no signature verifies with the given key (kid %s): %s", e.KeyID, strings.Join(e.Reasons, "; "))
+}
+
+// Verify checks that at least one of card's signatures is by v's key and
+// verifies. It returns ErrUnsigned for a card without signatures and a
+// *VerifyError when none verifies.
+func (v *Verifier) Verify(card []byte) error {
+	doc, err := decodeCard(card)
+	if err != nil {
+		return err
+	}
+	raw, ok := doc["signatures"]
+	if !ok {
+		return ErrUnsigned
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return errors.New("signatures is not a list")
+	}
+	if len(list) == 0 {
+		return ErrUnsigned
+	}
+	payload, err := payloadOf(doc)
+	if err != nil {
+		return err
+	}
+	verr := &VerifyError{KeyID: v.kid}
+	for i, item := range list {
+		m, _ := item.(map[string]any)
+		protected, _ := m["protected"].(string)
+		sig, _ := m["signature"].(string)
+		if protected == "" || sig == "" {
+			verr.Reasons = append(verr.Reasons, fmt.Sprintf("signature %d lacks protected or signature", i+1))
+			continue
+		}
+		obj, err := jose.ParseDetached(protected+".."+sig, payload, Algorithms)
+		if err != nil {
+			verr.Reasons = append(verr.Reasons, fmt.Sprintf("signature %d: %v", i+1, err))
+			continue
+		}
+		if kid := obj.Signatures[0].Protected.KeyID; kid != "" {
+			verr.Signers = append(verr.Signers, kid)
+		}
+		if _, err := obj.Verify(v.key); err != nil {
+			verr.Reasons = append(verr.Reasons, fmt.Sprintf("signature %d: %v", i+1, err))
+			continue
+		}
+		return nil
+	}
+	return verr
+}

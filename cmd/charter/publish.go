@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/cardsign"
+	"github.com/charter-dev/charter/oci"
+	"github.com/charter-dev/charter/revision"
+)
+
+type publishOptions struct {
+	rev       string
+	format    string
+	plainHTTP bool
+	signKey   string
+	sourceURL string
+}
+
+func newPublishCmd(g *globals) *cobra.Command {
+	o := &publishOptions{}
+	cmd := &cobra.Command{
+		Use:   "publish [--rev REV] REF",
+		Short: "Push the bundle of a commit to an OCI registry, by tag",
+		Long: `publish builds the bundle of a commit (--rev, default HEAD: what is
+committed, never the working tree) and pushes it to an OCI registry as
+REF, HOST[:PORT]/REPOSITORY:TAG, then prints its digest. The artifact
+(docs/release.md) has charter's artifactType, manifest.json as its config
+and the reproducible tar.gz of build --archive as its one layer, with the
+standard annotations from the commit: the same commit gives the same
+digest, and a second push uploads nothing.
+
+Credentials come from the Docker config file ($DOCKER_CONFIG or
+~/.docker/config.json, as docker login writes it) or from
+CHARTER_REGISTRY_USERNAME and CHARTER_REGISTRY_PASSWORD, never from the
+command line. --sign-key signs every card.json as build --sign-key does.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runPublish(cmd.Context(), g, o, args[0]) },
+	}
+	cmd.Flags().StringVar(&o.rev, "rev", "HEAD", "the Git revision to publish (branch, tag, commit, or REV:PATH)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&o.plainHTTP, "plain-http", false, "speak HTTP, not HTTPS (only to a registry on this machine)")
+	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign every Agent Card with this PEM private key (Ed25519 or ECDSA P-256)")
+	cmd.Flags().StringVar(&o.sourceURL, "source-url", "", "the source repository's URL for the org.opencontainers.image.source annotation (default $GITHUB_SERVER_URL/$GITHUB_REPOSITORY when set)")
+	return cmd
+}
+
+func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	if _, err := oci.CheckPublish(ref, oci.Options{PlainHTTP: o.plainHTTP}); err != nil {
+		return usage("%v", err)
+	}
+	if o.rev == "" {
+		return usage("--rev is empty: publish reads a commit (the default is HEAD)")
+	}
+	sign, err := readSignKey(o.signKey)
+	if err != nil {
+		return err
+	}
+	tree, _, commit, err := buildTree(g, revision.Source{Rev: o.rev}, sign)
+	if err != nil {
+		return err
+	}
+	archive, err := bundle.Archive(tree, commit)
+	if err != nil {
+		return usage("%v", err)
+	}
+	meta := oci.Meta{Revision: commit.Commit, Created: commit.Time, Version: revision.Tag(g.dir, o.rev), Source: sourceURL(o.sourceURL)}
+	opts, done := ociOptions(g, o.plainHTTP)
+	pub, err := oci.Publish(ctx, ref, tree, archive, meta, opts)
+	done()
+	if err != nil {
+		return ociError(err)
+	}
+	if o.format == "json" {
+		return writeJSON(g.stdout, pub)
+	}
+	fmt.Fprintf(g.stdout, "published %s\ndigest: %s\n", pub.Reference, pub.Digest)
+	if pub.Uploaded == 0 {
+		g.summaryf(g.stdout, "unchanged: the registry had every blob already\n")
+	}
+	g.summaryf(g.stdout, "pull it with: charter pull %s\n", pub.Pinned)
+	return nil
+}
+
+// sourceURL is --source-url, or the repository GitHub Actions runs for.
+func sourceURL(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	server, repo := os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY")
+	if server != "" && repo != "" {
+		return strings.TrimSuffix(server, "/") + "/" + repo
+	}
+	return ""
+}
+
+func checkFormat(f string) error {
+	if f != "text" && f != "json" {
+		return usage("unknown format %q; valid formats: text, json", f)
+	}
+	return nil
+}
+
+// readSignKey returns the card signer of --sign-key, nil without one.
+func readSignKey(file string) (func([]byte) ([]byte, error), error) {
+	if file == "" {
+		return nil, nil
+	}
+	s, err := cardsign.ReadSigner(file)
+	if err != nil {
+		return nil, fail(fmt.Errorf("--sign-key %v", err), "")
+	}
+	return s.Sign, nil
+}
+
+// revisionError is the exit of a revision that could not be read.
+func revisionError(err error) error {
+	var re *revision.Error
+	if errors.As(err, &re) {
+		return fail(re.Err, re.Hint)
+	}
+	return fail(err, "")
+}
+
+// ociOptions are the registry options, with a progress line on stderr
+// when it is a terminal; done clears it.
+func ociOptions(g *globals, plainHTTP bool) (oci.Options, func()) {
+	opts := oci.Options{PlainHTTP: plainHTTP}
+	if g.quiet || !isTerminal(g.stderr) {
+		return opts, func() {}
+	}
+	shown := false
+	opts.Progress = func(msg string) {
+		fmt.Fprintf(g.stderr, "\r\033[K%s", msg)
+		shown = true
+	}
+	return opts, func() {
+		if shown {
+			fmt.Fprint(g.stderr, "\r\033[K")
+		}
+	}
+}
+
+// ociError is the exit of a failed push or pull: exit 2, with a hint.
+func ociError(err error) error {
+	var oe *oci.Error
+	if errors.As(err, &oe) {
+		return fail(err, oe.Hint)
+	}
+	return fail(err, "")
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/cardsign"
+)
+
+type verifyOptions struct {
+	key    string
+	format string
+}
+
+func newVerifyCmd(g *globals) *cobra.Command {
+	o := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify DIR --key FILE",
+		Short: "Check a bundle's files against its manifest and its cards' signatures",
+		Long: `verify checks the bundle in DIR: every file against manifest.json
+(size and SHA-256, nothing missing, nothing added), and every
+agents/<id>/card.json for an A2A signature that verifies with the public
+key in --key (a PEM file, Ed25519 or ECDSA P-256; a private key file
+works too). It exits 1 when anything does not verify.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(g, o, args[0]) },
+	}
+	cmd.Flags().StringVar(&o.key, "key", "", "the PEM public key the cards must be signed with (required)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runVerify(g *globals, o *verifyOptions, dir string) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	if o.key == "" {
+		return usage("verify needs --key FILE: the public key the cards are signed with")
+	}
+	v, err := cardsign.ReadVerifier(o.key)
+	if err != nil {
+		return fail(fmt.Errorf("--key %v", err), "")
+	}
+	t, err := bundle.ReadDir(dir)
+	if err != nil {
+		return fail(fmt.Errorf("reading the bundle: %v", err), "")
+	}
+	var problems []string
+	_, err = bundle.Verify(t)
+	var verr *bundle.VerifyError
+	switch {
+	case errors.As(err, &verr):
+		problems = verr.Problems
+	case err != nil:
+		return fail(fmt.Errorf("%s: %v", dir, err), "")
+	}
+	cards := v.VerifyCards(t)
+	bad := 0
+	for _, c := range cards {
+		if c.Error != "" {
+			bad++
+		}
+	}
+	if o.format == "json" {
+		if problems == nil {
+			problems = []string{}
+		}
+		if cards == nil {
+			cards = []cardsign.CardResult{}
+		}
+		if err := writeJSON(g.stdout, map[string]any{"ok": len(problems) == 0 && bad == 0, "key_id": v.KeyID(), "files": len(t), "manifest_problems": problems, "cards": cards}); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range problems {
+			fmt.Fprintf(g.stdout, "%s/manifest.json: %s\n", dir, p)
+		}
+		for _, c := range cards {
+			if c.Error != "" {
+				fmt.Fprintf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
+			}
+		}
+	}
+	if len(problems) > 0 || bad > 0 {
+		g.summaryf(g.stderr, "charter: %s does not verify: %d file problems, %d of %s\n", dir, len(problems), bad, plural(len(cards), "card"))
+		return findings()
+	}
+	if o.format == "text" {
+		g.summaryf(g.stdout, "ok: %s: %d files match manifest.json; %s signed by key %s\n", dir, len(t), plural(len(cards), "card"), v.KeyID())
+	}
+	return nil
+}

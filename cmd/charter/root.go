@@ -126,6 +126,7 @@ identity across Git history.`,
 		newSchemaCmd(g),
 		newDocsCmd(g),
 		newCompletionCmd(g),
+		newImportCmd(g),
 	)
 	registerCompletions(root, g)
 	return root

@@ -8,7 +8,8 @@ var jetboxFormat = &Format{
 	Title:  "Jetbox behaviors YAML",
 	Expect: `a top-level "behaviors:" list of {type, params}`,
 	detect: func(root *Node) string {
-		if b := root.Get("behaviors"); b != nil && b.Kind == List {
+		// charter's agent.json has a behaviors list too.
+		if b := root.Get("behaviors"); b != nil && b.Kind == List && root.Get("content_hash") == nil {
 			return `it has a top-level "behaviors:" list`
 		}
 		return ""

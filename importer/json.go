@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -70,11 +71,15 @@ func parseJSON(src []byte) (*Node, error) {
 		return off
 	}
 	fail := func(err error) error {
+		// The decoder's offsets lag behind its reading; the whole-input
+		// scanner of Unmarshal says exactly which byte is wrong: the one
+		// before Offset.
+		var v any
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
+		if uerr := json.Unmarshal(src, &v); errors.As(uerr, &se) {
 			off := int(se.Offset)
-			if off > 0 {
-				off-- // the offending byte, not the one after it
+			if off > 0 && off <= len(src) && !strings.HasPrefix(se.Error(), "unexpected end") {
+				off--
 			}
 			return &SyntaxError{Pos: pp.at(off), Msg: se.Error()}
 		}
@@ -119,7 +124,7 @@ func parseJSON(src []byte) (*Node, error) {
 				}
 				key, _ := k.(string)
 				if first, dup := seen[key]; dup {
-					return nil, &SyntaxError{Pos: kpos, Msg: fmt.Sprintf("duplicate key %q (first at line %d); keep one of them", key, first.Line)}
+					return nil, &SyntaxError{Pos: kpos, Msg: fmt.Sprintf("duplicate key %q (first at %s); keep one of them", key, first)}
 				}
 				seen[key] = kpos
 				v, err := value(depth + 1)
@@ -152,7 +157,7 @@ func parseJSON(src []byte) (*Node, error) {
 		off++
 	}
 	if off < len(src) {
-		return nil, &SyntaxError{Pos: pp.at(off), Msg: "more after the end of the JSON value; a file holds one value"}
+		return nil, &SyntaxError{Pos: pp.at(off), Msg: "more after the end of the JSON value: a file holds one value"}
 	}
 	return n, nil
 }

@@ -130,6 +130,14 @@ func Run(o Options) (*Result, error) {
 			return nil, &Error{Err: fmt.Errorf("unknown format %q; valid formats: %s", o.From, strings.Join(FormatNames(), ", "))}
 		}
 	}
+	rootFS, err := revision.Worktree(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	out, err := outDir(o.Root, o.Out)
+	if err != nil {
+		return nil, err
+	}
 	src, err := readSource(o.File, res)
 	if err != nil || len(res.Problems) > 0 {
 		return res, err
@@ -149,14 +157,6 @@ func Run(o Options) (*Result, error) {
 	}
 	res.Format = format
 
-	rootFS, err := revision.Worktree(o.Root)
-	if err != nil {
-		return nil, err
-	}
-	out, err := outDir(o.Root, o.Out)
-	if err != nil {
-		return nil, err
-	}
 	var ev revision.Evaluator
 	before, err := ev.EvaluateFS(rootFS, o.Root)
 	if err != nil {

@@ -132,7 +132,7 @@ func (r *yamlReader) mapping(y *yaml.Node, depth int) (*Node, error) {
 		}
 		key := kn.Value
 		if first, dup := seen[key]; dup {
-			return nil, &SyntaxError{Pos: pos(k), Msg: fmt.Sprintf("duplicate key %q (first at line %d); keep one of them", key, first.Line)}
+			return nil, &SyntaxError{Pos: pos(k), Msg: fmt.Sprintf("duplicate key %q (first at %s); keep one of them", key, first)}
 		}
 		seen[key] = pos(k)
 		val, err := r.node(v, depth+1)

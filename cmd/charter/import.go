@@ -80,8 +80,8 @@ func runImport(g *globals, o *importOptions, file string) error {
 	for _, n := range res.Notes {
 		fmt.Fprintf(g.stdout, "note: %s\n", n)
 	}
-	if res.Aliases > 0 {
-		fmt.Fprintf(g.stdout, "note: %s expanded (CUE has no anchors; the values are written out)\n", plural(res.Aliases, "YAML alias"))
+	if res.Aliases > 0 && len(res.Problems) == 0 {
+		fmt.Fprintf(g.stdout, "note: YAML aliases expanded: %d (CUE has no anchors; the values are written out)\n", res.Aliases)
 	}
 	for _, w := range res.Written {
 		fmt.Fprintf(g.stdout, "wrote %s\n", w)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/revision"
@@ -206,6 +207,17 @@ func Run(o Options) (*Result, error) {
 	for _, d := range after.Diagnostics {
 		if !old[d.String()] {
 			res.Diagnostics = append(res.Diagnostics, d)
+		}
+	}
+	if after.OK() {
+		// What only lint catches but charter lint fails on (a role
+		// name where an agent id belongs, in reports_to) is a rejected
+		// value too; only its errors, in the files written, are said.
+		lds, _ := lint.Run(after.Program, after.Validation.Repo().Files, lint.Options{})
+		for _, d := range lds {
+			if _, ours := files[d.File]; ours && d.Severity == diag.Error {
+				res.Diagnostics = append(res.Diagnostics, d)
+			}
 		}
 	}
 	if n := countErrors(before.Diagnostics); n > 0 {

@@ -13,6 +13,7 @@ var charterFormat = &Format{
 		}
 		return ""
 	},
+	table:   agentJSONTable,
 	convert: convertAgentJSON,
 }
 
@@ -21,8 +22,8 @@ const recomputed = "charter computes it from the declarations"
 // agentJSONTable: keys not listed are the declaration's own, under the
 // same name.
 var agentJSONTable = []mapping{
-	{src: "id", to: used},
-	{src: "profile", to: used},
+	{src: "id", to: used, why: "the agent's id"},
+	{src: "profile", to: used, why: "`agents.<id>.profile`: the flattened profile's `name`; the rest is derived (the profile, flattened)"},
 	{src: "behaviors.[].kind", to: derived, why: "the behavior type's kind"},
 	{src: "content_hash", to: derived, why: recomputed},
 	{src: "prompt", to: derived, why: recomputed},

@@ -16,6 +16,7 @@ var behaviorEngineFormat = &Format{
 		}
 		return ""
 	},
+	table:   behaviorEngineTable,
 	convert: convertBehaviorEngine,
 }
 
@@ -26,12 +27,12 @@ const (
 
 var behaviorEngineTable = []mapping{
 	{src: "app", to: descend},
-	{src: "app.app_id", to: used},
-	{src: "app.name", to: used},
+	{src: "app.app_id", to: used, why: "the id of the agent (when the app has one), its type and its profile"},
+	{src: "app.name", to: used, why: "the agent's and its type's `name` (when the app has one agent)"},
 	{src: "app.version", why: "charter versions an agent by its Git history (charter log)"},
 	{src: "runtime", why: "how that runtime runs a conversation (mode, turns, timeout); charter declares the agent, not the runtime"},
-	{src: "agents", to: used},
-	{src: "agents.[].id", to: used},
+	{src: "agents", to: used, why: "one agent and one agent type each"},
+	{src: "agents.[].id", to: used, why: "with several agents, their ids are `<app_id>-<id>`, their names made from it"},
 	{src: "agents.[].role", to: "agent:role"},
 	{src: "agents.[].brain", to: "agent:model"},
 	{src: "agents.[].brain.model", to: ".model_id"},
@@ -45,12 +46,12 @@ var behaviorEngineTable = []mapping{
 	{src: "tools.modules", why: "that runtime's tool modules; in charter, tools come from behavior types (behaviors:)"},
 	{src: "tools.capabilities", why: "that runtime's capability gate; charter's is an agent's tools.allowed and tools.denied"},
 	{src: "security", to: descend},
-	{src: "security.behavior", to: used},
-	{src: "security.behavior.profile", to: used},
+	{src: "security.behavior", to: used, why: "a profile of the app's own when it has rules, custom or a classifier; else the agent's `profile` names the profile"},
+	{src: "security.behavior.profile", to: used, why: "`profiles.<id>.extends`, or the agent's `profile`"},
 	{src: "security.behavior.rules", to: "profile:rules", conv: toggles},
-	{src: "security.behavior.custom", to: used},
-	{src: "security.behavior.custom.[].id", to: used},
-	{src: "security.behavior.classify_turns", to: used},
+	{src: "security.behavior.custom", to: used, why: "`profiles.<id>.rules.<rule id>`, each rule's keys under the same names"},
+	{src: "security.behavior.custom.[].id", to: used, why: "the rule's id"},
+	{src: "security.behavior.classify_turns", to: used, why: "`true` is the profile's classifier; `false` with no classifier is left out (charter runs none)"},
 	{src: "security.behavior.classifier", to: "profile:classifier"},
 	{src: "security.behavior.classifier.brain", to: "."},
 	{src: "security.behavior.classifier.brain.provider", why: "a classifier names its model only"},

@@ -33,12 +33,13 @@ var echoforgeFormat = &Format{
 		}
 		return ""
 	},
+	table:   echoforgeTable,
 	convert: convertEchoForge,
 }
 
 // echoforgeTable maps an AgentType row to an agent type.
 var echoforgeTable = []mapping{
-	{src: "slug", to: used},
+	{src: "slug", to: used, why: "the agent type's id (the name's slug, or the file's, when there is none)"},
 	{src: "id", why: "EchoForge's database key; the agent type's id is its slug"},
 	{src: "name", to: "type:name"},
 	{src: "description", to: "type:description"},

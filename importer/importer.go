@@ -31,6 +31,8 @@ type Format struct {
 	Expect string
 	// detect says why root is of this format, or "" when it is not.
 	detect func(root *Node) string
+	// table is the format's mapping, for the reference (convert uses it).
+	table []mapping
 	// convert makes the declarations.
 	convert func(c *conv, root *Node)
 }

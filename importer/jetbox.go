@@ -14,6 +14,7 @@ var jetboxFormat = &Format{
 		}
 		return ""
 	},
+	table:   jetboxTable,
 	convert: convertJetbox,
 }
 

@@ -5,13 +5,14 @@ package importer
 var synthorgFormat = &Format{
 	Name:   "synthorg",
 	Title:  "SynthOrg agent identity YAML",
-	Expect: `a top-level "agent:" map with name, role, personality, skills, model, ...`,
+	Expect: `a top-level "agent:" map (name, role, personality, skills, model and the rest of an identity)`,
 	detect: func(root *Node) string {
 		if a := root.Get("agent"); a != nil && a.Kind == Map {
 			return `it has a top-level "agent:" map`
 		}
 		return ""
 	},
+	table:   synthorgTable,
 	convert: convertSynthOrg,
 }
 
@@ -19,7 +20,7 @@ var synthorgFormat = &Format{
 // -> agents.<id>.x), and charter's validation judges them there.
 var synthorgTable = []mapping{
 	{src: "agent", to: "agent:"},
-	{src: "agent.id", to: used},
+	{src: "agent.id", to: used, why: "a comment above the agent: SynthOrg's id is a registry UUID, charter's is the slug of the name"},
 	{src: "agent.model.model_tier", to: ".tier"},
 	{src: "agent.model_requirement", why: notYet},
 	{src: "agent.memory.retention_overrides", to: ".overrides"},

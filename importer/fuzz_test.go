@@ -21,10 +21,11 @@ func FuzzImport(f *testing.F) {
 	for _, s := range []string{
 		`{"a": 1, "a": 2}`, "a: &x [*x]\n", "a: &x {b: 1}\nc: {<<: *x, d: 2}\n", "{", "- a\n- b\n",
 		"agent:\n  name: \"\\u0000#\"\n  personality: {description: \"a\\nb\\n\"}\n",
+		"agent:\n  name: A\n  description: \"x\\r\\n\\t\\\"\\\"\\\"\\n\\\\(y)\\n  \"\n",
 		"security: {behavior: {profile: p, rules: {x: false}, custom: [{id: \"_q\"}, 3, {rule: r}]}}\n",
 		`{"id": "#a", "type": "t", "content_hash": "", "profile": {"name": 1, "rules": []}}`,
 		"behaviors: [{type: T, params: {\"#def\": .inf}}]\n", "a: !Ref x\n", "---\na: 1\n---\nb: 2\n",
-		`{"scheduling": {"x": 1e400}}`, "x: 123456789012345678901234567890\n",
+		`{"scheduling": {"x": 1e400}}`, "a: 1e100100\n", "security: {behavior: {rules: 0, custom: [{id: a}]}}\n", "x: 123456789012345678901234567890\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -38,9 +39,11 @@ func FuzzImport(f *testing.F) {
 			res := convert(t, format, src)
 			for _, d := range res.Decls {
 				d.File = d.Kind + "/" + d.ID + ".cue"
-				if _, err := d.source("charter"); err != nil {
+				b, err := d.source("charter")
+				if err != nil {
 					t.Fatalf("%s: %v", format.Name, err)
 				}
+				checkWritten(t, d, b)
 			}
 		}
 	})

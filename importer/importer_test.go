@@ -174,6 +174,7 @@ func TestSeedsCarried(t *testing.T) {
 				t.Errorf("%s: %v", file, err)
 				continue
 			}
+			checkWritten(t, d, b)
 			if out, ds := cuefmt.Source(d.File, b); ds != nil || string(out) != string(b) {
 				t.Errorf("%s: %s is not formatted as charter fmt formats it: %v", file, d.File, ds)
 			}

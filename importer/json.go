@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -140,6 +141,9 @@ func parseJSON(src []byte) (*Node, error) {
 		case string:
 			return &Node{Kind: String, Pos: pos, Text: t}, nil
 		case json.Number:
+			if err := finite(t.String()); err != nil {
+				return nil, &SyntaxError{Pos: pos, Msg: err.Error()}
+			}
 			return &Node{Kind: Number, Pos: pos, Text: t.String()}, nil
 		case bool:
 			return &Node{Kind: Bool, Pos: pos, Text: fmt.Sprint(t)}, nil
@@ -160,4 +164,13 @@ func parseJSON(src []byte) (*Node, error) {
 		return nil, &SyntaxError{Pos: pp.at(off), Msg: "more after the end of the JSON value: a file holds one value"}
 	}
 	return n, nil
+}
+
+// finite checks that a number literal is one every consumer of the result
+// (JSON, the bundle's agent.json) can hold: within float64's range.
+func finite(lit string) error {
+	if _, err := strconv.ParseFloat(lit, 64); err != nil {
+		return fmt.Errorf("number %s is out of range: write one between -1.8e308 and 1.8e308", lit)
+	}
+	return nil
 }

@@ -181,10 +181,10 @@ func scalar(y *yaml.Node) (*Node, error) {
 		if err := y.Decode(&i); err == nil {
 			return &Node{Kind: Number, Pos: p, Text: strconv.FormatInt(i, 10)}, nil
 		}
-		if jsonNumber.MatchString(y.Value) {
+		if jsonNumber.MatchString(y.Value) && finite(y.Value) == nil {
 			return &Node{Kind: Number, Pos: p, Text: y.Value}, nil
 		}
-		return nil, &SyntaxError{Pos: p, Msg: fmt.Sprintf("integer %s is too large", y.Value)}
+		return nil, &SyntaxError{Pos: p, Msg: fmt.Sprintf("integer %s is out of range: write one between -1.8e308 and 1.8e308", y.Value)}
 	case "!!float":
 		var f float64
 		if err := y.Decode(&f); err != nil {

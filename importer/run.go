@@ -230,11 +230,14 @@ func Run(o Options) (*Result, error) {
 	if res.Blocked() {
 		return res, nil
 	}
+	if err := checkLinks(o.Root, res.Decls); err != nil {
+		return res, err
+	}
 	for _, d := range res.Decls {
 		if d.Exists {
 			continue
 		}
-		if err := writeFile(filepath.Join(o.Root, filepath.FromSlash(d.File)), files[d.File]); err != nil {
+		if err := writeFile(o.Root, d.File, files[d.File]); err != nil {
 			return res, &Error{Err: err}
 		}
 		res.Written = append(res.Written, d.File)
@@ -496,31 +499,47 @@ func (r *Result) compare(src []byte, rev *revision.Revision, id string) {
 	}
 }
 
-// writeFile writes a file whole or not at all, making its folder.
-func writeFile(name string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
+// checkLinks refuses, before anything is written, a folder on the way to a
+// file that is a symbolic link.
+func checkLinks(root string, decls []*Decl) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return &Error{Err: err}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".import-*")
+	defer r.Close()
+	for _, d := range decls {
+		if d.Exists {
+			continue
+		}
+		for dir := path.Dir(d.File); dir != "."; dir = path.Dir(dir) {
+			if fi, err := r.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return &Error{Err: fmt.Errorf("cannot write %s: %s is a symbolic link", d.File, dir), Hint: "charter reads no file through a link, so it writes none through one: write into a real folder of the config root"}
+			}
+		}
+	}
+	return nil
+}
+
+// writeFile writes a file of the config root whole or not at all, making
+// its folder. Through os.Root: a link in the root that leads out of it is
+// not followed (charter never reads through one either).
+func writeFile(root, name string, b []byte) error {
+	r, err := os.OpenRoot(root)
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
+	defer r.Close()
+	if err := r.MkdirAll(path.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("cannot make the folder of %s: %v", name, unwrap(err))
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	tmp := path.Join(path.Dir(name), fmt.Sprintf(".import-%d-%s", os.Getpid(), path.Base(name)))
+	if err := r.WriteFile(tmp, b, 0o644); err != nil {
+		r.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %v", name, unwrap(err))
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	if err := r.Rename(tmp, name); err != nil {
+		r.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %v", name, unwrap(err))
 	}
 	return nil
 }

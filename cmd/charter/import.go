@@ -42,7 +42,7 @@ docs/import.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runImport(g, o, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.from, "from", "", "the file's format: "+strings.Join(importer.FormatNames(), ", ")+" (default: told from the content)")
-	cmd.Flags().StringVar(&o.out, "out", "", "folder inside the config root for the files (default: agents/, types/, profiles/, presets/ of the root)")
+	cmd.Flags().StringVar(&o.out, "out", "", "folder for the files, inside the config root (a path from the current folder, as build's --out; default: the root's agents/, types/, profiles/, presets/)")
 	cmd.Flags().BoolVar(&o.force, "force", false, "write what can be carried over even when keys cannot be, and replace existing declarations")
 	return cmd
 }

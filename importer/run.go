@@ -205,7 +205,9 @@ func Run(o Options) (*Result, error) {
 		old[d.String()] = true
 	}
 	for _, d := range after.Diagnostics {
-		if !old[d.String()] {
+		// What is said about a file written is always said (it may be
+		// one the import overwrites, with the same mistake).
+		if _, ours := files[d.File]; ours || !old[d.String()] {
 			res.Diagnostics = append(res.Diagnostics, d)
 		}
 	}
@@ -221,7 +223,11 @@ func Run(o Options) (*Result, error) {
 		}
 	}
 	if n := countErrors(before.Diagnostics); n > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s had %d errors before the import; charter validate lists them", o.Root, n))
+		errs := "1 error"
+		if n > 1 {
+			errs = fmt.Sprintf("%d errors", n)
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("the config root %s had %s before the import, not shown here; charter validate lists them", o.Root, errs))
 	}
 	if format == charterFormat && after.OK() && len(res.Decls) == 1 {
 		res.compare(src, after, res.Decls[0].ID)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -178,6 +179,30 @@ func TestSeedsCarried(t *testing.T) {
 			if out, ds := cuefmt.Source(d.File, b); ds != nil || string(out) != string(b) {
 				t.Errorf("%s: %s is not formatted as charter fmt formats it: %v", file, d.File, ds)
 			}
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"x.yaml", "a: 1\n---\nb: 2\n", "3:1: a second YAML document (after ---): import one document at a time"},
+		{"x.yaml", "a: !Ref x\n", "1:4: YAML tag !Ref: charter import reads plain YAML values (strings, numbers, booleans, null, maps and lists)"},
+		{"x.yaml", "a: .inf\n", "1:4: .inf is not a number CUE can hold; write a finite number"},
+		{"x.yaml", "", "1:1: the file holds no YAML document"},
+		{"x.yaml", "? [a]\n: 2\n", "1:3: a key that is a map or a list: keys must be plain scalars"},
+		{"x.yaml", "a: &x [*x]\n", "1:8: alias *x refers to the value that contains it"},
+		{"x.json", `{"a": 1e999}`, "1:7: number 1e999 is out of range: write one between -1.8e308 and 1.8e308"},
+		{"x.json", "{}\n{}", "2:1: more after the end of the JSON value: a file holds one value"},
+		{"x.json", "", "1:1: unexpected end of JSON input"},
+		{"x.json", strings.Repeat("[", 200), "1:102: nested deeper than 100 levels"},
+	} {
+		_, _, err := Parse([]byte(tc.src), tc.name)
+		got := "<nil>"
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("Parse(%q):\n got %s\nwant %s", tc.src, got, tc.want)
 		}
 	}
 }

@@ -44,7 +44,11 @@ func parseYAML(src []byte) (*Node, int, error) {
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
-		return nil, 0, &SyntaxError{Pos: Pos{Line: max(next.Line-1, 1), Col: 1}, Msg: "a second YAML document (after ---): import one document at a time"}
+		at := pos(&next)
+		if len(next.Content) > 0 {
+			at = pos(next.Content[0])
+		}
+		return nil, 0, &SyntaxError{Pos: at, Msg: "a second YAML document (after ---): import one document at a time"}
 	case !errors.Is(err, io.EOF):
 		return nil, 0, yamlError(err)
 	}

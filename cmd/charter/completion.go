@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/importer"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/schema"
 )
@@ -130,6 +131,11 @@ func registerCompletions(root *cobra.Command, g *globals) {
 			flag("format", words("cue", "jsonschema"))
 		case "export":
 			flag("to", words(exportFormats...))
+		case "import":
+			flag("from", words(importer.FormatNames()...))
+			flag("out", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+				return nil, cobra.ShellCompDirectiveFilterDirs
+			})
 		}
 	}
 	_ = root.RegisterFlagCompletionFunc("color", words(colorModes...))

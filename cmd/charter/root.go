@@ -146,6 +146,7 @@ identity across Git history.`,
 		newPublishCmd(g),
 		newPullCmd(g),
 		newVerifyCmd(g),
+		newImportCmd(g),
 	)
 	registerCompletions(root, g)
 	return root

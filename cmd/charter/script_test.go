@@ -19,7 +19,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScript runs testdata/script/*.txtar, the end-to-end tests of every
-// command. $EXAMPLES is the repository's examples folder; `cpdir SRC DST`
+// command. $EXAMPLES is the repository's examples folder, $SEEDS the
+// seeds' examples that import reads (importer/testdata/seeds); `cpdir SRC DST`
 // copies a folder tree; `exitcode N PROG ARGS...` runs a program like exec
 // and checks its exit status; the condition [root] holds when the tests
 // run as root.
@@ -28,10 +29,15 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	seeds, err := filepath.Abs("../../importer/testdata/seeds")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("SEEDS", seeds)
 			// Deterministic git: fixed identities and dates, no user config.
 			for k, v := range map[string]string{
 				"GIT_AUTHOR_NAME":     "Ada Author",

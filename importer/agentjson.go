@@ -1,0 +1,58 @@
+package importer
+
+// charter's own agent.json, as charter build writes it and charter show
+// prints it: the declaration with the resolved values over it. Importing
+// it into the repository it came from gives back an equal agent.
+var charterFormat = &Format{
+	Name:   "charter",
+	Title:  "charter agent.json",
+	Expect: `an agent.json of charter build or charter show (id, type, content_hash)`,
+	detect: func(root *Node) string {
+		if root.Has("id", "type", "content_hash") {
+			return `it has "id", "type" and "content_hash"`
+		}
+		return ""
+	},
+	table:   agentJSONTable,
+	convert: convertAgentJSON,
+}
+
+const recomputed = "charter computes it from the declarations"
+
+// agentJSONTable: keys not listed are the declaration's own, under the
+// same name.
+var agentJSONTable = []mapping{
+	{src: "id", to: used, why: "the agent's id"},
+	{src: "profile", to: used, why: "`agents.<id>.profile`: the flattened profile's `name`; the rest is derived (the profile, flattened)"},
+	{src: "behaviors.[].kind", to: derived, why: "the behavior type's kind"},
+	{src: "content_hash", to: derived, why: recomputed},
+	{src: "prompt", to: derived, why: recomputed},
+	{src: "provided_tools", to: derived, why: "the tools of the agent's behavior types"},
+	{src: "variables", to: derived, why: "the agent type's variables"},
+}
+
+func convertAgentJSON(c *conv, root *Node) {
+	a := c.declare("agents", root.Get("id").Str(), "", false)
+	c.w.table = agentJSONTable
+	c.w.scopes = map[string]*Node{"agent": a.Body}
+	c.w.walk(root, nil, a.Body)
+	// profile is the flattened profile; the agent names it.
+	if f := fieldOf(root, "profile"); f != nil {
+		switch p := f.Value; p.Kind {
+		case String:
+			set(a.Body, "profile", p)
+		case Map:
+			if name := p.Get("name"); name != nil && name.Kind == String {
+				set(a.Body, "profile", name)
+			} else {
+				c.res.NotCarried = append(c.res.NotCarried, Entry{"profile", f.KeyPos, "a flattened profile without its name"})
+			}
+			for _, pf := range p.Fields {
+				if pf.Key != "name" {
+					c.res.Derived = append(c.res.Derived, Entry{"profile." + pf.Key, pf.KeyPos, "the profile " + p.Get("name").Str() + ", flattened"})
+				}
+			}
+		}
+	}
+	moveFirst(a.Body, "name", "role", "department", "level", "description", "type")
+}

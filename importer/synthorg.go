@@ -1,0 +1,79 @@
+package importer
+
+// SynthOrg's agent identity (004, "Full agent identity YAML"): charter's
+// agent declaration was made from it, so most keys keep their names.
+var synthorgFormat = &Format{
+	Name:   "synthorg",
+	Title:  "SynthOrg agent identity YAML",
+	Expect: `a top-level "agent:" map (name, role, personality, skills, model and the rest of an identity)`,
+	detect: func(root *Node) string {
+		if a := root.Get("agent"); a != nil && a.Kind == Map {
+			return `it has a top-level "agent:" map`
+		}
+		return ""
+	},
+	table:   synthorgTable,
+	convert: convertSynthOrg,
+}
+
+// synthorgTable: keys not listed keep their name under the agent (agent.x
+// -> agents.<id>.x), and charter's validation judges them there.
+var synthorgTable = []mapping{
+	{src: "agent", to: "agent:"},
+	{src: "agent.id", to: used, why: "a comment above the agent: SynthOrg's id is a registry UUID, charter's is the slug of the name"},
+	{src: "agent.model.model_tier", to: ".tier"},
+	{src: "agent.model_requirement", why: notYet},
+	{src: "agent.memory.retention_overrides", to: ".overrides"},
+}
+
+func convertSynthOrg(c *conv, root *Node) {
+	agent := root.Get("agent")
+	name := agent.Get("name").Str()
+	if name == "" {
+		name = c.stem
+	}
+	a := c.declare("agents", name, "", false)
+	if id := agent.Get("id").Str(); id != "" {
+		// SynthOrg's id is the registry's UUID; charter's is a slug,
+		// made from the name. The UUID is kept beside the declaration.
+		a.Comment = "SynthOrg id: " + id
+		a.Why = "SynthOrg's id " + quote(id) + " is a registry id; charter's is made from the name"
+	}
+	tmpl := agent.Get("role").Str()
+	if tmpl == "" {
+		tmpl = name
+	}
+	t := c.declare("agentTypes", tmpl, "", true)
+	set(a.Body, "type", str(t.ID))
+	implicitType(c, t, tmpl, a)
+	c.w.table = synthorgTable
+	c.w.scopes = map[string]*Node{"agent": a.Body}
+	// The agent's keys go into the agent, in the source's order; type
+	// was written first and stays where the identity puts it in charter.
+	c.w.walk(root, nil, nil)
+	moveFirst(a.Body, "name", "role", "department", "level", "type")
+}
+
+// moveFirst puts the named fields of a map first, in that order.
+func moveFirst(n *Node, keys ...string) {
+	var first, rest []*Field
+	for _, k := range keys {
+		for _, f := range n.Fields {
+			if f.Key == k {
+				first = append(first, f)
+			}
+		}
+	}
+	for _, f := range n.Fields {
+		keep := true
+		for _, k := range keys {
+			if f.Key == k {
+				keep = false
+			}
+		}
+		if keep {
+			rest = append(rest, f)
+		}
+	}
+	n.Fields = append(first, rest...)
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/internal/buildinfo"
+	"github.com/charter-dev/charter/lint"
 )
 
 type buildOptions struct {
@@ -56,6 +57,15 @@ func runBuild(g *globals, o *buildOptions) error {
 		return err
 	}
 	prog := c.Program
+	// A bundle is copied to every runtime: it carries no credential that
+	// lint reports, unless an ignore with a reason says it is none.
+	if creds := lint.Credentials(prog, l.Repo().Files); len(creds) > 0 {
+		if err := writeTextDiagnostics(g, creds); err != nil {
+			return err
+		}
+		return &exitErr{code: exitFindings, err: fmt.Errorf("refusing to build a bundle with %s in it", plural(len(creds), "literal credential")),
+			hint: "read each at run time (\"env:NAME\"), or, when one is no credential, say so above it: // charter:ignore secret-literal REASON"}
+	}
 	prog.ReleaseSource()
 	l = nil // the CUE values: garbage from here on
 	info := buildinfo.Read()

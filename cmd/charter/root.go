@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/secret"
 )
 
 // Exit codes, as DESIGN.md fixes them.
@@ -60,6 +62,9 @@ func Main() (code int) {
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
+	// Every byte a command prints passes the credential detector: no
+	// format of any command prints a credential (DESIGN.md section 9).
+	stdout, stderr = secret.NewWriter(stdout), secret.NewWriter(stderr)
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "charter: internal error: %v\n%s\nThis is a bug in charter; please report it with the input that caused it.\n", r, debug.Stack())

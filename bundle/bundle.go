@@ -148,7 +148,17 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", indent(insertMember(canon, "content_hash", appendString(nil, hash))))
+	canon = insertMember(canon, "content_hash", appendString(nil, hash))
+	if src := exclusionSources(a); src != nil {
+		// Where each exclusion is declared, for eval's messages: outside
+		// the hashed content, so that moving a line makes no new version.
+		b, err := Canonical(src)
+		if err != nil {
+			return err
+		}
+		canon = insertMember(canon, ExclusionSourcesKey, b)
+	}
+	put(dir+"agent.json", indent(canon))
 
 	card, err := Canonical(Card(prog, a, hash))
 	if err != nil {
@@ -213,6 +223,18 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	}
 	if len(a.Tools) > 0 {
 		resolved["provided_tools"] = a.Tools
+	}
+	// What the agent may call, computed once by the compiler: runtimes,
+	// eval and the Claude Code hook read these, never the lists above.
+	resolved["effective_tools"] = a.EffectiveNames()
+	if len(a.Excluded) > 0 {
+		resolved["excluded_tools"] = a.Excluded
+	}
+	if a.Restricted() {
+		resolved["tools_restricted"] = true
+	}
+	if len(a.RuntimeTools) > 0 {
+		resolved["runtime_tools"] = a.RuntimeTools
 	}
 	if a.Profile != nil {
 		resolved["profile"] = a.Profile

@@ -148,15 +148,9 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	if err != nil {
 		return err
 	}
-	canon = insertMember(canon, "content_hash", appendString(nil, hash))
-	if src := exclusionSources(a); src != nil {
-		// Where each exclusion is declared, for eval's messages: outside
-		// the hashed content, so that moving a line makes no new version.
-		b, err := Canonical(src)
-		if err != nil {
-			return err
-		}
-		canon = insertMember(canon, ExclusionSourcesKey, b)
+	canon, err = withSources(insertMember(canon, "content_hash", appendString(nil, hash)), a)
+	if err != nil {
+		return err
 	}
 	put(dir+"agent.json", indent(canon))
 

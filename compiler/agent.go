@@ -25,6 +25,9 @@ type Agent struct {
 	// that took it away.
 	Effective []ProvidedTool
 	Excluded  []Exclusion
+	// ToolsDeclaredAt holds the positions of the agent's tools.allowed,
+	// tools.denied and tools.access_level, those it declares.
+	ToolsDeclaredAt map[string]Position
 	// RuntimeTools maps, per runtime, the runtime's name for a tool to
 	// charter's tool (model.Config.Runtimes inverted); shared by every
 	// agent: do not change it.

@@ -84,7 +84,14 @@ func (a *Agent) ExclusionOf(name string) (Exclusion, bool) {
 func (c *compilation) permissions(ra *Agent) {
 	perms := ra.Decl.Tools
 	level := perms.AccessLevel
-	path := func(field string) []string { return []string{"agents", ra.ID, "tools", field} }
+	for field, set := range map[string]bool{"allowed": perms.Allowed != nil, "denied": perms.Denied != nil, "access_level": level != ""} {
+		if set {
+			if ra.ToolsDeclaredAt == nil {
+				ra.ToolsDeclaredAt = map[string]Position{}
+			}
+			ra.ToolsDeclaredAt["tools."+field] = c.prog.locate.Pos("agents", ra.ID, "tools", field)
+		}
+	}
 	for _, t := range ra.Tools {
 		ex := Exclusion{Name: t.Name, Behavior: t.Behavior}
 		named := slices.Contains(perms.Allowed, t.Name)
@@ -103,7 +110,7 @@ func (c *compilation) permissions(ra *Agent) {
 			ra.Effective = append(ra.Effective, t)
 			continue
 		}
-		ex.Pos = c.prog.locate.Pos(path(ex.By[len("tools."):])...)
+		ex.Pos = ra.ToolsDeclaredAt[ex.By]
 		ra.Excluded = append(ra.Excluded, ex)
 	}
 }

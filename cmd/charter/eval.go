@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
 	"github.com/charter-dev/charter/validate"
@@ -83,7 +85,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	if phase != rules.Pre && phase != rules.Post {
 		return usage("--phase %q: want pre or post", o.phase)
 	}
-	p, err := evalProfile(g, o)
+	p, gate, err := evalProfile(g, o)
 	if err != nil {
 		return err
 	}
@@ -91,6 +93,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	if err != nil {
 		return fail(err, "")
 	}
+	e.SetGate(gate)
 	if o.protocol == "claude-code" {
 		dir := o.stateDir
 		if dir == "" {
@@ -153,65 +156,90 @@ func hookError(err error) error {
 }
 
 // evalProfile finds the profile to judge with, from a bundle or by
-// building the repository.
-func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
+// building the repository, and with --agent what the agent may call (the
+// gate every call passes before the profile's rules). An agent without a
+// profile is judged by its gate alone.
+func evalProfile(g *globals, o *evalOptions) (rules.Profile, *rules.Gate, error) {
+	p, b, err := evalSource(g, o)
+	if err != nil || b == nil {
+		return p, nil, err
+	}
+	gate, err := bundle.ReadGate(b, o.protocol)
+	if err != nil {
+		return p, nil, fail(fmt.Errorf("agent %s: %v", o.agent, err), "")
+	}
+	return p, gate, nil
+}
+
+// evalSource returns the profile and, with --agent, the agent's agent.json.
+func evalSource(g *globals, o *evalOptions) (rules.Profile, []byte, error) {
 	if o.bundle != "" {
 		name := o.profile
+		var agentJSON []byte
 		if o.agent != "" {
 			if !validate.IsSlug(o.agent) {
-				return rules.Profile{}, usage("agent id %q is not a slug", o.agent)
+				return rules.Profile{}, nil, usage("agent id %q is not a slug", o.agent)
 			}
 			b, err := os.ReadFile(filepath.Join(o.bundle, "agents", o.agent, "agent.json"))
 			if err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("agent %s is not in the bundle at %s: %v", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
+				return rules.Profile{}, nil, fail(fmt.Errorf("agent %s is not in the bundle at %s: %v", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
 			}
 			var doc struct {
 				Profile *struct{ Name string } `json:"profile"`
 			}
 			if err := json.Unmarshal(b, &doc); err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("%s/agents/%s/agent.json: %v", o.bundle, o.agent, err), "")
+				return rules.Profile{}, nil, fail(fmt.Errorf("%s/agents/%s/agent.json: %v", o.bundle, o.agent, err), "")
 			}
 			if doc.Profile == nil {
-				return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
+				return rules.Profile{Name: "none"}, b, nil
 			}
 			name = doc.Profile.Name
+			agentJSON = b
 		}
 		if !validate.IsSlug(name) {
-			return rules.Profile{}, usage("profile name %q is not a slug", name)
+			return rules.Profile{}, nil, usage("profile name %q is not a slug", name)
 		}
 		f, err := os.Open(filepath.Join(o.bundle, "profiles", name+".json"))
 		if err != nil {
-			return rules.Profile{}, fail(fmt.Errorf("profile %s is not in the bundle at %s: %v", name, o.bundle, err), "")
+			return rules.Profile{}, nil, fail(fmt.Errorf("profile %s is not in the bundle at %s: %v", name, o.bundle, err), "")
 		}
 		defer f.Close()
 		p, err := rules.DecodeProfile(f)
 		if err != nil {
-			return rules.Profile{}, fail(err, "")
+			return rules.Profile{}, nil, fail(err, "")
 		}
-		return p, nil
+		return p, agentJSON, nil
 	}
 	l, err := loadWorktree(g)
 	if err != nil {
-		return rules.Profile{}, err
+		return rules.Profile{}, nil, err
 	}
 	c, err := compileLoaded(g, l)
 	if err != nil {
-		return rules.Profile{}, err
+		return rules.Profile{}, nil, err
 	}
 	name := o.profile
 	if o.agent != "" {
 		a, err := c.agentByID(o.agent)
 		if err != nil {
-			return rules.Profile{}, err
+			return rules.Profile{}, nil, err
+		}
+		prompt, err := render.Render(c.Program, a)
+		if err != nil {
+			return rules.Profile{}, nil, fail(err, "")
+		}
+		b, err := bundle.AgentFile(prompt.String(), a)
+		if err != nil {
+			return rules.Profile{}, nil, fail(err, "")
 		}
 		if a.Profile == nil {
-			return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
+			return rules.Profile{Name: "none"}, b, nil
 		}
-		return *a.Profile, nil
+		return *a.Profile, b, nil
 	}
 	p, ok := c.Program.Profiles[name]
 	if !ok {
-		return rules.Profile{}, unknownName("profile", name, model.Sorted(c.Program.Profiles))
+		return rules.Profile{}, nil, unknownName("profile", name, model.Sorted(c.Program.Profiles))
 	}
-	return *p, nil
+	return *p, nil, nil
 }

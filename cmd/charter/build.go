@@ -29,7 +29,11 @@ func newBuildCmd(g *globals) *cobra.Command {
 temporary sibling that then takes its place, so a failed build leaves the
 previous bundle untouched. --archive also (or instead, with --out "")
 writes the same tree as a reproducible tar.gz whose timestamps come from
-SOURCE_DATE_EPOCH (or the source commit, or 1970).`,
+SOURCE_DATE_EPOCH (or the source commit, or 1970).
+
+build refuses (exit 1) a repository in which lint's secret-literal rule
+finds a literal credential, unless an ignore comment with a reason
+silences it there: a bundle is copied to every runtime.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runBuild(g, o) },
 	}

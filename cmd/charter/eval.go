@@ -41,6 +41,14 @@ the earlier calls, one call per line; a corrupt line is reported with its
 number and the rest is read. --phase pre judges a call before it runs
 (block and warn rules), post after it ran (remind rules).
 
+With --agent, a call to a tool the agent may not call is blocked before
+any rule runs, whatever the profile says (rule "permissions"), naming the
+declaration that took the tool away and its file:line. A runtime's name
+for a tool (Claude Code's Edit, Bash, mcp__server__tool) is mapped to
+charter's tool through the runtimes table; a name no table maps is blocked
+when the agent has an allow-list, and otherwise left to the profile, which
+the verdict's notes say. docs/rules.md section 0 has the details.
+
 --bundle DIR reads a built bundle, which is what a runtime deploys, and
 evaluates no CUE; without it charter builds the repository at -C first.
 

@@ -213,8 +213,41 @@ func IsLiteral(label, value string) (what string, ok bool) {
 	if k, ok := Detect(value); ok {
 		return k.What, true
 	}
-	if label != "" && NamedLike(label) && len(value) >= 6 && !LooksLikeReference(value) {
+	if NamedLiteral(label, value) {
 		return "a credential", true
 	}
 	return "", false
+}
+
+// RedactNamed returns v (JSON-like values: maps, lists, strings) with the
+// literal credential of every field named like one (api_key, password)
+// redacted: shapes are redacted by Redact and Writer, names only where the
+// structure is known. v is not changed; parts are shared.
+func RedactNamed(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if s, ok := e.(string); ok && NamedLiteral(k, s) {
+				out[k] = Redacted(s)
+				continue
+			}
+			out[k] = RedactNamed(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = RedactNamed(e)
+		}
+		return out
+	}
+	return v
+}
+
+// NamedLiteral reports whether a value held by a field named label is a
+// credential by its field's name alone: the name says credential and the
+// value is not a reference (env:NAME, ${VAR}, ...).
+func NamedLiteral(label, value string) bool {
+	return label != "" && NamedLike(label) && len(value) >= 6 && !LooksLikeReference(value)
 }

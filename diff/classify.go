@@ -29,11 +29,12 @@ func Agents(old, new map[string]map[string]any) []Change {
 	return out
 }
 
-// strip drops fields that only restate others (the hash).
+// strip drops fields that only restate others (the hash) or say where,
+// not what (the declarations' positions).
 func strip(doc map[string]any) map[string]any {
 	out := make(map[string]any, len(doc))
 	for k, v := range doc {
-		if k != "content_hash" {
+		if k != "content_hash" && k != "tools_declared_at" {
 			out[k] = v
 		}
 	}
@@ -62,6 +63,10 @@ func classify(c *Change) {
 		}
 	}
 	switch {
+	case match(p, "effective_tools", "*"), match(p, "effective_tools"):
+		// What the agent may call, as the compiler decided it: the one
+		// list that says it whatever changed (a behavior, a level).
+		grow("callable tool")
 	case match(p, "tools", "allowed", "*"):
 		grow("allowed tool")
 	case match(p, "tools", "allowed"):

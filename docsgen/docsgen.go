@@ -506,10 +506,14 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 	if len(a.Tools) > 0 {
 		var rows [][]string
 		for _, t := range a.Tools {
-			rows = append(rows, []string{code(t.Name), t.Behavior, yesNo(t.Destructive), t.Description})
+			may := "yes"
+			if ex, ok := a.ExclusionOf(t.Name); ok {
+				may = "no: " + ex.Reason
+			}
+			rows = append(rows, []string{code(t.Name), t.Behavior, yesNo(t.Destructive), may, t.Description})
 		}
-		d.p("Tools its behaviors provide:")
-		d.table([]string{"tool", "behavior", "destructive", "description"}, rows)
+		d.p("Tools its behaviors provide, and whether it may call each (tools.allowed, tools.denied and the access level decide):")
+		d.table([]string{"tool", "behavior", "destructive", "may call", "description"}, rows)
 	} else {
 		d.p("Its behaviors provide no tools.")
 	}

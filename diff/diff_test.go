@@ -123,3 +123,15 @@ func TestEffectiveTools(t *testing.T) {
 		t.Errorf("a credential named so is printed: %q", g)
 	}
 }
+
+func TestRuntimeNames(t *testing.T) {
+	cs := Values([]string{"runtimes"}, map[string]any{"claude-code": map[string]any{"tools": map[string]any{"Read": "read_file"}}},
+		map[string]any{"claude-code": map[string]any{"tools": map[string]any{"Read": "read_file", "mcp__x__y": "y"}}})
+	if len(cs) != 1 {
+		t.Fatalf("changes = %+v", cs)
+	}
+	ClassifyDeclaration(&cs[0])
+	if cs[0].Effect != Widened {
+		t.Errorf("a runtime name mapped: %s, want widened", cs[0].Effect)
+	}
+}

@@ -73,15 +73,11 @@ func NewCard(id string, a *model.Agent, s model.A2ASettings, version string) *Ca
 			ProtocolBinding: binding(s.ProtocolBinding),
 			ProtocolVersion: ProtocolVersion,
 		}},
-		DocumentationURL:   s.DocumentationURL,
-		Capabilities:       Capabilities{Extensions: []string{}},
-		DefaultInputModes:  []string{textPlain},
-		DefaultOutputModes: []string{textPlain},
-		Skills:             []Skill{},
+		DocumentationURL: s.DocumentationURL,
+		Capabilities:     Capabilities{Extensions: []string{}},
+		Skills:           []Skill{},
 	}
-	if len(a.Output) > 0 {
-		c.DefaultOutputModes = append(c.DefaultOutputModes, "application/json")
-	}
+	c.DefaultInputModes, c.DefaultOutputModes = defaultModes(a)
 	if s.Provider != nil {
 		c.Provider = &Provider{Organization: s.Provider.Organization, URL: s.Provider.URL}
 	}
@@ -98,6 +94,40 @@ func NewCard(id string, a *model.Agent, s model.A2ASettings, version string) *Ca
 			Examples: sk.Examples, InputModes: modes(sk.InputModes), OutputModes: modes(sk.OutputModes)})
 	}
 	return c
+}
+
+// defaultModes returns the modes the agent has: those of its skills (a
+// skill that names none has text/plain), and JSON output when it declares
+// an output schema. A card claims no mode the agent's skills do not
+// accept or produce.
+func defaultModes(a *model.Agent) (in, out []string) {
+	skills := append(append([]model.Skill{}, a.Skills.Primary...), a.Skills.Secondary...)
+	add := func(list []string, m string) []string {
+		for _, x := range list {
+			if x == m {
+				return list
+			}
+		}
+		return append(list, m)
+	}
+	for _, sk := range skills {
+		for _, m := range modes(sk.InputModes) {
+			in = add(in, m)
+		}
+		for _, m := range modes(sk.OutputModes) {
+			out = add(out, m)
+		}
+	}
+	if len(in) == 0 {
+		in = []string{textPlain}
+	}
+	if len(out) == 0 {
+		out = []string{textPlain}
+	}
+	if len(a.Output) > 0 {
+		out = add(out, "application/json")
+	}
+	return in, out
 }
 
 func modes(m []string) []string {

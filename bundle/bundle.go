@@ -151,7 +151,11 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, sign func([]byte) ([]
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", indent(insertMember(canon, "content_hash", appendString(nil, hash))))
+	canon, err = withSources(insertMember(canon, "content_hash", appendString(nil, hash)), a)
+	if err != nil {
+		return err
+	}
+	put(dir+"agent.json", indent(canon))
 
 	card, err := Canonical(Card(prog, a, hash))
 	if err != nil {
@@ -221,6 +225,18 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	}
 	if len(a.Tools) > 0 {
 		resolved["provided_tools"] = a.Tools
+	}
+	// What the agent may call, computed once by the compiler: runtimes,
+	// eval and the Claude Code hook read these, never the lists above.
+	resolved["effective_tools"] = a.EffectiveNames()
+	if len(a.Excluded) > 0 {
+		resolved["excluded_tools"] = a.Excluded
+	}
+	if a.Restricted() {
+		resolved["tools_restricted"] = true
+	}
+	if len(a.RuntimeTools) > 0 {
+		resolved["runtime_tools"] = a.RuntimeTools
 	}
 	if a.Profile != nil {
 		resolved["profile"] = a.Profile

@@ -17,8 +17,21 @@ type Agent struct {
 	Behavior []ResolvedCategory
 	// Behaviors are the agent's behaviors with parameter defaults applied.
 	Behaviors []ResolvedBehavior
-	// Tools is the merged tool list, in behavior order then by name.
+	// Tools is the merged tool list, in behavior order then by name:
+	// every tool the behaviors provide.
 	Tools []ProvidedTool
+	// Effective are the tools of Tools the agent may call (see
+	// permissions.go); Excluded the others, each with the declaration
+	// that took it away.
+	Effective []ProvidedTool
+	Excluded  []Exclusion
+	// ToolsDeclaredAt holds the positions of the agent's tools.allowed,
+	// tools.denied and tools.access_level, those it declares.
+	ToolsDeclaredAt map[string]Position
+	// RuntimeTools maps, per runtime, the runtime's name for a tool to
+	// charter's tool (model.Config.Runtimes inverted); shared by every
+	// agent: do not change it.
+	RuntimeTools map[string]map[string]string
 	// Profile is the flattened profile, nil when the agent has none.
 	Profile *rules.Profile
 	// Variables are the runtime variables of the agent type.
@@ -58,6 +71,8 @@ type ProvidedTool struct {
 	Parameters  map[string]any `json:"parameters,omitempty"`
 	Destructive bool           `json:"destructive,omitempty"`
 	Behavior    string         `json:"behavior"`
+	// Instructions are the tool's own prompt lines.
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // Setting returns the resolved setting category.name, if any.
@@ -112,7 +127,7 @@ func (c *compilation) agent(id string) *Agent {
 	cfg := c.prog.Config
 	a := cfg.Agents[id]
 	t := cfg.AgentTypes[a.Type]
-	ra := &Agent{ID: id, Decl: a, Type: t}
+	ra := &Agent{ID: id, Decl: a, Type: t, RuntimeTools: c.prog.RuntimeTools}
 	if t != nil {
 		ra.Variables = t.Variables
 	}
@@ -143,6 +158,7 @@ func (c *compilation) agent(id string) *Agent {
 		ra.Behavior = append(ra.Behavior, rc)
 	}
 	c.behaviors(ra)
+	c.permissions(ra)
 	if a.Profile != "" {
 		ra.Profile = c.prog.Profiles[a.Profile]
 	}
@@ -175,7 +191,7 @@ func (c *compilation) behaviors(ra *Agent) {
 				continue
 			}
 			from[name] = use.Type
-			ra.Tools = append(ra.Tools, ProvidedTool{Name: name, Description: tool.Description, Parameters: tool.Parameters, Destructive: tool.Destructive, Behavior: use.Type})
+			ra.Tools = append(ra.Tools, ProvidedTool{Name: name, Description: tool.Description, Parameters: tool.Parameters, Destructive: tool.Destructive, Behavior: use.Type, Instructions: tool.Instructions})
 		}
 	}
 }

@@ -90,7 +90,10 @@ type Program struct {
 	// CategoryOrder and SettingOrder give prompt order.
 	CategoryOrder []string
 	SettingOrder  map[string][]string
-	locate        *Locator
+	// RuntimeTools maps, per runtime, the runtime's name for a tool to
+	// charter's tool.
+	RuntimeTools map[string]map[string]string
+	locate       *Locator
 }
 
 // Categories returns the categories that agents of type t carry, in prompt
@@ -121,6 +124,7 @@ func Compile(repo *load.Repo, cfg *model.Config) (*Program, []diag.Diagnostic) {
 			locate: NewLocator(repo)},
 	}
 	c.order(repo)
+	c.prog.RuntimeTools = runtimeTools(cfg.Runtimes)
 	for _, name := range model.Sorted(cfg.Profiles) {
 		c.prog.Profiles[name] = c.flatten(name)
 	}

@@ -72,6 +72,7 @@ func (c *compilation) flatten(name string) *rules.Profile {
 	if len(out.ToolFamilies) == 0 {
 		out.ToolFamilies = nil
 	}
+	expandFamilies(out.ToolFamilies, cfg.Runtimes)
 	return out
 }
 

@@ -29,11 +29,13 @@ func Agents(old, new map[string]map[string]any) []Change {
 	return out
 }
 
-// strip drops fields that only restate others (the hash).
+// strip drops fields that only restate others (the hash; the runtimes
+// table, which every agent carries and the diff shows once, under
+// runtimes) or say where, not what (the declarations' positions).
 func strip(doc map[string]any) map[string]any {
 	out := make(map[string]any, len(doc))
 	for k, v := range doc {
-		if k != "content_hash" {
+		if k != "content_hash" && k != "tools_declared_at" && k != "runtime_tools" {
 			out[k] = v
 		}
 	}
@@ -62,6 +64,10 @@ func classify(c *Change) {
 		}
 	}
 	switch {
+	case match(p, "effective_tools", "*"), match(p, "effective_tools"):
+		// What the agent may call, as the compiler decided it: the one
+		// list that says it whatever changed (a behavior, a level).
+		grow("callable tool")
 	case match(p, "tools", "allowed", "*"):
 		grow("allowed tool")
 	case match(p, "tools", "allowed"):
@@ -172,4 +178,21 @@ func bringsTools(c *Change) bool {
 	var b struct{ Kind string }
 	json.Unmarshal(raw, &b)
 	return b.Kind == "tools"
+}
+
+// ClassifyDeclaration sets Effect and Reason for a change to a declaration
+// other than an agent, where it touches what agents may do: a runtime's
+// name for a tool that now reaches a tool (calls by that name pass on to
+// the tool's permissions, where an agent with an allow-list blocked them)
+// widens; one that no longer does narrows.
+func ClassifyDeclaration(c *Change) {
+	if len(c.segs) < 3 || c.segs[0] != "runtimes" || c.segs[2] != "tools" {
+		return
+	}
+	switch {
+	case len(c.segs) == 4 && c.Change != Removed, len(c.segs) == 3 && c.Change == Added:
+		c.Effect, c.Reason = Widened, "runtime tool name mapped"
+	case c.Change == Removed:
+		c.Effect, c.Reason = Narrowed, "runtime tool name unmapped"
+	}
 }

@@ -167,6 +167,9 @@ func scalarKey(x any) (string, bool) {
 }
 
 func change(path []string, kind string, old, new any) Change {
+	if len(path) > 0 {
+		old, new = redactNamed(path[len(path)-1], old), redactNamed(path[len(path)-1], new)
+	}
 	c := Change{Path: joinPath(path), Change: kind, Effect: Neutral, segs: path}
 	if old != nil {
 		c.Old, _ = json.Marshal(old)

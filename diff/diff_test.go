@@ -104,3 +104,34 @@ func TestFormats(t *testing.T) {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }
+
+func TestEffectiveTools(t *testing.T) {
+	old := doc(t, `{"effective_tools": ["read_file"], "tools_declared_at": {"tools.denied": "a.cue:3:1"}, "tools": {"api_key": "hunter2hunter2"}}`)
+	new := doc(t, `{"effective_tools": ["read_file", "write_file"], "tools_declared_at": {"tools.denied": "a.cue:9:1"}, "tools": {"api_key": "hunter3hunter3"}}`)
+	cs := Agents(map[string]map[string]any{"x": old}, map[string]map[string]any{"x": new})
+	got := map[string]string{}
+	for _, c := range cs {
+		got[c.Path] = c.Effect + " " + string(c.Old) + " " + string(c.New)
+	}
+	if g := got["agents.x.effective_tools[write_file]"]; g != Widened+`  "write_file"` {
+		t.Errorf("a tool the agent may now call: %q, want widened", g)
+	}
+	if _, ok := got["agents.x.tools_declared_at.tools.denied"]; ok {
+		t.Errorf("a moved declaration is a change: %v", got)
+	}
+	if g := got["agents.x.tools.api_key"]; strings.Contains(g, "hunter") || !strings.Contains(g, "…[14 chars") {
+		t.Errorf("a credential named so is printed: %q", g)
+	}
+}
+
+func TestRuntimeNames(t *testing.T) {
+	cs := Values([]string{"runtimes"}, map[string]any{"claude-code": map[string]any{"tools": map[string]any{"Read": "read_file"}}},
+		map[string]any{"claude-code": map[string]any{"tools": map[string]any{"Read": "read_file", "mcp__x__y": "y"}}})
+	if len(cs) != 1 {
+		t.Fatalf("changes = %+v", cs)
+	}
+	ClassifyDeclaration(&cs[0])
+	if cs[0].Effect != Widened {
+		t.Errorf("a runtime name mapped: %s, want widened", cs[0].Effect)
+	}
+}

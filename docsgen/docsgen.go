@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/charter-dev/charter/secret"
 	"maps"
 	"slices"
 	"strings"
@@ -449,7 +450,7 @@ func (g *gen) behaviors() []byte {
 			var rows [][]string
 			for _, p := range model.Sorted(b.Params) {
 				x := b.Params[p]
-				rows = append(rows, []string{code(p), x.Type, code(jsonText(x.Default)), x.Description})
+				rows = append(rows, []string{code(p), x.Type, code(jsonText(secret.RedactNamed(map[string]any{p: x.Default}).(map[string]any)[p])), x.Description})
 			}
 			d.p("Parameters:")
 			d.table([]string{"parameter", "type", "default", "description"}, rows)
@@ -505,10 +506,14 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 	if len(a.Tools) > 0 {
 		var rows [][]string
 		for _, t := range a.Tools {
-			rows = append(rows, []string{code(t.Name), t.Behavior, yesNo(t.Destructive), t.Description})
+			may := "yes"
+			if ex, ok := a.ExclusionOf(t.Name); ok {
+				may = "no: " + ex.Reason
+			}
+			rows = append(rows, []string{code(t.Name), t.Behavior, yesNo(t.Destructive), may, t.Description})
 		}
-		d.p("Tools its behaviors provide:")
-		d.table([]string{"tool", "behavior", "destructive", "description"}, rows)
+		d.p("Tools its behaviors provide, and whether it may call each (tools.allowed, tools.denied and the access level decide):")
+		d.table([]string{"tool", "behavior", "destructive", "may call", "description"}, rows)
 	} else {
 		d.p("Its behaviors provide no tools.")
 	}
@@ -530,7 +535,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		d.WriteString("## Behaviors\n\n")
 		var rows [][]string
 		for _, b := range a.Behaviors {
-			rows = append(rows, []string{fmt.Sprintf("[%s](../behaviors.md#%s)", b.Type, anchor(b.Type)), b.Kind, code(jsonText(b.Params))})
+			rows = append(rows, []string{fmt.Sprintf("[%s](../behaviors.md#%s)", b.Type, anchor(b.Type)), b.Kind, code(jsonText(secret.RedactNamed(b.Params)))})
 		}
 		d.table([]string{"behavior", "kind", "parameters"}, rows)
 	}

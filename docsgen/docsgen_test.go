@@ -40,7 +40,7 @@ func TestGenerate(t *testing.T) {
 		"agent-types.md": {"## helper", "- presets: `calm`", "| `locale` | no | The user's locale. | en-GB |", "## preset calm"},
 		"profiles.md":    {"## support", "- extends: assistant → dev", "| `confirm_bulk_email` |", "| no |", "changed by `support`", "Classifier: frequency `first_turn`"},
 		"behaviors.md":   {"## TicketBehavior", "| `queue` | string | `\"support\"` | Ticket queue. |", "### tool open_ticket", "| `title` | string | yes |  |", "Destructive: it deletes or overwrites."},
-		"agents/hal.md":  {"| `escalation.wait_minutes` | `30` |  | the agent's own override (agents/hal.cue:", "| `escalation.threshold` | `late` | Try twice before handing over | preset calm of the agent type (decls.cue:", "- tools denied: `delete_ticket`", "| `delete_ticket` | TicketBehavior | yes | Delete a ticket. |", "| pii | 1 day |"},
+		"agents/hal.md":  {"| `escalation.wait_minutes` | `30` |  | the agent's own override (agents/hal.cue:", "| `escalation.threshold` | `late` | Try twice before handing over | preset calm of the agent type (decls.cue:", "- tools denied: `delete_ticket`", "| `delete_ticket` | TicketBehavior | yes | no: tools.denied names delete_ticket | Delete a ticket. |", "| pii | 1 day |"},
 	}
 	for p, subs := range want {
 		for _, s := range subs {

@@ -29,6 +29,11 @@ var agentJSONTable = []mapping{
 	{src: "prompt", to: derived, why: recomputed},
 	{src: "provided_tools", to: derived, why: "the tools of the agent's behavior types"},
 	{src: "variables", to: derived, why: "the agent type's variables"},
+	{src: "effective_tools", to: derived, why: "the tools the agent may call: its behaviors' tools narrowed by tools and access_level"},
+	{src: "excluded_tools", to: derived, why: "the tools the agent's declarations remove, each with its reason"},
+	{src: "tools_restricted", to: derived, why: recomputed},
+	{src: "runtime_tools", to: derived, why: "the runtimes table's names for the agent's tools"},
+	{src: "tools_declared_at", to: derived, why: "where the agent's tools fields are declared"},
 }
 
 func convertAgentJSON(c *conv, root *Node) {

@@ -63,7 +63,7 @@ var registry = mustCheck([]*Rule{
 	unfilledPlaceholder, unusedVariable, instructionOverride, secretLiteral, promptOverBudget,
 	// Tools and profiles.
 	triggerUnknown, triggerUnprovided, toolPermissionUnprovided, toolAllowedAndDenied,
-	blockInstructedTool, destructiveWithoutProfile, regexInvalid, multipleContextBehaviors,
+	blockInstructedTool, instructionNamesDeniedTool, runtimeToolUnknown, destructiveWithoutProfile, regexInvalid, multipleContextBehaviors,
 	// Authority and team.
 	authorityUnknownAgent, approveUnknown, reportingCycle, delegationCycle, budgetExceedsManager, lowCompatibility,
 	// Options, presets, types.

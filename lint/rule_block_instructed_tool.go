@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/rules"
 	"strings"
@@ -41,7 +42,7 @@ agents: ana: {
 						continue
 					}
 					for _, b := range a.Behaviors {
-						if mentions(b.Instructions, t) {
+						if mentions(b.Instructions, t) || toolInstructionsMention(a, b.Type, t) {
 							p.Reportf([]string{"agents", a.ID, "profile"},
 								"rule %s of profile %s blocks every call to %s, but the instructions of behavior %s tell the agent to use it: give the rule a condition, disable it for this agent's profile, or drop the behavior",
 								r.ID, a.Profile.Name, t, b.Type)
@@ -72,4 +73,15 @@ func mentions(text, tool string) bool {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// toolInstructionsMention reports whether the instructions of a tool the
+// agent may call, which behavior bt brings, name tool.
+func toolInstructionsMention(a *compiler.Agent, bt, tool string) bool {
+	for _, et := range a.Effective {
+		if et.Behavior == bt && mentions(et.Instructions, tool) {
+			return true
+		}
+	}
+	return false
 }

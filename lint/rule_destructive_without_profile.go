@@ -10,7 +10,7 @@ var destructiveWithoutProfile = &Rule{
 	ID:       "destructive-without-profile",
 	Severity: diag.Warning,
 	Summary:  "an agent has destructive tools but no rule profile",
-	Doc: doc(`Tools marked destructive (write_file, run_bash, ...) delete or overwrite. Without a profile no rule watches the agent's calls: nothing blocks rm -rf or asks for confirmation. Give the agent a profile (dev at least: it blocks destructive commands without approval), or drop the behaviors that bring destructive tools.`,
+	Doc: doc(`Tools marked destructive (write_file, run_bash, ...) delete or overwrite. When the agent may call one (tools.allowed, tools.denied and access_level decide) and has no profile, no rule watches the agent's calls: nothing blocks rm -rf or asks for confirmation. Give the agent a profile (dev at least: it blocks destructive commands without approval), or drop the behaviors that bring destructive tools.`,
 		`agents: ana: behaviors: [{type: "CommandToolsBehavior"}]`,
 		`agents: ana: {
 	behaviors: [{type: "CommandToolsBehavior"}]
@@ -22,7 +22,7 @@ var destructiveWithoutProfile = &Rule{
 				continue
 			}
 			var destructive []string
-			for _, t := range a.Tools {
+			for _, t := range a.Effective { // a tool it may not call needs no guard
 				if t.Destructive {
 					destructive = append(destructive, t.Name)
 				}

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"regexp"
 	"strings"
 
 	"cuelang.org/go/cue/ast"
@@ -9,6 +8,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/secret"
 )
 
 var secretLiteral = &Rule{
@@ -47,7 +47,8 @@ var secretLiteral = &Rule{
 }
 
 // checkSecret reports a string literal that is, or is named like, a
-// credential. It never puts the value in the message.
+// credential (package secret decides). It never puts the value in the
+// message.
 func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
 	if !mayHoldSecret(lit.Value, label) {
 		return
@@ -57,13 +58,11 @@ func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
 		return
 	}
 	here := append([]string(nil), path...)
-	for _, k := range secretShapes {
-		if strings.Contains(s, k.prefix) && k.re.MatchString(s) {
-			p.ReportPosf(lit.Pos(), here, "a literal that looks like %s; never commit credentials: read it from the environment or a secret store at run time, and rotate it (it is in Git history)", k.what)
-			return
-		}
+	if k, ok := secret.Detect(s); ok {
+		p.ReportPosf(lit.Pos(), here, "a literal that looks like %s; never commit credentials: read it from the environment or a secret store at run time, and rotate it (it is in Git history)", k.What)
+		return
 	}
-	if label != "" && secretLabel(label) && !looksLikeReference(s) {
+	if _, ok := secret.IsLiteral(label, s); ok {
 		p.ReportPosf(lit.Pos(), here, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it (it is in Git history)", label)
 	}
 }
@@ -73,62 +72,5 @@ func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
 // prose and names; this spares unquoting them. Escapes could spell a
 // prefix, so a literal with a backslash is always checked.
 func mayHoldSecret(raw, label string) bool {
-	if label != "" && secretLabel(label) || strings.Contains(raw, `\`) {
-		return true
-	}
-	for _, k := range secretShapes {
-		if strings.Contains(raw, k.prefix) {
-			return true
-		}
-	}
-	return false
-}
-
-// secretShapes are the shapes of well-known credentials.
-var secretShapes = []struct {
-	prefix string
-	re     *regexp.Regexp
-	what   string
-}{
-	{"sk-", regexp.MustCompile(`(^|[^A-Za-z0-9])sk-(proj-|ant-)?[A-Za-z0-9_-]{20,}`), "an OpenAI or Anthropic API key"},
-	{"ghp_", regexp.MustCompile(`ghp_[A-Za-z0-9]{30,}`), "a GitHub personal access token"},
-	{"github_pat_", regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,}`), "a GitHub fine-grained access token"},
-	{"AKIA", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), "an AWS access key id"},
-	{"xox", regexp.MustCompile(`xox[bpas]-[A-Za-z0-9-]{10,}`), "a Slack token"},
-	{"-----BEGIN", regexp.MustCompile(`-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----`), "a PEM private key"},
-}
-
-// secretName matches field names of credentials: names that end in a
-// credential word, after _ or - (api_key, db_password; not token_pattern).
-var secretName = regexp.MustCompile(`(^|[_-])(api[_-]?key|apikey|token|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|secret|client[_-]?secret|password|passwd|passphrase|pwd|private[_-]?key|access[_-]?key|secret[_-]?key|credentials?)$`)
-
-// secretLabel reports whether a field name names a credential.
-func secretLabel(label string) bool {
-	lower := strings.ToLower(label)
-	for _, w := range []string{"key", "token", "bearer", "secret", "pass", "pwd", "credential"} {
-		if strings.Contains(lower, w) {
-			return secretName.MatchString(lower)
-		}
-	}
-	return false
-}
-
-var envName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
-
-// looksLikeReference reports whether a value refers to a credential rather
-// than being one.
-func looksLikeReference(s string) bool {
-	switch {
-	case envName.MatchString(s),
-		strings.Contains(s, "${"), strings.HasPrefix(s, "$"),
-		strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}"),
-		strings.HasPrefix(s, "<") && strings.HasSuffix(s, ">"):
-		return true
-	}
-	for _, prefix := range []string{"env:", "vault:", "op://", "secret:", "secrets:", "ref:", "file:", "arn:aws:secretsmanager:", "projects/"} {
-		if strings.HasPrefix(strings.ToLower(s), prefix) {
-			return true
-		}
-	}
-	return strings.ContainsAny(s, " \n") // prose (a description), not a credential
+	return label != "" && secret.NamedLike(label) || strings.Contains(raw, `\`) || secret.MayContain(raw)
 }

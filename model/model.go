@@ -24,6 +24,7 @@ type Config struct {
 	Agents        map[string]*Agent        `json:"agents"`
 	Tests         map[string]*Test         `json:"tests"`
 	Models        map[string]*ModelInfo    `json:"models"`
+	Runtimes      map[string]*Runtime      `json:"runtimes"`
 	Lint          LintSettings             `json:"lint"`
 	A2A           A2ASettings              `json:"a2a"`
 
@@ -125,6 +126,8 @@ type Tool struct {
 	Description string         `json:"description"`
 	Parameters  map[string]any `json:"parameters,omitempty"`
 	Destructive bool           `json:"destructive,omitempty"`
+	// Instructions go into the prompt of an agent that may call the tool.
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // BehaviorUse attaches a behavior type to an agent.

@@ -124,11 +124,18 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 
 	var instr []Line
 	for _, b := range a.Behaviors {
-		if b.Instructions == "" {
-			continue
-		}
-		for _, l := range strings.Split(strings.TrimRight(b.Instructions, "\n"), "\n") {
+		for _, l := range lines(b.Instructions) {
 			instr = append(instr, Line{Text: template.Escape(l), Source: "behavior " + b.Type + " " + locate("behaviorTypes", b.Type, "instructions").String()})
+		}
+		// A tool's own instructions come with the tool: a denied tool's
+		// are left out with it.
+		for _, t := range a.Effective {
+			if t.Behavior != b.Type {
+				continue
+			}
+			for _, l := range lines(t.Instructions) {
+				instr = append(instr, Line{Text: template.Escape(l), Source: "tool " + t.Name + " of behavior " + t.Behavior + " " + locate("behaviorTypes", t.Behavior, "tools", t.Name, "instructions").String()})
+			}
 		}
 	}
 	if len(instr) > 0 {
@@ -137,14 +144,31 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 		p.Lines = append(p.Lines, instr...)
 	}
 
-	if len(a.Tools) > 0 {
+	if al := authorityLines(a); len(al) > 0 {
+		blank()
+		add("AUTHORITY:", "agents."+a.ID+".authority "+locate("agents", a.ID, "authority").String())
+		for _, l := range al {
+			add(template.Escape(l.text), "agents."+a.ID+".authority."+l.field+" "+locate("agents", a.ID, "authority", l.field).String())
+		}
+	}
+
+	// Only the tools the agent may call: a denied tool is not offered.
+	if len(a.Effective) > 0 {
 		blank()
 		add("TOOLS:", "")
-		for _, t := range a.Tools {
+		for _, t := range a.Effective {
 			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+locate("behaviorTypes", t.Behavior, "tools", t.Name).String())
 		}
 	}
 	return p, nil
+}
+
+// lines splits text into lines; none for "".
+func lines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(text, "\n"), "\n")
 }
 
 // MissingVariableError lists required runtime variables with no value.

@@ -40,6 +40,7 @@ type Engine struct {
 	byTool   map[string]*[2][]*compiledRule
 	wildcard [2][]*compiledRule
 	adapter  types.Adapter
+	gate     *Gate
 }
 
 // compiledRule is a Rule with its condition made ready to run.

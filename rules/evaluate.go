@@ -38,6 +38,9 @@ type Verdict struct {
 	// call, in rule id order. Such a rule did not fire, and did not pass
 	// silently either: the runtime should show these.
 	Errors []RuleError `json:"errors"`
+	// Notes say what the runtime should know about the judgement, such as
+	// a tool name the agent's gate could not place.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Firing is one rule that fired.
@@ -109,6 +112,19 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 		s = &Session{}
 	}
 	tool := cutString(call.Tool, MaxHistoryStringBytes)
+	if e.gate != nil && phase == Pre {
+		// What the agent may call comes first: no rule runs on a call
+		// it may not make.
+		f, note, ok := e.gate.check(tool)
+		if !ok {
+			v.Decision = Blocked
+			v.Fired = append(v.Fired, f)
+			return v
+		}
+		if note != "" {
+			v.Notes = append(v.Notes, note)
+		}
+	}
 	ph := phaseIndex(phase)
 	list := e.wildcard[ph]
 	if lists := e.byTool[tool]; lists != nil {

@@ -165,6 +165,26 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error,
 			pos = posOf(v.repo.Value, full)
 		}
 		v.reportAt("schema", full, pos, "%s", v.explain(path[0], path[len(path)-1], g.rel, g.errs, def, std, user))
+		if path[0] == "runtimes" {
+			v.atEveryClaim(full, pos, g.errs)
+		}
+	}
+}
+
+// atEveryClaim reports a runtime's tool name that two places give two
+// tools at the other place too: each of them is half of the mistake, and
+// an author reading either file should see it.
+func (v *validator) atEveryClaim(full Path, reported token.Pos, errs []cueerrors.Error) {
+	for _, e := range errs {
+		if !strings.HasPrefix(msgOf(e), "conflicting values") || !fromUsers(e) {
+			continue
+		}
+		for _, p := range e.InputPositions() {
+			if p.IsValid() && p != reported && !load.IsEmbedded(p.Filename()) {
+				v.reportAt("schema", full, p, "%s", conflictMessage(e, p))
+			}
+		}
+		return
 	}
 }
 

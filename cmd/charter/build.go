@@ -10,6 +10,7 @@ import (
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/buildinfo"
+	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/revision"
 )
 
@@ -30,7 +31,11 @@ func newBuildCmd(g *globals) *cobra.Command {
 temporary sibling that then takes its place, so a failed build leaves the
 previous bundle untouched. --archive also (or instead, with --out "")
 writes the same tree as a reproducible tar.gz whose timestamps come from
-SOURCE_DATE_EPOCH (or the source commit, or 1970).`,
+SOURCE_DATE_EPOCH (or the source commit, or 1970).
+
+build refuses (exit 1) a repository in which lint's secret-literal rule
+finds a literal credential, unless an ignore comment with a reason
+silences it there: a bundle is copied to every runtime.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runBuild(g, o) },
 	}
@@ -116,6 +121,15 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 	prog, err := program(g, rev, false)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	// A bundle is copied to every runtime: it carries no credential that
+	// lint reports, unless an ignore with a reason says it is none.
+	if creds := lint.Credentials(prog, rev.Validation.Repo().Files); len(creds) > 0 {
+		if err := writeTextDiagnostics(g, creds); err != nil {
+			return nil, nil, nil, err
+		}
+		return nil, nil, nil, &exitErr{code: exitFindings, err: fmt.Errorf("refusing to build a bundle with %s in it", plural(len(creds), "literal credential")),
+			hint: "read each at run time (\"env:NAME\"), or, when one is no credential, say so above it: // charter:ignore secret-literal REASON"}
 	}
 	var commit *bundle.Source
 	if c := rev.Commit; c != nil {

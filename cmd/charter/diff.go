@@ -152,7 +152,7 @@ func declarationChanges(a, b *compiler.Program) []diff.Change {
 		return toJSON(map[string]any{
 			"categories": c.Categories, "agentTypes": c.AgentTypes, "presets": c.Presets,
 			"behaviorTypes": c.BehaviorTypes, "profiles": prog.Profiles, "tests": c.Tests,
-			"models": c.Models, "lint": c.Lint, "a2a": c.A2A,
+			"models": c.Models, "lint": c.Lint, "a2a": c.A2A, "runtimes": c.Runtimes,
 		})
 	}
 	sa, sb := side(a), side(b)
@@ -162,6 +162,9 @@ func declarationChanges(a, b *compiler.Program) []diff.Change {
 	var out []diff.Change
 	for _, k := range model.Sorted(sa) {
 		out = append(out, diff.Values([]string{k}, sa[k], sb[k])...)
+	}
+	for i := range out {
+		diff.ClassifyDeclaration(&out[i])
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/docsgen"
+	"github.com/charter-dev/charter/secret"
 )
 
 type docsOptions struct {
@@ -65,6 +66,9 @@ func runDocs(g *globals, o *docsOptions) error {
 		return err
 	}
 	files := docsgen.Generate(prog)
+	for name, b := range files {
+		files[name] = []byte(secret.Redact(string(b))) // a reference is for people: never a credential
+	}
 	if err := bundle.WriteDir(o.out, bundle.Tree(files)); err != nil {
 		return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous reference, if any, is untouched")
 	}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
@@ -39,6 +41,14 @@ whose expression failed on this call. --session names a JSON Lines file of
 the earlier calls, one call per line; a corrupt line is reported with its
 number and the rest is read. --phase pre judges a call before it runs
 (block and warn rules), post after it ran (remind rules).
+
+With --agent, a call to a tool the agent may not call is blocked before
+any rule runs, whatever the profile says (rule "permissions"), naming the
+declaration that took the tool away and its file:line. A runtime's name
+for a tool (Claude Code's Edit, Bash, mcp__server__tool) is mapped to
+charter's tool through the runtimes table; a name no table maps is blocked
+when the agent has an allow-list, and otherwise left to the profile, which
+the verdict's notes say. docs/rules.md section 0 has the details.
 
 --bundle DIR reads a built bundle, which is what a runtime deploys, and
 evaluates no CUE; without it charter builds the repository at -C first.
@@ -84,7 +94,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	if phase != rules.Pre && phase != rules.Post {
 		return usage("--phase %q: want pre or post", o.phase)
 	}
-	p, err := evalProfile(g, o)
+	p, gate, err := evalProfile(g, o)
 	if err != nil {
 		return err
 	}
@@ -92,6 +102,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	if err != nil {
 		return fail(err, "")
 	}
+	e.SetGate(gate)
 	if o.protocol == "claude-code" {
 		dir := o.stateDir
 		if dir == "" {
@@ -154,65 +165,90 @@ func hookError(err error) error {
 }
 
 // evalProfile finds the profile to judge with, from a bundle or by
-// building the repository.
-func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
+// building the repository, and with --agent what the agent may call (the
+// gate every call passes before the profile's rules). An agent without a
+// profile is judged by its gate alone.
+func evalProfile(g *globals, o *evalOptions) (rules.Profile, *rules.Gate, error) {
+	p, b, err := evalSource(g, o)
+	if err != nil || b == nil {
+		return p, nil, err
+	}
+	gate, err := bundle.ReadGate(b, o.protocol)
+	if err != nil {
+		return p, nil, fail(fmt.Errorf("agent %s: %v", o.agent, err), "")
+	}
+	return p, gate, nil
+}
+
+// evalSource returns the profile and, with --agent, the agent's agent.json.
+func evalSource(g *globals, o *evalOptions) (rules.Profile, []byte, error) {
 	if o.bundle != "" {
 		name := o.profile
+		var agentJSON []byte
 		if o.agent != "" {
 			if !validate.IsSlug(o.agent) {
-				return rules.Profile{}, usage("agent id %q is not a slug", o.agent)
+				return rules.Profile{}, nil, usage("agent id %q is not a slug", o.agent)
 			}
 			b, err := os.ReadFile(filepath.Join(o.bundle, "agents", o.agent, "agent.json"))
 			if err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("agent %s is not in the bundle at %s: %v", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
+				return rules.Profile{}, nil, fail(fmt.Errorf("agent %s is not in the bundle at %s: %v", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
 			}
 			var doc struct {
 				Profile *struct{ Name string } `json:"profile"`
 			}
 			if err := json.Unmarshal(b, &doc); err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("%s/agents/%s/agent.json: %v", o.bundle, o.agent, err), "")
+				return rules.Profile{}, nil, fail(fmt.Errorf("%s/agents/%s/agent.json: %v", o.bundle, o.agent, err), "")
 			}
 			if doc.Profile == nil {
-				return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
+				return rules.Profile{Name: "none"}, b, nil
 			}
 			name = doc.Profile.Name
+			agentJSON = b
 		}
 		if !validate.IsSlug(name) {
-			return rules.Profile{}, usage("profile name %q is not a slug", name)
+			return rules.Profile{}, nil, usage("profile name %q is not a slug", name)
 		}
 		f, err := os.Open(filepath.Join(o.bundle, "profiles", name+".json"))
 		if err != nil {
-			return rules.Profile{}, fail(fmt.Errorf("profile %s is not in the bundle at %s: %v", name, o.bundle, err), "")
+			return rules.Profile{}, nil, fail(fmt.Errorf("profile %s is not in the bundle at %s: %v", name, o.bundle, err), "")
 		}
 		defer f.Close()
 		p, err := rules.DecodeProfile(f)
 		if err != nil {
-			return rules.Profile{}, fail(err, "")
+			return rules.Profile{}, nil, fail(err, "")
 		}
-		return p, nil
+		return p, agentJSON, nil
 	}
 	rev, err := evaluate(g, revision.Source{})
 	if err != nil {
-		return rules.Profile{}, err
+		return rules.Profile{}, nil, err
 	}
 	prog, err := program(g, rev, false)
 	if err != nil {
-		return rules.Profile{}, err
+		return rules.Profile{}, nil, err
 	}
 	name := o.profile
 	if o.agent != "" {
 		a, err := agent(rev, o.agent)
 		if err != nil {
-			return rules.Profile{}, err
+			return rules.Profile{}, nil, err
+		}
+		prompt, err := render.Render(prog, a)
+		if err != nil {
+			return rules.Profile{}, nil, fail(err, "")
+		}
+		b, err := bundle.AgentFile(prompt.String(), a)
+		if err != nil {
+			return rules.Profile{}, nil, fail(err, "")
 		}
 		if a.Profile == nil {
-			return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
+			return rules.Profile{Name: "none"}, b, nil
 		}
-		return *a.Profile, nil
+		return *a.Profile, b, nil
 	}
 	p, ok := prog.Profiles[name]
 	if !ok {
-		return rules.Profile{}, unknownName("profile", name, model.Sorted(prog.Profiles))
+		return rules.Profile{}, nil, unknownName("profile", name, model.Sorted(prog.Profiles))
 	}
-	return *p, nil
+	return *p, nil, nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/export/claudecode"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -27,13 +27,17 @@ func newExportCmd(g *globals) *cobra.Command {
   a2a          an A2A Agent Card, protocol v1.0 (as card.json in the bundle)
   a2a-v0.3     an A2A Agent Card in the v0.3 shape many SDKs still read
 
-For claude-code, tools are the agent's tools.allowed when it declares
-them, else the Claude Code tools that match the tools its behaviors bring
-(write_file: Write and Edit, read_file: Read, list_dir: Glob, run_bash:
-Bash, fetch_page: WebFetch, web_search: WebSearch, delegate_to_executor:
-Task); with neither, the line is left out and the subagent inherits every
-tool. model is opus, sonnet or haiku when the model id names one, else
-inherit.`,
+For claude-code, tools are the Claude Code names of the agent's effective
+tools (what its behaviors provide, narrowed by tools.allowed, minus
+tools.denied, by access_level), from the runtimes."claude-code" table of
+the standard library (Read: read_file, Edit and Write: write_file, Bash:
+run_bash, ...; users add their own, mcp__server__tool among them), and
+disallowedTools the names of the tools it is denied. Whenever the agent
+has tools or restricts them the tools line is written, as an empty list
+when none of its tools has a Claude Code name (said on stderr): a
+subagent without the line gets every tool. model is opus, sonnet or haiku
+when the model id names one, else inherit. The front matter is YAML,
+quoted wherever a plain value would read as something else.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runExport(g, args[0], to) },
 	}
@@ -75,55 +79,14 @@ func runExport(g *globals, id, to string) error {
 		}
 		g.stdout.Write(b)
 	case "claude-code":
-		fmt.Fprint(g.stdout, claudeCodeAgent(a, card.Description, p.String()))
+		file, notes, err := claudecode.Subagent(a, card.Description, p.String())
+		if err != nil {
+			return fail(err, "")
+		}
+		for _, n := range notes {
+			fmt.Fprintf(g.stderr, "charter: %s\n", n)
+		}
+		g.stdout.Write(file)
 	}
 	return nil
-}
-
-// claudeTools maps tools that behaviors bring to Claude Code's tools.
-var claudeTools = map[string][]string{
-	"write_file": {"Write", "Edit"}, "read_file": {"Read"}, "list_dir": {"Glob"}, "run_bash": {"Bash"},
-	"fetch_page": {"WebFetch"}, "web_search": {"WebSearch"}, "delegate_to_executor": {"Task"},
-}
-
-func claudeCodeAgent(a *compiler.Agent, description, prompt string) string {
-	var tools []string
-	if len(a.Decl.Tools.Allowed) > 0 {
-		tools = slices.Clone(a.Decl.Tools.Allowed)
-	} else {
-		for _, t := range a.Tools {
-			tools = append(tools, claudeTools[t.Name]...)
-		}
-	}
-	slices.Sort(tools)
-	tools = slices.Compact(tools)
-	model := "inherit"
-	if a.Decl.Model != nil {
-		for _, m := range []string{"opus", "sonnet", "haiku"} {
-			if strings.Contains(strings.ToLower(a.Decl.Model.ModelID), m) {
-				model = m
-			}
-		}
-	}
-	var b strings.Builder
-	b.WriteString("---\n")
-	fmt.Fprintf(&b, "name: %s\n", strings.ReplaceAll(a.ID, "_", "-"))
-	fmt.Fprintf(&b, "description: %s\n", yamlScalar(description))
-	if len(tools) > 0 {
-		fmt.Fprintf(&b, "tools: %s\n", strings.Join(tools, ", "))
-	}
-	fmt.Fprintf(&b, "model: %s\n", model)
-	b.WriteString("---\n\n")
-	b.WriteString(prompt)
-	return b.String()
-}
-
-// yamlScalar quotes s as a YAML double-quoted scalar when plain style would
-// change its meaning.
-func yamlScalar(s string) string {
-	if s != "" && !strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`\n") && strings.TrimSpace(s) == s {
-		return s
-	}
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
 }

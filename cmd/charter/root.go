@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/secret"
 )
 
 // Exit codes, as DESIGN.md fixes them.
@@ -62,6 +63,12 @@ func Main() (code int) {
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
+	// Every byte a command prints passes the credential detector: no
+	// format of any command prints a credential (DESIGN.md section 9).
+	// Redaction changes lengths: a protocol that frames messages by
+	// length (Content-Length) redacts each body with secret.Redact before
+	// framing it, and writes to the writer underneath (Unwrap).
+	stdout, stderr = secret.NewWriter(stdout), secret.NewWriter(stderr)
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "charter: internal error: %v\n%s\nThis is a bug in charter; please report it with the input that caused it.\n", r, debug.Stack())

@@ -12,6 +12,7 @@ import (
 	"cuelang.org/go/cue/format"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/secret"
 	"github.com/spf13/cobra"
 )
 
@@ -64,6 +65,9 @@ func runShow(g *globals, arg, outFormat string) error {
 		}
 		doc = d
 	}
+	// A credential held by a field named like one (the writer redacts
+	// credential shapes, not names).
+	doc = secret.RedactNamed(doc).(map[string]any)
 	if outFormat == "json" {
 		return writeJSON(g.stdout, doc)
 	}

@@ -53,6 +53,9 @@ func (g *globals) colorWhen(terminal bool) bool {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

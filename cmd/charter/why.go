@@ -20,10 +20,13 @@ func newWhyCmd(g *globals) *cobra.Command {
 (behavior.CATEGORY.SETTING) it lists every layer that could set it, in the
 order they apply (category default, the type's presets, the type, the
 agent's presets, the agent) and which one won, each with file:line. For
+tools.TOOL it says whether the agent may call the tool, which behavior
+provides it and, when it may not, the declaration that took it away. For
 any other field of the agent (model.temperature, personality.openness,
 profile) it says where the value is declared.`,
 		Example: `  charter why planner behavior.scheduling.ambiguous_time
-  charter why coder model.temperature`,
+  charter why coder model.temperature
+  charter why ravi tools.write_file`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error { return runWhy(g, args[0], args[1], format) },
 	}
@@ -52,6 +55,9 @@ func runWhy(g *globals, id, path, format string) error {
 	parts := strings.Split(path, ".")
 	if parts[0] == "behavior" && len(parts) == 3 {
 		return whyBehavior(g, prog, a, parts[1], parts[2], format)
+	}
+	if parts[0] == "tools" && len(parts) == 2 && !slices.Contains([]string{"allowed", "denied", "access_level"}, parts[1]) {
+		return whyTool(g, prog, a, parts[1], format)
 	}
 	full := append([]string{"agents", id}, parts...)
 	pos := prog.Locate(full...)

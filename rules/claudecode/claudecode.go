@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,7 +150,7 @@ func Respond(in *Input, e *rules.Engine, st *rules.Store) (*Output, error) {
 	}
 
 	out := &Output{}
-	var notes []string
+	notes := slices.Clone(v.Notes)
 	for _, re := range v.Errors {
 		notes = append(notes, fmt.Sprintf("charter: rule %s could not be evaluated on this %s call, so it did not fire: %s", re.Rule, in.ToolName, re.Error))
 	}

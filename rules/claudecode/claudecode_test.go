@@ -323,3 +323,25 @@ func TestSessionEnd(t *testing.T) {
 		t.Errorf("the stale lock file of a pruned session is still there")
 	}
 }
+
+// TestGateNotes: a name the agent's gate could not place reaches Claude
+// Code as the system message, and a call it blocks as the deny reason.
+func TestGateNotes(t *testing.T) {
+	e := engine(t)
+	e.SetGate(&rules.Gate{Agent: "ann", Tools: []string{"read_file"}, Runtime: "claude-code", Declared: true,
+		Excluded: map[string]string{"write_file": "tools.denied names write_file (tools.denied at a.cue:3:2)"},
+		Names:    map[string]string{"Read": "read_file", "Edit": "write_file"}, NameRuntime: map[string]string{"Read": "claude-code", "Edit": "claude-code"}})
+	dir := t.TempDir()
+	for _, c := range []struct{ tool, want string }{
+		{"mcp__x__y", `"systemMessage":"charter: the claude-code tool-name table maps mcp__x__y to no charter tool, and ann has no allow-list, so the profile decides"`},
+		{"Edit", `"permissionDecision":"deny","permissionDecisionReason":"ann may not call write_file (claude-code's Edit): tools.denied names write_file (tools.denied at a.cue:3:2) (charter rule permissions)"`},
+	} {
+		var out bytes.Buffer
+		if err := claudecode.Handle(strings.NewReader(hookInput("PreToolUse", c.tool, map[string]any{}, nil)), &out, e, dir); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("%s: hook output\n%s\nlacks %s", c.tool, out.String(), c.want)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package compiler
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/charter-dev/charter/model"
+)
+
+// Access levels, and what each admits of the tools an agent's behaviors
+// provide (docs/rules.md has the table). tools.allowed narrows, when given,
+// and tools.denied removes, whatever the level.
+const (
+	// Sandboxed admits only the tools tools.allowed names, and never a
+	// destructive one.
+	Sandboxed = "sandboxed"
+	// Restricted admits only the tools tools.allowed names.
+	Restricted = "restricted"
+	// Standard admits what the behaviors provide, a destructive tool only
+	// when tools.allowed names it.
+	Standard = "standard"
+	// Elevated admits what the behaviors provide, destructive tools too.
+	Elevated = "elevated"
+	// Custom (and no level) admits what tools.allowed and tools.denied
+	// say, over what the behaviors provide.
+	Custom = "custom"
+)
+
+// Exclusion is a tool an agent's behaviors provide and the agent may not
+// call, with the declaration that took it away.
+type Exclusion struct {
+	Name     string `json:"name"`
+	Behavior string `json:"behavior"`
+	// By is the field that took the tool away: tools.denied, tools.allowed
+	// or tools.access_level.
+	By string `json:"by"`
+	// Reason says why, in words.
+	Reason string `json:"reason"`
+	// Pos is where By is declared. It is not part of agent.json's hashed
+	// content: moving a line changes no agent.
+	Pos Position `json:"-"`
+}
+
+// Declaration names the field and its position ("tools.denied at
+// agents/ravi.cue:46:11").
+func (e Exclusion) Declaration() string {
+	if p := e.Pos.String(); p != "" {
+		return e.By + " at " + p
+	}
+	return e.By
+}
+
+// Restricted reports whether the agent may call only the tools it lists:
+// a tools.allowed list, or an access level that admits nothing else. A call
+// to a tool that no behavior provides is then outside what it may do.
+func (a *Agent) Restricted() bool {
+	l := a.Decl.Tools.AccessLevel
+	return a.Decl.Tools.Allowed != nil || l == Sandboxed || l == Restricted
+}
+
+// EffectiveNames returns the names of the tools the agent may call.
+func (a *Agent) EffectiveNames() []string {
+	out := make([]string, len(a.Effective))
+	for i, t := range a.Effective {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// ExclusionOf returns the exclusion of the tool name, if the agent's
+// behaviors provide it and the agent may not call it.
+func (a *Agent) ExclusionOf(name string) (Exclusion, bool) {
+	for _, e := range a.Excluded {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Exclusion{}, false
+}
+
+// permissions computes the agent's effective tools from the tools its
+// behaviors provide, once, for every later stage: the prompt, agent.json,
+// eval, the hook and the exports.
+func (c *compilation) permissions(ra *Agent) {
+	perms := ra.Decl.Tools
+	level := perms.AccessLevel
+	for field, set := range map[string]bool{"allowed": perms.Allowed != nil, "denied": perms.Denied != nil, "access_level": level != ""} {
+		if set {
+			if ra.ToolsDeclaredAt == nil {
+				ra.ToolsDeclaredAt = map[string]Position{}
+			}
+			ra.ToolsDeclaredAt["tools."+field] = c.prog.locate.Pos("agents", ra.ID, "tools", field)
+		}
+	}
+	for _, t := range ra.Tools {
+		ex := Exclusion{Name: t.Name, Behavior: t.Behavior}
+		named := slices.Contains(perms.Allowed, t.Name)
+		switch {
+		case slices.Contains(perms.Denied, t.Name):
+			ex.By, ex.Reason = "tools.denied", fmt.Sprintf("tools.denied names %s", t.Name)
+		case perms.Allowed != nil && !named:
+			ex.By, ex.Reason = "tools.allowed", fmt.Sprintf("tools.allowed does not name %s", t.Name)
+		case (level == Sandboxed || level == Restricted) && perms.Allowed == nil:
+			ex.By, ex.Reason = "tools.access_level", fmt.Sprintf("access level %s admits only the tools tools.allowed names, and the agent names none", level)
+		case level == Sandboxed && t.Destructive:
+			ex.By, ex.Reason = "tools.access_level", fmt.Sprintf("access level sandboxed admits no destructive tool, and %s is one", t.Name)
+		case level == Standard && t.Destructive && !named:
+			ex.By, ex.Reason = "tools.access_level", fmt.Sprintf("access level standard admits a destructive tool (%s is one) only when tools.allowed names it", t.Name)
+		default:
+			ra.Effective = append(ra.Effective, t)
+			continue
+		}
+		ex.Pos = ra.ToolsDeclaredAt[ex.By]
+		ra.Excluded = append(ra.Excluded, ex)
+	}
+}
+
+// expandFamilies adds to every tool family the runtimes' names of its
+// tools (an MCP server's mcp__db__query for query): a rule written for
+// charter's tool fires on the call a runtime reports, through the same
+// table eval and export use. A family that already lists one of a
+// runtime's names for a tool has chosen them (the standard library's edit
+// family lists Edit, not Write, for write_file) and gets none added.
+func expandFamilies(families map[string][]string, runtimes map[string]*model.Runtime) {
+	for fam, members := range families {
+		out := slices.Clone(members)
+		for _, rt := range model.Sorted(runtimes) {
+			for _, tool := range members {
+				names := runtimes[rt].RuntimeNames(tool)
+				if len(names) == 0 || slices.ContainsFunc(names, func(n string) bool { return slices.Contains(members, n) }) {
+					continue
+				}
+				for _, n := range names {
+					if !slices.Contains(out, n) {
+						out = append(out, n)
+					}
+				}
+			}
+		}
+		families[fam] = out
+	}
+}
+
+// runtimeTools inverts the runtimes' tables: runtime -> name -> tool.
+func runtimeTools(runtimes map[string]*model.Runtime) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for name, rt := range runtimes {
+		if len(rt.Tools) > 0 {
+			out[name] = rt.Tools
+		}
+	}
+	return out
+}

@@ -1,0 +1,253 @@
+// Package secret is charter's one credential detector. Lint's
+// secret-literal rule asks it which literals are credentials; every command
+// writes its output through a Writer, which replaces each credential-shaped
+// value by its redacted form (Redacted), so that no format of any command
+// prints one. build refuses a bundle that would carry one (lint's finding).
+//
+// The redacted form keeps what a reviewer needs to see that a value
+// changed, and nothing that helps use it: the credential's well-known
+// prefix, "…", its length and the first 8 hex digits of its SHA-256, as in
+// ghp_…[40 chars 1a2b3c4d].
+package secret
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Shape is a well-known credential shape.
+type Shape struct {
+	// Prefix is a string every value of the shape contains; a text
+	// without it is not searched with Pattern.
+	Prefix string
+	// What names the credential in a message ("a GitHub personal access
+	// token").
+	What    string
+	pattern *regexp.Regexp
+	// keep is how many bytes of a match the redacted form keeps.
+	keep func(match string) int
+}
+
+func fixed(n int) func(string) int { return func(string) int { return n } }
+
+// Shapes are the credentials the detector knows, most specific first.
+var Shapes = []*Shape{
+	{Prefix: "-----BEGIN", What: "a PEM private key",
+		// The header, the body (in text, or inside a JSON or CUE string with
+		// \n escapes) and the footer when it is there.
+		pattern: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\\-]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|(?:\s*(?:\\[nr])*[A-Za-z0-9+/=]{16,})*)`),
+		keep: func(m string) int {
+			// "-----BEGIN RSA PRIVATE KEY" without the closing dashes, so
+			// that the redacted form is no longer a header.
+			return strings.Index(m, "PRIVATE KEY") + len("PRIVATE KEY")
+		}},
+	{Prefix: "github_pat_", What: "a GitHub fine-grained access token", pattern: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,}`), keep: fixed(len("github_pat_"))},
+	{Prefix: "ghp_", What: "a GitHub personal access token", pattern: regexp.MustCompile(`ghp_[A-Za-z0-9]{30,}`), keep: fixed(len("ghp_"))},
+	{Prefix: "sk-", What: "an OpenAI or Anthropic API key", pattern: regexp.MustCompile(`sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`),
+		keep: func(m string) int {
+			for _, p := range []string{"sk-proj-", "sk-ant-"} {
+				if strings.HasPrefix(m, p) {
+					return len(p)
+				}
+			}
+			return len("sk-")
+		}},
+	{Prefix: "AKIA", What: "an AWS access key id", pattern: regexp.MustCompile(`AKIA[0-9A-Z]{16}`), keep: fixed(len("AKIA"))},
+	{Prefix: "xox", What: "a Slack token", pattern: regexp.MustCompile(`xox[bpas]-[A-Za-z0-9-]{10,}`), keep: fixed(len("xoxb-"))},
+}
+
+// Match is one credential found in a text.
+type Match struct {
+	Start, End int // byte offsets of the value
+	Shape      *Shape
+}
+
+// Find returns the credentials in s, in order, not overlapping.
+func Find(s string) []Match {
+	var out []Match
+	for _, k := range Shapes {
+		if !strings.Contains(s, k.Prefix) {
+			continue
+		}
+		for _, loc := range k.pattern.FindAllStringIndex(s, -1) {
+			if !wordStart(s, loc[0], k) {
+				continue
+			}
+			out = append(out, Match{Start: loc[0], End: loc[1], Shape: k})
+		}
+	}
+	if len(out) < 2 {
+		return out
+	}
+	sortMatches(out)
+	kept := out[:1]
+	for _, m := range out[1:] {
+		if m.Start >= kept[len(kept)-1].End {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+// wordStart reports whether a match at i starts a value rather than the
+// middle of a word ("task-..." is not "sk-...", "ZAKIA..." is no key id).
+func wordStart(s string, i int, k *Shape) bool {
+	if i == 0 || k.Prefix == "-----BEGIN" {
+		return true
+	}
+	c := s[i-1]
+	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+}
+
+func sortMatches(ms []Match) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && (ms[j].Start < ms[j-1].Start || ms[j].Start == ms[j-1].Start && ms[j].End > ms[j-1].End); j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+// Detect returns the shape of the first credential in s, if any.
+func Detect(s string) (*Shape, bool) {
+	ms := Find(s)
+	if len(ms) == 0 {
+		return nil, false
+	}
+	return ms[0].Shape, true
+}
+
+// MayContain is a quick test: false means Find(s) is empty.
+func MayContain(s string) bool {
+	for _, k := range Shapes {
+		if strings.Contains(s, k.Prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Redact returns s with every credential replaced by its redacted form.
+func Redact(s string) string {
+	if !MayContain(s) {
+		return s
+	}
+	ms := Find(s)
+	if len(ms) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		b.WriteString(s[last:m.Start])
+		b.WriteString(redacted(s[m.Start:m.End], m.Shape))
+		last = m.End
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Redacted returns the redacted form of a credential value v: its
+// well-known prefix (or none), "…", its length and a short hash.
+func Redacted(v string) string {
+	if k, ok := Detect(v); ok {
+		return redacted(v, k)
+	}
+	return redacted(v, nil)
+}
+
+func redacted(v string, k *Shape) string {
+	keep := 0
+	if k != nil {
+		keep = k.keep(v)
+	}
+	// The same key reads the same whether printed in a JSON string
+	// (\n escapes) or as text.
+	norm := strings.TrimRight(strings.ReplaceAll(v, `\n`, "\n"), " \t\r\n")
+	sum := sha256.Sum256([]byte(norm))
+	return fmt.Sprintf("%s…[%d chars %s]", v[:keep], len(norm), hex.EncodeToString(sum[:4]))
+}
+
+// secretName matches field names of credentials: names that end in a
+// credential word, after _ or - (api_key, db_password; not token_pattern).
+var secretName = regexp.MustCompile(`(^|[_-])(api[_-]?key|apikey|token|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|secret|client[_-]?secret|password|passwd|passphrase|pwd|private[_-]?key|access[_-]?key|secret[_-]?key|credentials?)$`)
+
+// NamedLike reports whether a field name says its value is a credential.
+func NamedLike(label string) bool {
+	lower := strings.ToLower(label)
+	for _, w := range []string{"key", "token", "bearer", "secret", "pass", "pwd", "credential"} {
+		if strings.Contains(lower, w) {
+			return secretName.MatchString(lower)
+		}
+	}
+	return false
+}
+
+var envName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+
+// LooksLikeReference reports whether a value refers to a credential (an
+// environment variable name, ${VAR}, env:, vault:, op://, ...) rather than
+// being one.
+func LooksLikeReference(s string) bool {
+	switch {
+	case envName.MatchString(s),
+		strings.Contains(s, "${"), strings.HasPrefix(s, "$"),
+		strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}"),
+		strings.HasPrefix(s, "<") && strings.HasSuffix(s, ">"):
+		return true
+	}
+	for _, prefix := range []string{"env:", "vault:", "op://", "secret:", "secrets:", "ref:", "file:", "arn:aws:secretsmanager:", "projects/"} {
+		if strings.HasPrefix(strings.ToLower(s), prefix) {
+			return true
+		}
+	}
+	return strings.ContainsAny(s, " \n") // prose (a description), not a credential
+}
+
+// IsLiteral reports whether a value held by a field named label is a
+// literal credential: shaped like one, or named like one and not a
+// reference.
+func IsLiteral(label, value string) (what string, ok bool) {
+	if k, ok := Detect(value); ok {
+		return k.What, true
+	}
+	if NamedLiteral(label, value) {
+		return "a credential", true
+	}
+	return "", false
+}
+
+// RedactNamed returns v (JSON-like values: maps, lists, strings) with the
+// literal credential of every field named like one (api_key, password)
+// redacted: shapes are redacted by Redact and Writer, names only where the
+// structure is known. v is not changed; parts are shared.
+func RedactNamed(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if s, ok := e.(string); ok && NamedLiteral(k, s) {
+				out[k] = Redacted(s)
+				continue
+			}
+			out[k] = RedactNamed(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = RedactNamed(e)
+		}
+		return out
+	}
+	return v
+}
+
+// NamedLiteral reports whether a value held by a field named label is a
+// credential by its field's name alone: the name says credential and the
+// value is not a reference (env:NAME, ${VAR}, ...).
+func NamedLiteral(label, value string) bool {
+	return label != "" && NamedLike(label) && len(value) >= 6 && !LooksLikeReference(value)
+}

@@ -1,0 +1,127 @@
+package secret
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Test credentials: shaped like real ones, valid for nothing.
+var (
+	github = "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
+	aws    = "AKIA" + "IOSFODNN7EXAMPLE"
+	openai = "sk-proj-" + strings.Repeat("Xy9", 10)
+	slack  = "xoxb-" + "1234567890-abcdefghij"
+	pem    = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx1y2z3w4v5u6t7s8r9q0p\nQ1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l\n-----END RSA PRIVATE KEY-----"
+)
+
+func TestRedactEveryShape(t *testing.T) {
+	for _, v := range []string{github, aws, openai, slack, pem} {
+		for _, text := range []string{
+			v,
+			"token: " + v + " here",
+			mustJSON(t, map[string]string{"description": "see " + v}),
+		} {
+			got := Redact(text)
+			if strings.Contains(got, secretPart(v)) {
+				t.Errorf("Redact(%q) = %q: the value is still there", text, got)
+			}
+			if !strings.Contains(got, "…[") {
+				t.Errorf("Redact(%q) = %q: no redacted form", text, got)
+			}
+		}
+	}
+}
+
+// secretPart is the part of a credential that must never be printed.
+func secretPart(v string) string {
+	if strings.HasPrefix(v, "-----BEGIN") {
+		return "MIIEowIBAAKCAQEAx1y2z3w4v5u6t7s8r9q0p"
+	}
+	return v[len(v)-12:]
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestRedactedShowsChange(t *testing.T) {
+	a, b := Redacted(github), Redacted(github[:len(github)-1]+"Z")
+	if a == b {
+		t.Errorf("two tokens redact alike: %s", a)
+	}
+	if !strings.HasPrefix(a, "ghp_…[40 chars ") {
+		t.Errorf("Redacted(github) = %s, want prefix, length and hash", a)
+	}
+	if Redact(a) != a {
+		t.Errorf("a redacted form is redacted again: %s", Redact(a))
+	}
+	if p := Redacted(pem); Redact(p) != p {
+		t.Errorf("a redacted key is redacted again: %s -> %s", p, Redact(p))
+	}
+}
+
+func TestRedactLeavesProse(t *testing.T) {
+	for _, s := range []string{"ask-questions-early-and-often-please", "task-decomposition", "the -----BEGIN of a story",
+		"-----BEGIN RSA PRIVATE KEY-----\n\nNext paragraph stays."} {
+		got := Redact(s)
+		if strings.Contains(s, "Next") && !strings.Contains(got, "Next paragraph stays.") {
+			t.Errorf("Redact(%q) = %q: ate the prose after a truncated key", s, got)
+		}
+		if !strings.Contains(s, "PRIVATE") && got != s {
+			t.Errorf("Redact(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}
+
+func TestWriterLineByLine(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, line := range strings.SplitAfter("description:\n"+pem+"\nafter\n", "\n") {
+		w.Write([]byte(line))
+	}
+	out := buf.String()
+	if strings.Contains(out, "MIIEow") || strings.Contains(out, "Q1w2e3") {
+		t.Errorf("the key's body was printed:\n%s", out)
+	}
+	if !strings.Contains(out, "after\n") || !strings.Contains(out, "description:\n") {
+		t.Errorf("text around the key was lost:\n%s", out)
+	}
+}
+
+func TestIsLiteral(t *testing.T) {
+	for _, c := range []struct {
+		label, value string
+		want         bool
+	}{
+		{"api_key", "hunter2hunter2", true},
+		{"api_key", "env:SEARCH_API_KEY", false},
+		{"token_pattern", "abcdefgh", false},
+		{"description", github, true},
+		{"description", "a plain sentence", false},
+	} {
+		if _, got := IsLiteral(c.label, c.value); got != c.want {
+			t.Errorf("IsLiteral(%q, %q) = %v, want %v", c.label, c.value, got, c.want)
+		}
+	}
+}
+
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{github, pem, "x " + aws + " y", openai, slack, "-----BEGIN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := Redact(s)
+		if Redact(r) != r {
+			t.Errorf("Redact is not idempotent on %q: %q then %q", s, r, Redact(r))
+		}
+		if len(Find(r)) != 0 {
+			t.Errorf("Redact(%q) = %q still holds a credential", s, r)
+		}
+	})
+}

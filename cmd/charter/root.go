@@ -125,6 +125,7 @@ identity across Git history.`,
 		newExplainCmd(g),
 		newSchemaCmd(g),
 		newDocsCmd(g),
+		newSiteCmd(g),
 		newCompletionCmd(g),
 	)
 	registerCompletions(root, g)

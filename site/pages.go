@@ -54,6 +54,8 @@ type site struct {
 	// general those in no agent.
 	byAgent map[string][]diag.Diagnostic
 	general []diag.Diagnostic
+	// reports holds, by agent id, the agents that report to it.
+	reports map[string][]string
 }
 
 // page is what the layout template is given.
@@ -141,6 +143,12 @@ func (s *site) generate() error {
 	}
 	if s.prog == nil {
 		return nil
+	}
+	s.reports = map[string][]string{}
+	for _, a := range s.prog.Agents {
+		if to := a.Decl.Authority.ReportsTo; to != "" {
+			s.reports[to] = append(s.reports[to], a.ID)
+		}
 	}
 	if err := s.authorityPage(); err != nil {
 		return err
@@ -349,11 +357,7 @@ func (s *site) agentPage(a *compiler.Agent) error {
 	if a.Profile != nil {
 		d.Rules = a.Profile.Rules
 	}
-	for _, id := range model.Sorted(p.Config.Agents) {
-		if p.Config.Agents[id].Authority.ReportsTo == a.ID {
-			d.Reports = append(d.Reports, id)
-		}
-	}
+	d.Reports = s.reports[a.ID]
 	if b := a.Decl.Authority.BudgetLimit; b != nil {
 		d.Budget = model.NumberChoice(*b).String()
 	}

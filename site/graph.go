@@ -19,7 +19,7 @@ import (
 // GraphMax is the number of agents above which the authority graph is
 // drawn per department: a layout of thousands of nodes is slow to compute
 // and unreadable.
-const GraphMax = 150
+const GraphMax = 500
 
 // edge is one authority relation between two agents.
 type edge struct {

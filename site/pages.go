@@ -17,6 +17,7 @@ import (
 	"github.com/charter-dev/charter/diff"
 	"github.com/charter-dev/charter/docsgen"
 	"github.com/charter-dev/charter/history"
+	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/revision"
@@ -78,20 +79,30 @@ func (s *site) nav() nav {
 	return nav{Pictures: s.prog != nil, Reference: s.prog != nil, Diff: s.diff != nil}
 }
 
-// put renders a page: body is the template name, data its data.
+// put renders a page into the site: body is the template name, data its
+// data.
 func (s *site) put(path, title, kind, body string, data any) error {
+	b, err := s.page(path, title, kind, body, data)
+	if err == nil {
+		s.files[path] = b
+	}
+	return err
+}
+
+// page renders a page. It only reads the site, so pages may be rendered
+// in parallel.
+func (s *site) page(path, title, kind, body string, data any) ([]byte, error) {
 	var b bytes.Buffer
 	if err := templates.ExecuteTemplate(&b, body, data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	root := strings.Repeat("../", strings.Count(path, "/"))
 	var out bytes.Buffer
 	out.WriteString(Marker + "\n")
 	if err := templates.ExecuteTemplate(&out, "layout", page{Title: title, Root: root, Nav: s.nav(), Rev: s.revName(), Kind: kind, Body: template.HTML(b.String())}); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	s.files[path] = out.Bytes()
-	return nil
+	return out.Bytes(), nil
 }
 
 // revName says what revision the site shows.
@@ -156,10 +167,16 @@ func (s *site) generate() error {
 	if err := s.compatibilityPage(); err != nil {
 		return err
 	}
-	for _, a := range s.prog.Agents {
-		if err := s.agentPage(a); err != nil {
-			return err
+	// Agent pages are independent: render them on every core.
+	agents := s.prog.Agents
+	pages := make([][]byte, len(agents))
+	errs := make([]error, len(agents))
+	par.Each(len(agents), 0, func(i int) { pages[i], errs[i] = s.agentPage(agents[i]) })
+	for i, a := range agents {
+		if errs[i] != nil {
+			return errs[i]
 		}
+		s.files["agents/"+a.ID+".html"] = pages[i]
 	}
 	return s.reference()
 }
@@ -328,7 +345,7 @@ type agentData struct {
 	History  bool
 }
 
-func (s *site) agentPage(a *compiler.Agent) error {
+func (s *site) agentPage(a *compiler.Agent) ([]byte, error) {
 	p := s.prog
 	d := agentData{A: a, D: a.Decl, Findings: s.byAgent[a.ID], History: s.versions != nil}
 	for _, c := range a.Behavior {
@@ -348,7 +365,7 @@ func (s *site) agentPage(a *compiler.Agent) error {
 	}
 	prompt, err := render.RenderSources(p, a)
 	if err != nil {
-		return fmt.Errorf("agent %s: %w", a.ID, err)
+		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 	}
 	d.Prompt = prompt.Lines
 	for _, t := range a.Tools {
@@ -363,11 +380,11 @@ func (s *site) agentPage(a *compiler.Agent) error {
 	}
 	hash, err := bundle.ContentHash(a, prompt.String())
 	if err != nil {
-		return fmt.Errorf("agent %s: %w", a.ID, err)
+		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 	}
 	card, err := bundle.Pretty(bundle.Card(p, a, hash))
 	if err != nil {
-		return fmt.Errorf("agent %s: %w", a.ID, err)
+		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 	}
 	d.Card = string(card)
 	if vs := s.versions[a.ID]; len(vs) > 0 {
@@ -379,7 +396,7 @@ func (s *site) agentPage(a *compiler.Agent) error {
 	if title == "" {
 		title = a.ID
 	}
-	return s.put("agents/"+a.ID+".html", title, "agent", "agent", d)
+	return s.page("agents/"+a.ID+".html", title, "agent", "agent", d)
 }
 
 // reference writes the pages charter docs writes, as HTML.

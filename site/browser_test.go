@@ -219,6 +219,7 @@ func TestBrowser(t *testing.T) {
 		{"dev-team", Options{Dir: gitRepo(t), History: true, Diff: "HEAD~1..HEAD"}},
 		{"assistant", Options{Dir: "../examples/assistant"}},
 		{"hostile", Options{Dir: hostileRepo(t)}},
+		{"invalid", Options{Dir: invalidRepo(t)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := build(t, tc.opts)
@@ -227,11 +228,9 @@ func TestBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 			rev, err := (&revision.Evaluator{}).Evaluate(revision.Source{Dir: tc.opts.Dir})
-			if err != nil || !rev.OK() {
-				t.Fatalf("evaluating %s: %v %v", tc.opts.Dir, err, rev.Diagnostics)
+			if err != nil {
+				t.Fatalf("evaluating %s: %v", tc.opts.Dir, err)
 			}
-			cfg := rev.Program.Config
-			n := len(cfg.Agents)
 			infos := map[string]pageInfo{}
 			shot := map[string]bool{}
 			for _, p := range res.Files.Paths() {
@@ -245,7 +244,7 @@ func TestBrowser(t *testing.T) {
 				case slices.Contains([]string{"categories", "agent-types", "profiles", "behaviors"}, kind):
 					kind = "reference"
 				}
-				take := !shot[kind] && (tc.name == "dev-team" || kind == "agent")
+				take := !shot[kind] && (tc.name == "dev-team" || tc.name == "invalid" || kind == "agent")
 				if kind == "agent" && tc.name == "dev-team" && p != "agents/marco.html" {
 					take = false // marco has two versions and a widening
 				}
@@ -303,7 +302,15 @@ func TestBrowser(t *testing.T) {
 				}
 			}
 
+			if !rev.OK() {
+				if !strings.Contains(infos["index.html"].Title, "does not validate") {
+					t.Errorf("index.html of an invalid repository is titled %q", infos["index.html"].Title)
+				}
+				return
+			}
 			// The pictures show what the repository declares.
+			cfg := rev.Program.Config
+			n := len(cfg.Agents)
 			reports, delegate, approves := authorityCounts(cfg)
 			a := infos["authority.html"]
 			if a.Agents != n || a.Reports != reports || a.Delegate != delegate || a.Approves != approves {

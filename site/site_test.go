@@ -119,13 +119,19 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func TestInvalid(t *testing.T) {
+// invalidRepo is examples/assistant with an agent that does not validate.
+func invalidRepo(t testing.TB) string {
+	t.Helper()
 	dir := copyDir(t, "../examples/assistant")
 	bad := "package charter\n\nagents: cy: {name: \"Cy <b>\", type: \"personal_assistant\", behavior: scheduling: ambiguous_time: \"sometimes\"}\n"
 	if err := os.WriteFile(filepath.Join(dir, "agents", "cy.cue"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := build(t, Options{Dir: dir})
+	return dir
+}
+
+func TestInvalid(t *testing.T) {
+	res := build(t, Options{Dir: invalidRepo(t)})
 	if !res.Invalid {
 		t.Fatal("Invalid is false for a repository that does not validate")
 	}

@@ -245,6 +245,23 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
+// FuzzMarkdown holds the reference's renderer to showing raw HTML as text,
+// whatever the Markdown around it.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"# T\n\n<script>x</script>", "| a |\n| --- |\n| <img src=x onerror=y><br> |", "<div>\n<script>\n</div>", "`<b>` <b>x</b>", "[l](javascript:alert(1))", "<!-- c --><?php ?>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		_, body, err := markdown([]byte(md))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if loc := regexp.MustCompile(`(?i)<(script|img|div|b>|!--|\?)|href="javascript`).FindStringIndex(string(body)); loc != nil {
+			t.Fatalf("raw HTML got out of %q: %s", md, body)
+		}
+	})
+}
+
 // FuzzDOTLabel holds Graphviz to escaping whatever text a label has: the
 // SVG must never carry a tag the label did not get escaped.
 func FuzzDOTLabel(f *testing.F) {

@@ -193,17 +193,23 @@ func agentVersions(ev *revision.Evaluator, dir, rev string, prog *compiler.Progr
 	}); err != nil {
 		return nil, nil, &revision.Error{Err: err}
 	}
+	// A tree holds each agent's document as agent.json's text, interned:
+	// an agent that did not change between trees shares one string, and
+	// only distinct versions are decoded (once each), so memory grows with
+	// the versions, not with trees times agents.
 	type tree struct {
-		docs map[string]map[string]any
-		err  error
+		raw map[string]string
+		err error
 	}
 	trees := map[string]tree{}
+	intern := map[string]string{}
+	decoded := map[string]history.Snapshot{}
 	evalTree := func(e *history.Entry) tree {
 		key := e.Tree.String()
 		if t, ok := trees[key]; ok {
 			return t
 		}
-		t := tree{docs: map[string]map[string]any{}}
+		t := tree{raw: map[string]string{}}
 		switch {
 		case e.Tree.IsZero():
 		case e.NotDir:
@@ -219,27 +225,47 @@ func agentVersions(ev *revision.Evaluator, dir, rev string, prog *compiler.Progr
 				r.Program.ReleaseSource()
 				for _, a := range r.Program.Agents {
 					p, err := render.Render(r.Program, a)
+					var b []byte
+					if err == nil {
+						b, err = bundle.AgentJSON(a, p.String())
+					}
 					if err != nil {
 						t.err = err
 						break
 					}
-					if t.docs[a.ID], _, err = bundle.AgentDoc(a, p.String()); err != nil {
-						t.err = err
-						break
+					s, ok := intern[string(b)]
+					if !ok {
+						s = string(b)
+						intern[s] = s
 					}
+					t.raw[a.ID] = s
 				}
 			}
 		}
 		trees[key] = t
 		return t
 	}
+	snapshot := func(e *history.Entry, id string) history.Snapshot {
+		t := evalTree(e)
+		if t.err != nil {
+			return history.Snapshot{Err: t.err}
+		}
+		raw, ok := t.raw[id]
+		if !ok {
+			return history.Snapshot{}
+		}
+		if s, ok := decoded[raw]; ok {
+			return s
+		}
+		doc, _, err := bundle.DecodeAgent([]byte(raw))
+		s := history.Snapshot{Doc: doc, Err: err}
+		decoded[raw] = s
+		return s
+	}
 	out := map[string][]history.Version{}
 	var skipped map[string]bool
 	for _, a := range prog.Agents {
-		vs, invalid := history.Versions(entries, a.ID, func(e *history.Entry) history.Snapshot {
-			t := evalTree(e)
-			return history.Snapshot{Doc: t.docs[a.ID], Err: t.err}
-		})
+		vs, invalid := history.Versions(entries, a.ID, func(e *history.Entry) history.Snapshot { return snapshot(e, a.ID) })
 		out[a.ID] = vs
 		for _, e := range invalid {
 			if skipped == nil {

@@ -152,8 +152,9 @@ func codes(names []string) string {
 	return strings.Join(out, ", ")
 }
 
-// anchor returns the GitHub-style anchor of a heading.
-func anchor(heading string) string {
+// Anchor returns the GitHub-style anchor of a heading, as the reference's
+// links name it.
+func Anchor(heading string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(heading) {
 		switch {
@@ -219,10 +220,10 @@ func (g *gen) index() []byte {
 	for _, a := range g.prog.Agents {
 		profile := ""
 		if a.Decl.Profile != "" {
-			profile = fmt.Sprintf("[%s](profiles.md#%s)", a.Decl.Profile, anchor(a.Decl.Profile))
+			profile = fmt.Sprintf("[%s](profiles.md#%s)", a.Decl.Profile, Anchor(a.Decl.Profile))
 		}
 		rows = append(rows, []string{fmt.Sprintf("[%s](agents/%s.md)", a.ID, a.ID), a.Decl.Name, a.Decl.Role,
-			fmt.Sprintf("[%s](agent-types.md#%s)", a.Decl.Type, anchor(a.Decl.Type)), profile,
+			fmt.Sprintf("[%s](agent-types.md#%s)", a.Decl.Type, Anchor(a.Decl.Type)), profile,
 			a.Decl.Tools.AccessLevel, a.Decl.AutonomyLevel})
 	}
 	d.table([]string{"id", "name", "role", "type", "profile", "access level", "autonomy"}, rows)
@@ -476,7 +477,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 	x := a.Decl
 	d := newDoc("Agent " + a.ID)
 	d.list("name", x.Name, "role", x.Role, "department", x.Department, "level", x.Level,
-		"type", fmt.Sprintf("[%s](../agent-types.md#%s)", x.Type, anchor(x.Type)),
+		"type", fmt.Sprintf("[%s](../agent-types.md#%s)", x.Type, Anchor(x.Type)),
 		"presets", codes(x.Presets), "status", x.Status, "autonomy level", x.AutonomyLevel,
 		"strategic output mode", x.StrategicOutputMode, "declared at", code(g.pos("agents", a.ID)))
 	d.para(x.Description)
@@ -518,7 +519,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		d.p("Its behaviors provide no tools.")
 	}
 	if a.Profile != nil {
-		d.p("Rules it runs under (the enabled rules of profile [%s](../profiles.md#%s)):", a.Profile.Name, anchor(a.Profile.Name))
+		d.p("Rules it runs under (the enabled rules of profile [%s](../profiles.md#%s)):", a.Profile.Name, Anchor(a.Profile.Name))
 		var rows [][]string
 		for _, r := range a.Profile.Rules {
 			if !r.Enabled {
@@ -535,7 +536,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		d.WriteString("## Behaviors\n\n")
 		var rows [][]string
 		for _, b := range a.Behaviors {
-			rows = append(rows, []string{fmt.Sprintf("[%s](../behaviors.md#%s)", b.Type, anchor(b.Type)), b.Kind, code(jsonText(secret.RedactNamed(b.Params)))})
+			rows = append(rows, []string{fmt.Sprintf("[%s](../behaviors.md#%s)", b.Type, Anchor(b.Type)), b.Kind, code(jsonText(secret.RedactNamed(b.Params)))})
 		}
 		d.table([]string{"behavior", "kind", "parameters"}, rows)
 	}

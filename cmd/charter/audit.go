@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -21,33 +20,4 @@ func agentDoc(prog *compiler.Program, id string) (map[string]any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// agentJSONs returns every agent's document as bundle.AgentJSON gives it
-// (or only one's, when only is set), built in parallel: rendering and
-// encoding read the compiled program only.
-func agentJSONs(prog *compiler.Program, only string) (map[string][]byte, error) {
-	var agents []*compiler.Agent
-	for _, a := range prog.Agents {
-		if only == "" || a.ID == only {
-			agents = append(agents, a)
-		}
-	}
-	docs := make([][]byte, len(agents))
-	errs := make([]error, len(agents))
-	par.Each(len(agents), 0, func(i int) {
-		p, err := render.Render(prog, agents[i])
-		if err == nil {
-			docs[i], err = bundle.AgentJSON(agents[i], p.String())
-		}
-		errs[i] = err
-	})
-	out := make(map[string][]byte, len(agents))
-	for i, a := range agents {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out[a.ID] = docs[i]
-	}
-	return out, nil
 }

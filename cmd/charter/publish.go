@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 
@@ -131,10 +132,14 @@ func revisionError(err error) error {
 	return fail(err, "")
 }
 
+// registryClient, when set (by the tests, which need no DNS), is the HTTP
+// client publish and pull talk to registries with.
+var registryClient *http.Client
+
 // ociOptions are the registry options, with a progress line on stderr
 // when it is a terminal; done clears it.
 func ociOptions(g *globals, plainHTTP bool) (oci.Options, func()) {
-	opts := oci.Options{PlainHTTP: plainHTTP}
+	opts := oci.Options{PlainHTTP: plainHTTP, HTTPClient: registryClient}
 	if g.quiet || !isTerminal(g.stderr) {
 		return opts, func() {}
 	}

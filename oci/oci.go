@@ -270,9 +270,13 @@ func classify(op string, ref registry.Reference, err error) error {
 	case errors.Is(err, errdef.ErrNotFound) || errors.As(err, &resp) && resp.StatusCode == http.StatusNotFound:
 		e.Reason = fmt.Sprintf("%s has no %s", ref.Repository, refKind(ref))
 		e.Hint = "check the reference: publish pushes a tag with charter publish --rev REV REF"
-	case errors.As(err, &dnserr):
+	case errors.As(err, &dnserr) && dnserr.IsNotFound:
 		e.Reason = fmt.Sprintf("unknown host %s", dnserr.Name)
 		e.Hint = "check the registry's name in the reference"
+	case errors.As(err, &dnserr):
+		// The name server did not answer: the name may well exist.
+		e.Reason = fmt.Sprintf("cannot look up %s: %v", dnserr.Name, dnserr)
+		e.Hint = "check the network and the name server (/etc/resolv.conf), then try again"
 	case errors.As(err, &operr) && operr.Op == "dial":
 		e.Reason = fmt.Sprintf("cannot connect: %v", operr.Err)
 		e.Hint = "check the registry's name and port, and that it is running"

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -274,5 +275,22 @@ func TestAnnotationsDropUserinfo(t *testing.T) {
 	m := Meta{Source: "https://x-access-token:ghs_secret@github.com/acme/agents.git"}
 	if got := m.Annotations("1")["org.opencontainers.image.source"]; got != "https://github.com/acme/agents.git" {
 		t.Errorf("source annotation = %q", got)
+	}
+}
+
+// TestUnknownHost names a host no resolver knows, and one the resolver
+// could not be asked about; the tests' resolver asks no DNS.
+func TestUnknownHost(t *testing.T) {
+	_, err := Pull(context.Background(), "registry.invalid/a/b:v1", Options{HTTPClient: registrytest.OfflineClient(registrytest.NoDNS)})
+	if err == nil || err.Error() != "pull: registry registry.invalid: unknown host registry.invalid" {
+		t.Errorf("Pull(unknown host) = %v", err)
+	}
+	down := func(name string) (string, error) {
+		return "", &net.DNSError{Err: "server misbehaving", Name: name, Server: "10.0.0.53:53", IsTemporary: true}
+	}
+	_, err = Pull(context.Background(), "registry.example.com/a/b:v1", Options{HTTPClient: registrytest.OfflineClient(down)})
+	var oerr *Error
+	if !errors.As(err, &oerr) || err.Error() != "pull: registry registry.example.com: cannot look up registry.example.com: lookup registry.example.com on 10.0.0.53:53: server misbehaving" || !strings.Contains(oerr.Hint, "name server") {
+		t.Errorf("Pull(DNS down) = %v (hint %v)", err, oerr)
 	}
 }

@@ -18,12 +18,15 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
+	"crypto/sha256"
 	"crypto/x509"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"strings"
 
@@ -190,7 +193,11 @@ func (s *Signer) Sign(card []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := jose.NewSigner(jose.SigningKey{Algorithm: s.alg, Key: s.key}, (&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", s.kid))
+	var key any = s.key
+	if ec, ok := s.key.(*ecdsa.PrivateKey); ok {
+		key = rfc6979{ec}
+	}
+	js, err := jose.NewSigner(jose.SigningKey{Algorithm: s.alg, Key: key}, (&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", s.kid))
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +216,36 @@ func (s *Signer) Sign(card []byte) ([]byte, error) {
 	sigs, _ := doc["signatures"].([]any)
 	doc["signatures"] = append(sigs, map[string]any{"protected": protected, "signature": sig})
 	return bundle.Canonical(doc)
+}
+
+// rfc6979 signs ES256 deterministically (RFC 6979), as Ed25519 signs:
+// go-jose's ECDSA signatures are random, and a random signature would give
+// every build of one commit another card, so another bundle digest.
+type rfc6979 struct{ key *ecdsa.PrivateKey }
+
+func (r rfc6979) Public() *jose.JSONWebKey { return &jose.JSONWebKey{Key: &r.key.PublicKey} }
+
+func (r rfc6979) Algs() []jose.SignatureAlgorithm { return []jose.SignatureAlgorithm{jose.ES256} }
+
+// SignPayload returns the JWS form of the signature, R and S as 32 bytes
+// each (RFC 7518 section 3.4), not ASN.1.
+func (r rfc6979) SignPayload(payload []byte, alg jose.SignatureAlgorithm) ([]byte, error) {
+	if alg != jose.ES256 {
+		return nil, jose.ErrUnsupportedAlgorithm
+	}
+	sum := sha256.Sum256(payload)
+	der, err := r.key.Sign(nil, sum[:], crypto.SHA256) // nil: RFC 6979
+	if err != nil {
+		return nil, err
+	}
+	var rs struct{ R, S *big.Int }
+	if rest, err := asn1.Unmarshal(der, &rs); err != nil || len(rest) != 0 {
+		return nil, fmt.Errorf("internal error: ECDSA signature %x: %v", der, err)
+	}
+	out := make([]byte, 64)
+	rs.R.FillBytes(out[:32])
+	rs.S.FillBytes(out[32:])
+	return out, nil
 }
 
 func splitDetached(compact string) (protected, sig string, ok bool) {

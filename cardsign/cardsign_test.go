@@ -266,3 +266,33 @@ func FuzzVerify(f *testing.F) {
 		}
 	})
 }
+
+// TestSignDeterministic: the same card and key give the same bytes with
+// either algorithm (ES256 by RFC 6979), so that a signed bundle of one
+// commit keeps one digest.
+func TestSignDeterministic(t *testing.T) {
+	for name, kp := range map[string]keyPair{"EdDSA": ed25519Keys(t), "ES256": es256Keys(t)} {
+		s, err := ReadSigner(kp.priv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.Sign([]byte(card))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Sign([]byte(card))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s: two signatures of one card differ:\n%s\n%s", name, a, b)
+		}
+		v, err := ReadVerifier(kp.pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Verify(a); err != nil {
+			t.Errorf("%s: Verify = %v", name, err)
+		}
+	}
+}

@@ -26,11 +26,15 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/charter-dev/charter/bundle"
 )
@@ -328,7 +332,48 @@ func dropEmpty(m map[string]any, names []string) map[string]any {
 	return out
 }
 
+// unambiguous refuses a card that JSON parsers may read differently: a
+// member name twice in one object (some keep the first, Go the last),
+// invalid UTF-8 (read as U+FFFD, or refused), data after the card. A
+// signature checked against what Go reads would vouch for a card that
+// another runtime reads otherwise.
+func unambiguous(card []byte) error {
+	if !utf8.Valid(card) {
+		return errors.New("the card is not valid UTF-8 (invalid UTF-8 at byte " + strconv.Itoa(invalidAt(card)) + ")")
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(card))
+	if _, err := dec.ReadValue(); err != nil {
+		var se *jsontext.SyntacticError
+		if errors.As(err, &se) && errors.Is(se.Err, jsontext.ErrDuplicateName) {
+			in := "the card"
+			if p := se.JSONPointer.Parent(); p != "" {
+				in = string(p)
+			}
+			return fmt.Errorf("member %q appears twice in %s: JSON parsers differ on which one counts", se.JSONPointer.LastToken(), in)
+		}
+		return fmt.Errorf("not a JSON object: %v", err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return errors.New("data after the card's closing brace")
+	}
+	return nil
+}
+
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
 func decodeCard(card []byte) (map[string]any, error) {
+	if err := unambiguous(card); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(card))
 	dec.UseNumber()
 	var doc map[string]any

@@ -296,3 +296,37 @@ func TestSignDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyAmbiguous: a card that parsers may read differently (a name
+// twice, bytes after it, invalid UTF-8) is refused even though the
+// payload Go's decoder rebuilds from it carries a good signature: a
+// runtime whose parser keeps the first "name" would load "Eve".
+func TestVerifyAmbiguous(t *testing.T) {
+	kp := ed25519Keys(t)
+	s, err := ReadSigner(kp.priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ReadVerifier(kp.pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := s.Sign([]byte(strings.Replace(card, "ünïcode", "\uFFFD", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Verify(signed); err != nil {
+		t.Fatalf("Verify(signed) = %v", err)
+	}
+	for _, tc := range []struct{ name, card, want string }{
+		{"name twice", strings.Replace(string(signed), `{"capabilities"`, `{"name":"Eve","capabilities"`, 1), `"name" appears twice`},
+		{"nested name twice", strings.Replace(string(signed), `"id":"refunds"`, `"id":"admin","id":"refunds"`, 1), `"id" appears twice`},
+		{"data after", string(signed) + `{"name":"Eve"}`, "data after the card"},
+		{"invalid UTF-8", strings.Replace(string(signed), "\uFFFD", "\xff", 1), "invalid UTF-8"},
+	} {
+		err := v.Verify([]byte(tc.card))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Verify = %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}

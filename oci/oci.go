@@ -127,14 +127,28 @@ func (m Meta) Annotations(schema string) map[string]string {
 }
 
 // withoutUserinfo drops user:password@ from a URL: a clone URL may carry
-// a token, and annotations are public.
+// a token, and annotations are public. What Go does not parse as a
+// hierarchical URL (a bad escape, scp-like user:token@host:path) loses
+// everything before the last @ of its host part all the same.
 func withoutUserinfo(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
+	if u, err := url.Parse(s); err == nil && u.Opaque == "" {
+		u.User = nil
+		return u.String()
 	}
-	u.User = nil
-	return u.String()
+	prefix, rest, ok := strings.Cut(s, "://")
+	if ok {
+		prefix += "://"
+	} else {
+		prefix, rest = "", s
+	}
+	host, path, slash := strings.Cut(rest, "/")
+	if i := strings.LastIndex(host, "@"); i >= 0 {
+		host = host[i+1:]
+	}
+	if slash {
+		path = "/" + path
+	}
+	return prefix + host + path
 }
 
 // Error is a failure to talk to a registry: what was being done, the

@@ -272,9 +272,19 @@ func TestMain(m *testing.M) {
 }
 
 func TestAnnotationsDropUserinfo(t *testing.T) {
-	m := Meta{Source: "https://x-access-token:ghs_secret@github.com/acme/agents.git"}
-	if got := m.Annotations("1")["org.opencontainers.image.source"]; got != "https://github.com/acme/agents.git" {
-		t.Errorf("source annotation = %q", got)
+	for in, want := range map[string]string{
+		"https://x-access-token:ghs_secret@github.com/acme/agents.git": "https://github.com/acme/agents.git",
+		"https://github.com/acme/agents":                               "https://github.com/acme/agents",
+		// Not URLs Go parses (a bad escape, a colon in the first
+		// segment): the token goes all the same.
+		"https://x:ghs_sec%zzret@github.com/acme/agents.git": "https://github.com/acme/agents.git",
+		"x-access-token:ghs_secret@github.com:acme/agents":   "github.com:acme/agents",
+		"ssh://git@github.com/acme/a@b.git":                  "ssh://github.com/acme/a@b.git",
+	} {
+		m := Meta{Source: in}
+		if got := m.Annotations("1")["org.opencontainers.image.source"]; got != want {
+			t.Errorf("source annotation of %q = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -179,6 +179,14 @@ func (e *NotBundleError) Error() string {
 
 // ParseRef parses REGISTRY/REPOSITORY[:TAG|@DIGEST].
 func ParseRef(ref string) (registry.Reference, error) {
+	_, rest, ok := strings.Cut(ref, "://")
+	if !ok {
+		rest = ref
+	}
+	if host, _, _ := strings.Cut(rest, "/"); strings.Contains(host, "@") {
+		// Not echoed: what precedes the @ is a password, in a log.
+		return registry.Reference{}, fmt.Errorf("%s: a registry reference holds no credentials (USER:PASSWORD@ before the host); give them with docker login %s, or in %s and %s", withoutUserinfo(ref), withoutUserinfo(host), EnvUsername, EnvPassword)
+	}
 	r, err := registry.ParseReference(ref)
 	if err != nil {
 		return r, fmt.Errorf("%q is not a registry reference (want HOST[:PORT]/REPOSITORY:TAG or HOST[:PORT]/REPOSITORY@sha256:DIGEST): %v", ref, err)

@@ -304,3 +304,17 @@ func TestUnknownHost(t *testing.T) {
 		t.Errorf("Pull(DNS down) = %v (hint %v)", err, oerr)
 	}
 }
+
+// TestParseRefCredentials: a reference with USER:PASSWORD@ is refused
+// without echoing the password.
+func TestParseRefCredentials(t *testing.T) {
+	for _, ref := range []string{"bob:hunter2@127.0.0.1:5000/a/b:v1", "https://bob:hunter2@ghcr.io/a/b:v1", "bob:hunter2@ghcr.io"} {
+		_, err := ParseRef(ref)
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "a registry reference holds no credentials") {
+			t.Errorf("ParseRef(%q) = %v", ref, err)
+		}
+	}
+	if _, err := ParseRef("ghcr.io/a/b@sha256:" + strings.Repeat("0", 64)); err != nil {
+		t.Errorf("ParseRef(digest) = %v", err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -58,7 +59,8 @@ func ReadArchive(r io.Reader) (Tree, error) {
 			return nil, fmt.Errorf("reading the archive: %v", err)
 		}
 		name := strings.TrimSuffix(h.Name, "/")
-		if !fs.ValidPath(name) || name == "." {
+		// A backslash is a separator on Windows, where ..\ climbs out.
+		if !fs.ValidPath(name) || name == "." || strings.Contains(name, `\`) || !filepath.IsLocal(filepath.FromSlash(name)) {
 			return nil, fmt.Errorf("archive entry %q is not a clean relative path", h.Name)
 		}
 		switch h.Typeflag {

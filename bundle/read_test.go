@@ -93,6 +93,8 @@ func TestReadArchiveRefuses(t *testing.T) {
 		{"absolute", tarGz(t, reg("/etc/passwd")), "is not a clean relative path"},
 		{"symlink", tarGz(t, &tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}), "link is not a regular file or folder"},
 		{"twice", tarGz(t, reg("a"), reg("a")), "archive entry a appears twice"},
+		// A separator on Windows: ..\ would climb out of --out there.
+		{"backslash", tarGz(t, reg(`..\escape`)), `"..\\escape" is not a clean relative path`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadArchive(bytes.NewReader(tc.data))

@@ -47,7 +47,11 @@ func ReadArchive(r io.Reader) (Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a gzip archive: %v", err)
 	}
-	tr := tar.NewReader(gz)
+	// Content is bounded below; this bounds what inflates around it
+	// (headers, folders' data, bytes after the archive's end), which a
+	// few compressed bytes can make gigabytes of.
+	lr := &limitedReader{r: gz, n: maxExpanded}
+	tr := tar.NewReader(lr)
 	t := Tree{}
 	var total int64
 	for {
@@ -90,10 +94,33 @@ func ReadArchive(r io.Reader) (Tree, error) {
 		}
 		t[name] = b
 	}
-	if _, err := io.Copy(io.Discard, gz); err != nil {
+	if _, err := io.Copy(io.Discard, lr); err != nil {
 		return nil, fmt.Errorf("reading the archive: %v", err)
 	}
 	return t, nil
+}
+
+// maxExpanded bounds how far ReadArchive inflates its input: MaxSize of
+// content and room for the tar headers of a large bundle.
+var maxExpanded int64 = MaxSize + 64<<20
+
+// limitedReader is io.LimitReader that fails, rather than ends, at its
+// limit.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, fmt.Errorf("the archive inflates to more than %d bytes", maxExpanded)
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	return n, err
 }
 
 // ReadDir reads the bundle in dir into a tree. It refuses links and

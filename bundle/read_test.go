@@ -105,6 +105,26 @@ func TestReadArchiveRefuses(t *testing.T) {
 	}
 }
 
+// TestReadArchiveExpands: however well the input compresses, ReadArchive
+// stops reading once it has inflated more than a bundle may hold (here a
+// small limit and zeros after the archive's end).
+func TestReadArchiveExpands(t *testing.T) {
+	defer func(n int64) { maxExpanded = n }(maxExpanded)
+	maxExpanded = 64 << 10
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	tw.WriteHeader(&tar.Header{Name: "a", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644})
+	tw.Write([]byte("x"))
+	tw.Close()
+	gz.Write(make([]byte, 1<<20))
+	gz.Close()
+	_, err := ReadArchive(&buf)
+	if err == nil || !strings.Contains(err.Error(), "the archive inflates to more than 65536 bytes") {
+		t.Errorf("ReadArchive = %v", err)
+	}
+}
+
 func TestVerify(t *testing.T) {
 	good := withManifest(t, map[string]string{"a.json": "{}", "b/c.md": "text"})
 	for _, tc := range []struct {

@@ -139,6 +139,15 @@ func ReadDir(dir string) (Tree, error) {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s is not a regular file (a bundle holds only files and folders)", path.Join(dir, p))
 		}
+		// Sized before it is read: reading a huge file would run out of
+		// memory first.
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if total+fi.Size() > MaxSize {
+			return fmt.Errorf("%s holds more than %d bytes", dir, MaxSize)
+		}
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err

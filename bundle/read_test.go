@@ -207,6 +207,23 @@ func TestReadDir(t *testing.T) {
 	}
 }
 
+// TestReadDirHuge: a file larger than a bundle may be is refused before it
+// is read (here a sparse terabyte, which reading would crash on).
+func TestReadDirHuge(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "huge.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 40); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := ReadDir(dir); err == nil || !strings.Contains(err.Error(), "holds more than") {
+		t.Errorf("ReadDir(a terabyte) = %v", err)
+	}
+}
+
 // FuzzReadArchive: any input is read or refused without a panic, and what
 // is read writes back to the same tree.
 func FuzzReadArchive(f *testing.F) {

@@ -123,15 +123,6 @@ func readSignKey(file string) (func([]byte) ([]byte, error), error) {
 	return s.Sign, nil
 }
 
-// revisionError is the exit of a revision that could not be read.
-func revisionError(err error) error {
-	var re *revision.Error
-	if errors.As(err, &re) {
-		return fail(re.Err, re.Hint)
-	}
-	return fail(err, "")
-}
-
 // registryClient, when set (by the tests, which need no DNS), is the HTTP
 // client publish and pull talk to registries with.
 var registryClient *http.Client

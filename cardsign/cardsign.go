@@ -162,7 +162,11 @@ func ParseVerifier(file string, data []byte) (*Verifier, error) {
 }
 
 func pemBlock(file string, data []byte) (*pem.Block, error) {
-	blk, _ := pem.Decode(data)
+	blk, rest := pem.Decode(data)
+	// openssl ecparam -genkey writes the curve's name before the key.
+	for blk != nil && blk.Type == "EC PARAMETERS" {
+		blk, rest = pem.Decode(rest)
+	}
 	if blk == nil {
 		return nil, &KeyError{File: file, Reason: "not a PEM-encoded key (no -----BEGIN ...----- block); make one with openssl genpkey -algorithm ed25519 -out release.pem"}
 	}

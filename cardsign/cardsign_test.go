@@ -364,3 +364,29 @@ func TestVerifyCardsMissing(t *testing.T) {
 		t.Errorf("VerifyCards (-want +got):\n%s", d)
 	}
 }
+
+// TestECParameters reads a key as openssl ecparam -genkey writes it: an
+// "EC PARAMETERS" block before the "EC PRIVATE KEY".
+func TestECParameters(t *testing.T) {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalECPrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := []byte{0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07} // OID prime256v1
+	file := append(pem.EncodeToMemory(&pem.Block{Type: "EC PARAMETERS", Bytes: params}), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der})...)
+	s, err := ParseSigner("ec.pem", file)
+	if err != nil {
+		t.Fatalf("ParseSigner: %v", err)
+	}
+	v, err := ParseVerifier("ec.pem", file)
+	if err != nil {
+		t.Fatalf("ParseVerifier: %v", err)
+	}
+	if s.KeyID() != v.KeyID() {
+		t.Errorf("kids differ: %s, %s", s.KeyID(), v.KeyID())
+	}
+}

@@ -93,6 +93,10 @@ func ParseSigner(file string, data []byte) (*Signer, error) {
 		priv, err = x509.ParseECPrivateKey(blk.Bytes)
 	case "PUBLIC KEY":
 		return nil, &KeyError{File: file, Reason: "this is a public key; signing needs the private key (openssl genpkey -algorithm ed25519 -out release.pem)"}
+	case "ENCRYPTED PRIVATE KEY":
+		return nil, &KeyError{File: file, Reason: fmt.Sprintf("the key is encrypted with a passphrase; charter reads an unencrypted PKCS #8 key (openssl pkey -in %s -out release.pem)", file)}
+	case "OPENSSH PRIVATE KEY":
+		return nil, &KeyError{File: file, Reason: "an OpenSSH key; charter reads PKCS #8 PEM keys: make one with openssl genpkey -algorithm ed25519 -out release.pem"}
 	default:
 		return nil, &KeyError{File: file, Reason: fmt.Sprintf("a PEM %q block is not a private key; want \"PRIVATE KEY\"", blk.Type)}
 	}

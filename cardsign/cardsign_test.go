@@ -204,6 +204,10 @@ func TestKeyErrors(t *testing.T) {
 	os.WriteFile(notKey, []byte("hello\n"), 0o644)
 	rsaLike := filepath.Join(dir, "cert.pem")
 	os.WriteFile(rsaLike, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{1, 2}}), 0o644)
+	encrypted := filepath.Join(dir, "enc.pem")
+	os.WriteFile(encrypted, pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: []byte{1, 2}}), 0o600)
+	openssh := filepath.Join(dir, "id_ed25519")
+	os.WriteFile(openssh, pem.EncodeToMemory(&pem.Block{Type: "OPENSSH PRIVATE KEY", Bytes: []byte{1, 2}}), 0o600)
 	for _, tc := range []struct {
 		name string
 		read func(string) error
@@ -214,6 +218,8 @@ func TestKeyErrors(t *testing.T) {
 		{"signer, public key", func(f string) error { _, err := ReadSigner(f); return err }, kp.pub, "this is a public key"},
 		{"signer, certificate", func(f string) error { _, err := ReadSigner(f); return err }, rsaLike, `a PEM "CERTIFICATE" block is not a private key`},
 		{"verifier, not a key", func(f string) error { _, err := ReadVerifier(f); return err }, notKey, "not a PEM-encoded key"},
+		{"signer, encrypted", func(f string) error { _, err := ReadSigner(f); return err }, encrypted, "the key is encrypted with a passphrase; charter reads an unencrypted PKCS #8 key (openssl pkey -in " + encrypted + " -out release.pem)"},
+		{"signer, OpenSSH", func(f string) error { _, err := ReadSigner(f); return err }, openssh, "an OpenSSH key; charter reads PKCS #8 PEM keys: make one with openssl genpkey -algorithm ed25519 -out release.pem"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.read(tc.file)

@@ -16,16 +16,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Archive returns t as the reproducible tar.gz that build --archive
-// writes, its timestamps from Epoch(src): the same tree and commit give
-// the same bytes.
-func Archive(t Tree, src *Source) ([]byte, error) {
-	mtime, err := Epoch(src)
-	if err != nil {
-		return nil, err
-	}
+// writes, every timestamp mtime (Epoch or SourceEpoch): the same tree and
+// time give the same bytes.
+func Archive(t Tree, mtime time.Time) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := WriteArchive(&buf, t, mtime); err != nil {
 		return nil, err

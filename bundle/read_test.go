@@ -39,11 +39,11 @@ func withManifest(t testing.TB, files map[string]string) Tree {
 func TestArchiveRoundTrip(t *testing.T) {
 	tr := withManifest(t, map[string]string{"agents/ann/card.json": "{}", "agents/ann/prompt.md": "hi\n", "team.json": "{}\n"})
 	src := &Source{Commit: "c", Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	a, err := Archive(tr, src)
+	a, err := Archive(tr, SourceEpoch(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Archive(tr, src)
+	b, _ := Archive(tr, SourceEpoch(src))
 	if !bytes.Equal(a, b) {
 		t.Error("Archive is not reproducible")
 	}
@@ -228,7 +228,7 @@ func TestReadDirHuge(t *testing.T) {
 // is read writes back to the same tree.
 func FuzzReadArchive(f *testing.F) {
 	tr := withManifest(f, map[string]string{"a/b.json": "{}", "c.md": "x"})
-	a, err := Archive(tr, nil)
+	a, err := Archive(tr, SourceEpoch(nil))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func tree(t *testing.T, text string) (bundle.Tree, []byte) {
 	}
 	tr["manifest.json"] = mb
 	src := &bundle.Source{Commit: "c0ffee", Time: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	ar, err := bundle.Archive(tr, src)
+	ar, err := bundle.Archive(tr, bundle.SourceEpoch(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,8 @@ func newPublishCmd(g *globals) *cobra.Command {
 committed, never the working tree) and pushes it to an OCI registry as
 REF, HOST[:PORT]/REPOSITORY:TAG, then prints its digest. The artifact
 (docs/release.md) has charter's artifactType, manifest.json as its config
-and the reproducible tar.gz of build --archive as its one layer, with the
+and the reproducible tar.gz of build --archive as its one layer (its
+timestamps the commit's, whatever SOURCE_DATE_EPOCH says), with the
 standard annotations from the commit: the same commit gives the same
 digest, and a second push uploads nothing.
 
@@ -70,9 +71,11 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if err != nil {
 		return err
 	}
-	archive, err := bundle.Archive(tree, commit)
+	// From the commit, never SOURCE_DATE_EPOCH: the digest depends on the
+	// commit alone.
+	archive, err := bundle.Archive(tree, bundle.SourceEpoch(commit))
 	if err != nil {
-		return usage("%v", err)
+		return fail(err, "")
 	}
 	meta := oci.Meta{Revision: commit.Commit, Created: commit.Time, Version: revision.Tag(g.dir, o.rev), Source: sourceURL(o.sourceURL)}
 	opts, done := ociOptions(g, o.plainHTTP)

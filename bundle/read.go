@@ -50,6 +50,7 @@ func ReadArchive(r io.Reader) (Tree, error) {
 	lr := &limitedReader{r: gz, n: maxExpanded}
 	tr := tar.NewReader(lr)
 	t := Tree{}
+	folded := map[string]string{} // lower-cased path: the path
 	var total int64
 	for {
 		h, err := tr.Next()
@@ -81,6 +82,13 @@ func ReadArchive(r io.Reader) (Tree, error) {
 		if _, dup := t[name]; dup {
 			return nil, fmt.Errorf("archive entry %s appears twice", name)
 		}
+		// A bundle's paths are lower-case slugs; on a file system that
+		// ignores case, one of two such entries would overwrite the other.
+		if other, ok := folded[strings.ToLower(name)]; ok {
+			a, b := min(name, other), max(name, other)
+			return nil, fmt.Errorf("archive entries %s and %s differ only in case", a, b)
+		}
+		folded[strings.ToLower(name)] = name
 		total += h.Size
 		if h.Size < 0 || total > MaxSize {
 			return nil, fmt.Errorf("archive holds more than %d bytes", MaxSize)

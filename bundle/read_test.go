@@ -93,6 +93,8 @@ func TestReadArchiveRefuses(t *testing.T) {
 		{"absolute", tarGz(t, reg("/etc/passwd")), "is not a clean relative path"},
 		{"symlink", tarGz(t, &tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}), "link is not a regular file or folder"},
 		{"twice", tarGz(t, reg("a"), reg("a")), "archive entry a appears twice"},
+		// On macOS and Windows the second would overwrite the first.
+		{"case", tarGz(t, reg("agents/ann/card.json"), reg("agents/Ann/card.json")), "archive entries agents/Ann/card.json and agents/ann/card.json differ only in case"},
 		// A separator on Windows: ..\ would climb out of --out there.
 		{"backslash", tarGz(t, reg(`..\escape`)), `"..\\escape" is not a clean relative path`},
 	} {

@@ -13,18 +13,16 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Archive returns t as the reproducible tar.gz that build --archive
-// writes, its timestamps from Epoch(src): the same tree and commit give
-// the same bytes.
-func Archive(t Tree, src *Source) ([]byte, error) {
-	mtime, err := Epoch(src)
-	if err != nil {
-		return nil, err
-	}
+// writes, every timestamp mtime (Epoch or SourceEpoch): the same tree and
+// time give the same bytes.
+func Archive(t Tree, mtime time.Time) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := WriteArchive(&buf, t, mtime); err != nil {
 		return nil, err
@@ -46,8 +44,13 @@ func ReadArchive(r io.Reader) (Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a gzip archive: %v", err)
 	}
-	tr := tar.NewReader(gz)
+	// Content is bounded below; this bounds what inflates around it
+	// (headers, folders' data, bytes after the archive's end), which a
+	// few compressed bytes can make gigabytes of.
+	lr := &limitedReader{r: gz, n: maxExpanded}
+	tr := tar.NewReader(lr)
 	t := Tree{}
+	folded := map[string]string{} // lower-cased path: the path
 	var total int64
 	for {
 		h, err := tr.Next()
@@ -58,7 +61,8 @@ func ReadArchive(r io.Reader) (Tree, error) {
 			return nil, fmt.Errorf("reading the archive: %v", err)
 		}
 		name := strings.TrimSuffix(h.Name, "/")
-		if !fs.ValidPath(name) || name == "." {
+		// A backslash is a separator on Windows, where ..\ climbs out.
+		if !fs.ValidPath(name) || name == "." || strings.Contains(name, `\`) || !filepath.IsLocal(filepath.FromSlash(name)) {
 			return nil, fmt.Errorf("archive entry %q is not a clean relative path", h.Name)
 		}
 		switch h.Typeflag {
@@ -78,6 +82,13 @@ func ReadArchive(r io.Reader) (Tree, error) {
 		if _, dup := t[name]; dup {
 			return nil, fmt.Errorf("archive entry %s appears twice", name)
 		}
+		// A bundle's paths are lower-case slugs; on a file system that
+		// ignores case, one of two such entries would overwrite the other.
+		if other, ok := folded[strings.ToLower(name)]; ok {
+			a, b := min(name, other), max(name, other)
+			return nil, fmt.Errorf("archive entries %s and %s differ only in case", a, b)
+		}
+		folded[strings.ToLower(name)] = name
 		total += h.Size
 		if h.Size < 0 || total > MaxSize {
 			return nil, fmt.Errorf("archive holds more than %d bytes", MaxSize)
@@ -88,10 +99,33 @@ func ReadArchive(r io.Reader) (Tree, error) {
 		}
 		t[name] = b
 	}
-	if _, err := io.Copy(io.Discard, gz); err != nil {
+	if _, err := io.Copy(io.Discard, lr); err != nil {
 		return nil, fmt.Errorf("reading the archive: %v", err)
 	}
 	return t, nil
+}
+
+// maxExpanded bounds how far ReadArchive inflates its input: MaxSize of
+// content and room for the tar headers of a large bundle.
+var maxExpanded int64 = MaxSize + 64<<20
+
+// limitedReader is io.LimitReader that fails, rather than ends, at its
+// limit.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, fmt.Errorf("the archive inflates to more than %d bytes", maxExpanded)
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	return n, err
 }
 
 // ReadDir reads the bundle in dir into a tree. It refuses links and
@@ -109,6 +143,15 @@ func ReadDir(dir string) (Tree, error) {
 		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s is not a regular file (a bundle holds only files and folders)", path.Join(dir, p))
+		}
+		// Sized before it is read: reading a huge file would run out of
+		// memory first.
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if total+fi.Size() > MaxSize {
+			return fmt.Errorf("%s holds more than %d bytes", dir, MaxSize)
 		}
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {

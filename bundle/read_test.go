@@ -39,11 +39,11 @@ func withManifest(t testing.TB, files map[string]string) Tree {
 func TestArchiveRoundTrip(t *testing.T) {
 	tr := withManifest(t, map[string]string{"agents/ann/card.json": "{}", "agents/ann/prompt.md": "hi\n", "team.json": "{}\n"})
 	src := &Source{Commit: "c", Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	a, err := Archive(tr, src)
+	a, err := Archive(tr, SourceEpoch(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Archive(tr, src)
+	b, _ := Archive(tr, SourceEpoch(src))
 	if !bytes.Equal(a, b) {
 		t.Error("Archive is not reproducible")
 	}
@@ -93,6 +93,10 @@ func TestReadArchiveRefuses(t *testing.T) {
 		{"absolute", tarGz(t, reg("/etc/passwd")), "is not a clean relative path"},
 		{"symlink", tarGz(t, &tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}), "link is not a regular file or folder"},
 		{"twice", tarGz(t, reg("a"), reg("a")), "archive entry a appears twice"},
+		// On macOS and Windows the second would overwrite the first.
+		{"case", tarGz(t, reg("agents/ann/card.json"), reg("agents/Ann/card.json")), "archive entries agents/Ann/card.json and agents/ann/card.json differ only in case"},
+		// A separator on Windows: ..\ would climb out of --out there.
+		{"backslash", tarGz(t, reg(`..\escape`)), `"..\\escape" is not a clean relative path`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadArchive(bytes.NewReader(tc.data))
@@ -100,6 +104,26 @@ func TestReadArchiveRefuses(t *testing.T) {
 				t.Errorf("ReadArchive = %v, want an error containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadArchiveExpands: however well the input compresses, ReadArchive
+// stops reading once it has inflated more than a bundle may hold (here a
+// small limit and zeros after the archive's end).
+func TestReadArchiveExpands(t *testing.T) {
+	defer func(n int64) { maxExpanded = n }(maxExpanded)
+	maxExpanded = 64 << 10
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	tw.WriteHeader(&tar.Header{Name: "a", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644})
+	tw.Write([]byte("x"))
+	tw.Close()
+	gz.Write(make([]byte, 1<<20))
+	gz.Close()
+	_, err := ReadArchive(&buf)
+	if err == nil || !strings.Contains(err.Error(), "the archive inflates to more than 65536 bytes") {
+		t.Errorf("ReadArchive = %v", err)
 	}
 }
 
@@ -185,11 +209,28 @@ func TestReadDir(t *testing.T) {
 	}
 }
 
+// TestReadDirHuge: a file larger than a bundle may be is refused before it
+// is read (here a sparse terabyte, which reading would crash on).
+func TestReadDirHuge(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "huge.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 40); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := ReadDir(dir); err == nil || !strings.Contains(err.Error(), "holds more than") {
+		t.Errorf("ReadDir(a terabyte) = %v", err)
+	}
+}
+
 // FuzzReadArchive: any input is read or refused without a panic, and what
 // is read writes back to the same tree.
 func FuzzReadArchive(f *testing.F) {
 	tr := withManifest(f, map[string]string{"a/b.json": "{}", "c.md": "x"})
-	a, err := Archive(tr, nil)
+	a, err := Archive(tr, SourceEpoch(nil))
 	if err != nil {
 		f.Fatal(err)
 	}

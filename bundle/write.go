@@ -379,10 +379,17 @@ func Epoch(src *Source) (time.Time, error) {
 		}
 		return time.Unix(sec, 0).UTC(), nil
 	}
+	return SourceEpoch(src), nil
+}
+
+// SourceEpoch is the time of the commit src, to the second, or 1970
+// without one: an archive's timestamps that depend on the commit alone,
+// as a published bundle's must.
+func SourceEpoch(src *Source) time.Time {
 	if src != nil && !src.Time.IsZero() {
-		return src.Time.UTC().Truncate(time.Second), nil
+		return src.Time.UTC().Truncate(time.Second)
 	}
-	return time.Unix(0, 0).UTC(), nil
+	return time.Unix(0, 0).UTC()
 }
 
 // WriteArchive writes t as a reproducible tar.gz: entries sorted, folders

@@ -18,16 +18,23 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
+	"crypto/sha256"
 	"crypto/x509"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
+	"math/big"
 	"os"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/charter-dev/charter/bundle"
 )
@@ -86,6 +93,10 @@ func ParseSigner(file string, data []byte) (*Signer, error) {
 		priv, err = x509.ParseECPrivateKey(blk.Bytes)
 	case "PUBLIC KEY":
 		return nil, &KeyError{File: file, Reason: "this is a public key; signing needs the private key (openssl genpkey -algorithm ed25519 -out release.pem)"}
+	case "ENCRYPTED PRIVATE KEY":
+		return nil, &KeyError{File: file, Reason: fmt.Sprintf("the key is encrypted with a passphrase; charter reads an unencrypted PKCS #8 key (openssl pkey -in %s -out release.pem)", file)}
+	case "OPENSSH PRIVATE KEY":
+		return nil, &KeyError{File: file, Reason: "an OpenSSH key; charter reads PKCS #8 PEM keys: make one with openssl genpkey -algorithm ed25519 -out release.pem"}
 	default:
 		return nil, &KeyError{File: file, Reason: fmt.Sprintf("a PEM %q block is not a private key; want \"PRIVATE KEY\"", blk.Type)}
 	}
@@ -155,7 +166,11 @@ func ParseVerifier(file string, data []byte) (*Verifier, error) {
 }
 
 func pemBlock(file string, data []byte) (*pem.Block, error) {
-	blk, _ := pem.Decode(data)
+	blk, rest := pem.Decode(data)
+	// openssl ecparam -genkey writes the curve's name before the key.
+	for blk != nil && blk.Type == "EC PARAMETERS" {
+		blk, rest = pem.Decode(rest)
+	}
 	if blk == nil {
 		return nil, &KeyError{File: file, Reason: "not a PEM-encoded key (no -----BEGIN ...----- block); make one with openssl genpkey -algorithm ed25519 -out release.pem"}
 	}
@@ -190,7 +205,11 @@ func (s *Signer) Sign(card []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := jose.NewSigner(jose.SigningKey{Algorithm: s.alg, Key: s.key}, (&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", s.kid))
+	var key any = s.key
+	if ec, ok := s.key.(*ecdsa.PrivateKey); ok {
+		key = rfc6979{ec}
+	}
+	js, err := jose.NewSigner(jose.SigningKey{Algorithm: s.alg, Key: key}, (&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", s.kid))
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +228,36 @@ func (s *Signer) Sign(card []byte) ([]byte, error) {
 	sigs, _ := doc["signatures"].([]any)
 	doc["signatures"] = append(sigs, map[string]any{"protected": protected, "signature": sig})
 	return bundle.Canonical(doc)
+}
+
+// rfc6979 signs ES256 deterministically (RFC 6979), as Ed25519 signs:
+// go-jose's ECDSA signatures are random, and a random signature would give
+// every build of one commit another card, so another bundle digest.
+type rfc6979 struct{ key *ecdsa.PrivateKey }
+
+func (r rfc6979) Public() *jose.JSONWebKey { return &jose.JSONWebKey{Key: &r.key.PublicKey} }
+
+func (r rfc6979) Algs() []jose.SignatureAlgorithm { return []jose.SignatureAlgorithm{jose.ES256} }
+
+// SignPayload returns the JWS form of the signature, R and S as 32 bytes
+// each (RFC 7518 section 3.4), not ASN.1.
+func (r rfc6979) SignPayload(payload []byte, alg jose.SignatureAlgorithm) ([]byte, error) {
+	if alg != jose.ES256 {
+		return nil, jose.ErrUnsupportedAlgorithm
+	}
+	sum := sha256.Sum256(payload)
+	der, err := r.key.Sign(nil, sum[:], crypto.SHA256) // nil: RFC 6979
+	if err != nil {
+		return nil, err
+	}
+	var rs struct{ R, S *big.Int }
+	if rest, err := asn1.Unmarshal(der, &rs); err != nil || len(rest) != 0 {
+		return nil, fmt.Errorf("internal error: ECDSA signature %x: %v", der, err)
+	}
+	out := make([]byte, 64)
+	rs.R.FillBytes(out[:32])
+	rs.S.FillBytes(out[32:])
+	return out, nil
 }
 
 func splitDetached(compact string) (protected, sig string, ok bool) {
@@ -291,7 +340,48 @@ func dropEmpty(m map[string]any, names []string) map[string]any {
 	return out
 }
 
+// unambiguous refuses a card that JSON parsers may read differently: a
+// member name twice in one object (some keep the first, Go the last),
+// invalid UTF-8 (read as U+FFFD, or refused), data after the card. A
+// signature checked against what Go reads would vouch for a card that
+// another runtime reads otherwise.
+func unambiguous(card []byte) error {
+	if !utf8.Valid(card) {
+		return errors.New("the card is not valid UTF-8 (invalid UTF-8 at byte " + strconv.Itoa(invalidAt(card)) + ")")
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(card))
+	if _, err := dec.ReadValue(); err != nil {
+		var se *jsontext.SyntacticError
+		if errors.As(err, &se) && errors.Is(se.Err, jsontext.ErrDuplicateName) {
+			in := "the card"
+			if p := se.JSONPointer.Parent(); p != "" {
+				in = string(p)
+			}
+			return fmt.Errorf("member %q appears twice in %s: JSON parsers differ on which one counts", se.JSONPointer.LastToken(), in)
+		}
+		return fmt.Errorf("not a JSON object: %v", err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return errors.New("data after the card's closing brace")
+	}
+	return nil
+}
+
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
 func decodeCard(card []byte) (map[string]any, error) {
+	if err := unambiguous(card); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(card))
 	dec.UseNumber()
 	var doc map[string]any

@@ -127,14 +127,28 @@ func (m Meta) Annotations(schema string) map[string]string {
 }
 
 // withoutUserinfo drops user:password@ from a URL: a clone URL may carry
-// a token, and annotations are public.
+// a token, and annotations are public. What Go does not parse as a
+// hierarchical URL (a bad escape, scp-like user:token@host:path) loses
+// everything before the last @ of its host part all the same.
 func withoutUserinfo(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
+	if u, err := url.Parse(s); err == nil && u.Opaque == "" {
+		u.User = nil
+		return u.String()
 	}
-	u.User = nil
-	return u.String()
+	prefix, rest, ok := strings.Cut(s, "://")
+	if ok {
+		prefix += "://"
+	} else {
+		prefix, rest = "", s
+	}
+	host, path, slash := strings.Cut(rest, "/")
+	if i := strings.LastIndex(host, "@"); i >= 0 {
+		host = host[i+1:]
+	}
+	if slash {
+		path = "/" + path
+	}
+	return prefix + host + path
 }
 
 // Error is a failure to talk to a registry: what was being done, the
@@ -165,6 +179,14 @@ func (e *NotBundleError) Error() string {
 
 // ParseRef parses REGISTRY/REPOSITORY[:TAG|@DIGEST].
 func ParseRef(ref string) (registry.Reference, error) {
+	_, rest, ok := strings.Cut(ref, "://")
+	if !ok {
+		rest = ref
+	}
+	if host, _, _ := strings.Cut(rest, "/"); strings.Contains(host, "@") {
+		// Not echoed: what precedes the @ is a password, in a log.
+		return registry.Reference{}, fmt.Errorf("%s: a registry reference holds no credentials (USER:PASSWORD@ before the host); give them with docker login %s, or in %s and %s", withoutUserinfo(ref), withoutUserinfo(host), EnvUsername, EnvPassword)
+	}
 	r, err := registry.ParseReference(ref)
 	if err != nil {
 		return r, fmt.Errorf("%q is not a registry reference (want HOST[:PORT]/REPOSITORY:TAG or HOST[:PORT]/REPOSITORY@sha256:DIGEST): %v", ref, err)
@@ -270,9 +292,13 @@ func classify(op string, ref registry.Reference, err error) error {
 	case errors.Is(err, errdef.ErrNotFound) || errors.As(err, &resp) && resp.StatusCode == http.StatusNotFound:
 		e.Reason = fmt.Sprintf("%s has no %s", ref.Repository, refKind(ref))
 		e.Hint = "check the reference: publish pushes a tag with charter publish --rev REV REF"
-	case errors.As(err, &dnserr):
+	case errors.As(err, &dnserr) && dnserr.IsNotFound:
 		e.Reason = fmt.Sprintf("unknown host %s", dnserr.Name)
 		e.Hint = "check the registry's name in the reference"
+	case errors.As(err, &dnserr):
+		// The name server did not answer: the name may well exist.
+		e.Reason = fmt.Sprintf("cannot look up %s: %v", dnserr.Name, dnserr)
+		e.Hint = "check the network and the name server (/etc/resolv.conf), then try again"
 	case errors.As(err, &operr) && operr.Op == "dial":
 		e.Reason = fmt.Sprintf("cannot connect: %v", operr.Err)
 		e.Hint = "check the registry's name and port, and that it is running"

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func tree(t *testing.T, text string) (bundle.Tree, []byte) {
 	}
 	tr["manifest.json"] = mb
 	src := &bundle.Source{Commit: "c0ffee", Time: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	ar, err := bundle.Archive(tr, src)
+	ar, err := bundle.Archive(tr, bundle.SourceEpoch(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,8 +272,49 @@ func TestMain(m *testing.M) {
 }
 
 func TestAnnotationsDropUserinfo(t *testing.T) {
-	m := Meta{Source: "https://x-access-token:ghs_secret@github.com/acme/agents.git"}
-	if got := m.Annotations("1")["org.opencontainers.image.source"]; got != "https://github.com/acme/agents.git" {
-		t.Errorf("source annotation = %q", got)
+	for in, want := range map[string]string{
+		"https://x-access-token:ghs_secret@github.com/acme/agents.git": "https://github.com/acme/agents.git",
+		"https://github.com/acme/agents":                               "https://github.com/acme/agents",
+		// Not URLs Go parses (a bad escape, a colon in the first
+		// segment): the token goes all the same.
+		"https://x:ghs_sec%zzret@github.com/acme/agents.git": "https://github.com/acme/agents.git",
+		"x-access-token:ghs_secret@github.com:acme/agents":   "github.com:acme/agents",
+		"ssh://git@github.com/acme/a@b.git":                  "ssh://github.com/acme/a@b.git",
+	} {
+		m := Meta{Source: in}
+		if got := m.Annotations("1")["org.opencontainers.image.source"]; got != want {
+			t.Errorf("source annotation of %q = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestUnknownHost names a host no resolver knows, and one the resolver
+// could not be asked about; the tests' resolver asks no DNS.
+func TestUnknownHost(t *testing.T) {
+	_, err := Pull(context.Background(), "registry.invalid/a/b:v1", Options{HTTPClient: registrytest.OfflineClient(registrytest.NoDNS)})
+	if err == nil || err.Error() != "pull: registry registry.invalid: unknown host registry.invalid" {
+		t.Errorf("Pull(unknown host) = %v", err)
+	}
+	down := func(name string) (string, error) {
+		return "", &net.DNSError{Err: "server misbehaving", Name: name, Server: "10.0.0.53:53", IsTemporary: true}
+	}
+	_, err = Pull(context.Background(), "registry.example.com/a/b:v1", Options{HTTPClient: registrytest.OfflineClient(down)})
+	var oerr *Error
+	if !errors.As(err, &oerr) || err.Error() != "pull: registry registry.example.com: cannot look up registry.example.com: lookup registry.example.com on 10.0.0.53:53: server misbehaving" || !strings.Contains(oerr.Hint, "name server") {
+		t.Errorf("Pull(DNS down) = %v (hint %v)", err, oerr)
+	}
+}
+
+// TestParseRefCredentials: a reference with USER:PASSWORD@ is refused
+// without echoing the password.
+func TestParseRefCredentials(t *testing.T) {
+	for _, ref := range []string{"bob:hunter2@127.0.0.1:5000/a/b:v1", "https://bob:hunter2@ghcr.io/a/b:v1", "bob:hunter2@ghcr.io"} {
+		_, err := ParseRef(ref)
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "a registry reference holds no credentials") {
+			t.Errorf("ParseRef(%q) = %v", ref, err)
+		}
+	}
+	if _, err := ParseRef("ghcr.io/a/b@sha256:" + strings.Repeat("0", 64)); err != nil {
+		t.Errorf("ParseRef(digest) = %v", err)
 	}
 }

@@ -70,9 +70,13 @@ func runBuild(g *globals, o *buildOptions) error {
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
 	if o.archive != "" {
-		archive, err := bundle.Archive(tree, commit)
+		mtime, err := bundle.Epoch(commit)
 		if err != nil {
 			return usage("%v", err)
+		}
+		archive, err := bundle.Archive(tree, mtime)
+		if err != nil {
+			return fail(err, "")
 		}
 		if err := writeFileAtomic(o.archive, archive); err != nil {
 			return fail(fmt.Errorf("writing %s: %v", o.archive, err), "")

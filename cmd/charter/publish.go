@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 
@@ -32,7 +33,8 @@ func newPublishCmd(g *globals) *cobra.Command {
 committed, never the working tree) and pushes it to an OCI registry as
 REF, HOST[:PORT]/REPOSITORY:TAG, then prints its digest. The artifact
 (docs/release.md) has charter's artifactType, manifest.json as its config
-and the reproducible tar.gz of build --archive as its one layer, with the
+and the reproducible tar.gz of build --archive as its one layer (its
+timestamps the commit's, whatever SOURCE_DATE_EPOCH says), with the
 standard annotations from the commit: the same commit gives the same
 digest, and a second push uploads nothing.
 
@@ -69,9 +71,11 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if err != nil {
 		return err
 	}
-	archive, err := bundle.Archive(tree, commit)
+	// From the commit, never SOURCE_DATE_EPOCH: the digest depends on the
+	// commit alone.
+	archive, err := bundle.Archive(tree, bundle.SourceEpoch(commit))
 	if err != nil {
-		return usage("%v", err)
+		return fail(err, "")
 	}
 	meta := oci.Meta{Revision: commit.Commit, Created: commit.Time, Version: revision.Tag(g.dir, o.rev), Source: sourceURL(o.sourceURL)}
 	opts, done := ociOptions(g, o.plainHTTP)
@@ -122,19 +126,14 @@ func readSignKey(file string) (func([]byte) ([]byte, error), error) {
 	return s.Sign, nil
 }
 
-// revisionError is the exit of a revision that could not be read.
-func revisionError(err error) error {
-	var re *revision.Error
-	if errors.As(err, &re) {
-		return fail(re.Err, re.Hint)
-	}
-	return fail(err, "")
-}
+// registryClient, when set (by the tests, which need no DNS), is the HTTP
+// client publish and pull talk to registries with.
+var registryClient *http.Client
 
 // ociOptions are the registry options, with a progress line on stderr
 // when it is a terminal; done clears it.
 func ociOptions(g *globals, plainHTTP bool) (oci.Options, func()) {
-	opts := oci.Options{PlainHTTP: plainHTTP}
+	opts := oci.Options{PlainHTTP: plainHTTP, HTTPClient: registryClient}
 	if g.quiet || !isTerminal(g.stderr) {
 		return opts, func() {}
 	}

@@ -10,11 +10,18 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/charter-dev/charter/internal/registrytest"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"charter": func() { os.Exit(Main()) },
+		"charter": func() {
+			// Registries are reached without DNS: a name other than
+			// localhost is an unknown host, as on a machine offline.
+			registryClient = registrytest.OfflineClient(registrytest.NoDNS)
+			os.Exit(Main())
+		},
 	})
 }
 

@@ -21,10 +21,12 @@ func newVerifyCmd(g *globals) *cobra.Command {
 		Use:   "verify DIR --key FILE",
 		Short: "Check a bundle's files against its manifest and its cards' signatures",
 		Long: `verify checks the bundle in DIR: every file against manifest.json
-(size and SHA-256, nothing missing, nothing added), and every
+(size and SHA-256, nothing missing, nothing added), and every agent's
 agents/<id>/card.json for an A2A signature that verifies with the public
 key in --key (a PEM file, Ed25519 or ECDSA P-256; a private key file
-works too). It exits 1 when anything does not verify.`,
+works too); an agent without a card fails. The signatures cover the
+cards only: manifest.json is not signed (docs/release.md). It exits 1
+when anything does not verify.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(g, o, args[0]) },
 	}

@@ -126,6 +126,7 @@ identity across Git history.`,
 		newSchemaCmd(g),
 		newDocsCmd(g),
 		newCompletionCmd(g),
+		newLSPCmd(g),
 	)
 	registerCompletions(root, g)
 	return root

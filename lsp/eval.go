@@ -1,0 +1,240 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"cuelang.org/go/cue/ast"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/lint"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/revision"
+)
+
+// snapshot is one evaluation's outcome.
+type snapshot struct {
+	// cfg is the decoded model; only a snapshot that validated is used
+	// for hover and completion.
+	cfg *model.Config
+	// diags are the published diagnostics by root-relative file.
+	diags map[string][]diag.Diagnostic
+	// decls are where the user's declarations are.
+	decls index
+	// took is how long evaluation and lint took.
+	took time.Duration
+	// notCharter is set when the workspace is no charter repository.
+	notCharter bool
+}
+
+// loop evaluates after each burst of edits, one evaluation at a time (an
+// Evaluator is not safe for concurrent use, and an abandoned evaluation
+// returns at its next file read).
+func (s *Server) loop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.kick:
+		}
+	debounce:
+		for {
+			t := time.NewTimer(s.opts.Debounce)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-s.kick:
+				t.Stop()
+			case <-t.C:
+				break debounce
+			}
+		}
+		s.evaluate(ctx)
+	}
+}
+
+// evaluate evaluates the config root with the open buffers over it and
+// publishes the diagnostics, unless an edit came in meanwhile.
+func (s *Server) evaluate(ctx context.Context) {
+	s.mu.Lock()
+	if s.root == "" {
+		s.mu.Unlock()
+		return
+	}
+	gen, root := s.gen, s.root
+	ectx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.cancel = cancel
+	files := map[string]string{}
+	texts := map[string]*text{}
+	for _, d := range s.docs {
+		if d.rel != "" {
+			files[d.rel] = d.text.src
+			texts[d.rel] = d.text
+		}
+	}
+	s.mu.Unlock()
+
+	start := time.Now()
+	snap, err := s.run(ectx, root, files)
+	if ectx.Err() != nil {
+		return // a newer edit abandoned it
+	}
+	var nf *load.NoFilesError
+	switch {
+	case errors.As(err, &nf) || err == nil && snap == nil:
+		s.say(protocol.MessageTypeWarning, fmt.Sprintf("charter: %s is not a charter repository (no .cue file declares agents, categories, profiles or another charter field); charter lsp checks nothing here. Open the folder that holds your charter .cue files.", root))
+		snap = &snapshot{notCharter: true}
+	case err != nil:
+		msg := err.Error()
+		var re *revision.Error
+		if errors.As(err, &re) && re.Hint != "" {
+			msg += "; " + re.Hint
+		}
+		s.say(protocol.MessageTypeError, "charter: "+msg)
+		return
+	}
+	snap.took = time.Since(start)
+
+	s.mu.Lock()
+	if gen != s.gen {
+		s.mu.Unlock()
+		return
+	}
+	s.snap = snap
+	if snap.cfg != nil || snap.notCharter {
+		s.good = snap
+	}
+	var out []protocol.PublishDiagnosticsParams
+	for rel, ds := range snap.diags {
+		out = append(out, protocol.PublishDiagnosticsParams{URI: pathURI(filepath.Join(root, filepath.FromSlash(rel))), Diagnostics: s.convert(root, rel, texts[rel], ds)})
+	}
+	now := map[string]bool{}
+	for _, p := range out {
+		now[p.URI] = true
+	}
+	for uri := range s.published {
+		if !now[uri] {
+			out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+		}
+	}
+	s.published = now
+	s.mu.Unlock()
+	for i := range out {
+		s.notify(string(protocol.ServerTextDocumentPublishDiagnostics), &out[i])
+	}
+	if s.evalled != nil {
+		s.evalled <- struct{}{}
+	}
+}
+
+// run evaluates through package revision, then lints as charter lint
+// does. It returns a nil snapshot for a workspace that is not a charter
+// repository.
+func (s *Server) run(ctx context.Context, root string, files map[string]string) (*snapshot, error) {
+	base, err := revision.Worktree(root)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := s.ev.EvaluateFS(&overlay{ctx: ctx, base: base, files: files}, root)
+	if err != nil {
+		return nil, err
+	}
+	repo := rev.Validation.Repo()
+	if len(repo.Skipped) == 0 && !declaresCharter(repo.Files) {
+		return nil, nil
+	}
+	ds := rev.Diagnostics
+	snap := &snapshot{}
+	if rev.OK() {
+		found, err := lint.Run(rev.Program, repo.Files, lint.Options{})
+		if err != nil {
+			return nil, err
+		}
+		ds = diag.Sort(append(ds, found...))
+		snap.cfg = rev.Program.Config
+	}
+	snap.diags = map[string][]diag.Diagnostic{}
+	for _, d := range ds {
+		if d.File == "" || load.IsEmbedded(d.File) {
+			s.say(protocol.MessageTypeError, "charter: "+d.String())
+			continue
+		}
+		snap.diags[d.File] = append(snap.diags[d.File], d)
+	}
+	snap.decls = indexFiles(repo.Files)
+	return snap, nil
+}
+
+// topLevel are the top-level fields of a charter repository.
+var topLevel = func() map[string]bool {
+	m := map[string]bool{}
+	t := reflect.TypeFor[model.Config]()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "-" && name != "" {
+			m[name] = true
+		}
+	}
+	return m
+}()
+
+// declaresCharter reports whether a file declares a charter top-level
+// field: a folder of other CUE is no charter repository.
+func declaresCharter(files []*load.File) bool {
+	for _, f := range files {
+		for _, d := range f.Syntax.Decls {
+			if fd, ok := d.(*ast.Field); ok {
+				if name, _, _ := ast.LabelName(fd.Label); topLevel[name] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// convert turns charter diagnostics of one file into LSP ones, with the
+// file's text (the buffer, or the file on disk) for UTF-16 columns.
+func (s *Server) convert(root, rel string, t *text, ds []diag.Diagnostic) []protocol.Diagnostic {
+	if t == nil {
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			src = nil
+		}
+		t = newText(string(src))
+	}
+	out := []protocol.Diagnostic{}
+	source := "charter"
+	for _, d := range ds {
+		off := t.at(d.Line, d.Column)
+		sev := severity(d.Severity)
+		pd := protocol.Diagnostic{Range: t.rangeOf(off, t.tokenEnd(off)), Severity: &sev, Source: &source, Message: d.Message}
+		if d.Rule != "" {
+			pd.Code = &protocol.IntegerOrString{Value: d.Rule}
+		}
+		if d.Suggestion != "" {
+			pd.Data = map[string]string{"suggestion": d.Suggestion}
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+func severity(s diag.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case diag.Error:
+		return protocol.DiagnosticSeverityError
+	case diag.Warning:
+		return protocol.DiagnosticSeverityWarning
+	}
+	return protocol.DiagnosticSeverityInformation
+}

@@ -25,6 +25,10 @@ type snapshot struct {
 	// cfg is the decoded model; only a snapshot that validated is used
 	// for hover and completion.
 	cfg *model.Config
+	// partial is the model of a repository that did not validate, decoded
+	// as far as possible (validate.Result.Config); read only while no
+	// snapshot validated.
+	partial *model.Config
 	// diags are the published diagnostics by root-relative file.
 	diags map[string][]diag.Diagnostic
 	// decls are where the user's declarations are.
@@ -162,6 +166,10 @@ func (s *Server) run(ctx context.Context, root string, files map[string]string) 
 		}
 		ds = diag.Sort(append(ds, found...))
 		snap.cfg = rev.Program.Config
+	} else if !rev.Validation.Incomplete {
+		// Decoded as far as it validated: better help than none while
+		// no evaluation of this session has validated yet.
+		snap.partial = rev.Validation.Config
 	}
 	snap.diags = map[string][]diag.Diagnostic{}
 	for _, d := range ds {

@@ -18,6 +18,9 @@ import (
 func (s *Server) at(uri string, pos protocol.Position) (*document, *cursor, *snapshot, int) {
 	s.mu.Lock()
 	d, snap := s.docs[uri], s.good
+	if snap == nil && s.snap != nil && s.snap.partial != nil {
+		snap = &snapshot{cfg: s.snap.partial, decls: s.snap.decls}
+	}
 	s.mu.Unlock()
 	if d == nil || d.rel == "" || snap == nil || snap.notCharter {
 		return nil, nil, nil, 0

@@ -580,3 +580,23 @@ type rwc struct {
 }
 
 func (rwc) Close() error { return nil }
+
+// TestHelpBeforeValid: hover and completion work in a session whose
+// repository has not validated once, from the model decoded as far as it
+// validated.
+func TestHelpBeforeValid(t *testing.T) {
+	root := copyDir(t, "../examples/dev-team")
+	p := filepath.Join(root, marco)
+	src, _ := os.ReadFile(p)
+	bad := strings.Replace(string(src), `verbosity: "concise"`, `verbosity: "consise"`, 1)
+	os.WriteFile(p, []byte(bad), 0o644)
+	c := start(t, root)
+	c.open(marco, bad)
+	c.wait()
+	if got := hoverText(t, c, marco, bad, `"every_step"`, 2); !strings.Contains(got, "option of communication.progress_updates") {
+		t.Errorf("hover: %q", got)
+	}
+	if got := completionLabels(t, c, marco, bad, `"consise"`, 3); len(got) != 3 {
+		t.Errorf("completion: %v", got)
+	}
+}

@@ -128,7 +128,9 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	defer stop()
 	c := &codec{}
 	s.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, c), jsonrpc2.HandlerWithError(s.handle),
-		jsonrpc2.SetLogger(log.New(s.opts.Log, "charter lsp: ", 0)))
+		// Serve reports why it stopped reading; the library's own log
+		// would say it twice.
+		jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
 	go s.loop(ctx)
 	select {
 	case <-s.conn.DisconnectNotify():

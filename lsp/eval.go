@@ -33,8 +33,9 @@ type snapshot struct {
 	diags map[string][]diag.Diagnostic
 	// decls are where the user's declarations are.
 	decls index
-	// took is how long evaluation and lint took.
-	took time.Duration
+	// took is how long evaluation and lint took; evaluated and linted
+	// split it.
+	took, evaluated, linted time.Duration
 	// notCharter is set when the workspace is no charter repository.
 	notCharter bool
 }
@@ -149,16 +150,18 @@ func (s *Server) run(ctx context.Context, root string, files map[string]string) 
 	if err != nil {
 		return nil, err
 	}
+	t0 := time.Now()
 	rev, err := s.ev.EvaluateFS(&overlay{ctx: ctx, base: base, files: files}, root)
 	if err != nil {
 		return nil, err
 	}
+	t1 := time.Now()
 	repo := rev.Validation.Repo()
 	if len(repo.Skipped) == 0 && !declaresCharter(repo.Files) {
 		return nil, nil
 	}
 	ds := rev.Diagnostics
-	snap := &snapshot{}
+	snap := &snapshot{evaluated: t1.Sub(t0)}
 	if rev.OK() {
 		found, err := lint.Run(rev.Program, repo.Files, lint.Options{})
 		if err != nil {
@@ -166,6 +169,7 @@ func (s *Server) run(ctx context.Context, root string, files map[string]string) 
 		}
 		ds = diag.Sort(append(ds, found...))
 		snap.cfg = rev.Program.Config
+		snap.linted = time.Since(t1)
 	} else if !rev.Validation.Incomplete {
 		// Decoded as far as it validated: better help than none while
 		// no evaluation of this session has validated yet.

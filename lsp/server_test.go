@@ -600,3 +600,34 @@ func TestHelpBeforeValid(t *testing.T) {
 		t.Errorf("completion: %v", got)
 	}
 }
+
+// TestHoverRulesAndTemplates: a rule's condition says the rule's text and
+// action; a template's placeholder says what fills it, and completes.
+func TestHoverRulesAndTemplates(t *testing.T) {
+	c := start(t, copyDir(t, "../examples/dev-team"))
+	c.wait()
+	prof := c.read("profiles.cue")
+	c.open("profiles.cue", prof)
+	types := c.read("types.cue")
+	c.open("types.cue", types)
+	c.wait()
+	got := hoverText(t, c, "profiles.cue", prof, `substring: "migrations/"`, 13)
+	for _, w := range []string{"**protect_migrations** — rule of profile team", "Never modify files under migrations/", "Action: block on edit"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hover on a condition: got\n%s\nwant %q", got, w)
+		}
+	}
+	got = hoverText(t, c, "types.cue", types, `{task_description}`, 3)
+	if !strings.Contains(got, "**{task_description}** — runtime variable of agent type planner") || !strings.Contains(got, "The task as the user stated it.") {
+		t.Errorf("hover on a placeholder: %q", got)
+	}
+	if got := hoverText(t, c, "types.cue", types, `You are {agent.name}`, 10); !strings.Contains(got, "filled in when the bundle is built") {
+		t.Errorf("hover on a compile-time placeholder: %q", got)
+	}
+	labels := completionLabels(t, c, "types.cue", types, `{task_description}`, 1)
+	for _, w := range []string{"task_description", "language", "agent.name"} {
+		if _, ok := labels[w]; !ok {
+			t.Errorf("placeholder completion: no %q in %v", w, labels)
+		}
+	}
+}

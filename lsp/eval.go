@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,15 +121,20 @@ func (s *Server) evaluate(ctx context.Context) {
 		s.good = snap
 	}
 	var out []protocol.PublishDiagnosticsParams
+	now := map[string][]diag.Diagnostic{}
 	for rel, ds := range snap.diags {
-		out = append(out, protocol.PublishDiagnosticsParams{URI: pathURI(filepath.Join(root, filepath.FromSlash(rel))), Diagnostics: s.convert(root, rel, texts[rel], ds)})
-	}
-	now := map[string]bool{}
-	for _, p := range out {
-		now[p.URI] = true
+		uri := pathURI(filepath.Join(root, filepath.FromSlash(rel)))
+		now[uri] = ds
+		// A file that is not open and has the same findings as last time
+		// shows them already: thousands of files would otherwise be read
+		// and sent again after every edit.
+		if prev, ok := s.published[uri]; ok && texts[rel] == nil && slices.Equal(prev, ds) {
+			continue
+		}
+		out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convert(root, rel, texts[rel], ds)})
 	}
 	for uri := range s.published {
-		if !now[uri] {
+		if _, ok := now[uri]; !ok {
 			out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
 		}
 	}
@@ -162,6 +168,9 @@ func (s *Server) run(ctx context.Context, root string, files map[string]string) 
 	}
 	ds := rev.Diagnostics
 	snap := &snapshot{evaluated: t1.Sub(t0)}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // abandoned while validating: no lint
+	}
 	if rev.OK() {
 		found, err := lint.Run(rev.Program, repo.Files, lint.Options{})
 		if err != nil {

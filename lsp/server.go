@@ -30,6 +30,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/revision"
 )
 
@@ -63,7 +64,7 @@ type Server struct {
 	docs      map[string]*document
 	snap      *snapshot // the last published evaluation
 	good      *snapshot // the last evaluation that validated
-	published map[string]bool
+	published map[string][]diag.Diagnostic // by URI, as last sent
 	gen       uint64             // bumped by every change
 	cancel    context.CancelFunc // cancels the evaluation under way
 	said      map[string]bool    // messages shown once
@@ -92,7 +93,7 @@ func New(opts Options) *Server {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string]bool{},
+	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string][]diag.Diagnostic{},
 		said: map[string]bool{}, kick: make(chan struct{}, 1)}
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,

@@ -66,3 +66,27 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkEditDevTeam is BenchmarkEdit2000 on examples/dev-team, a
+// repository of the size most teams have.
+func BenchmarkEditDevTeam(b *testing.B) {
+	root := copyDir(b, "../examples/dev-team")
+	t := &testing.T{}
+	c := start(t, root)
+	c.t = t
+	c.srv.opts.Debounce = time.Millisecond
+	c.wait()
+	src, err := os.ReadFile(filepath.Join(root, marco))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.open(marco, string(src))
+	c.wait()
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := range b.N {
+		c.change(marco, strings.Replace(string(src), "budget_limit: 1.00", "budget_limit: "+string(rune('1'+i%4)), 1))
+		c.wait()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}

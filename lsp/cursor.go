@@ -72,6 +72,8 @@ func locate(filename, src string, off int) *cursor {
 		if c.str && patch != "" && c.end > off {
 			c.end = off
 		}
+		c.start = max(0, min(c.start, len(src)))
+		c.end = max(c.start, min(c.end, len(src)))
 		if c.start <= off && off <= c.end && c.end-c.start >= 0 && c.end <= len(src) {
 			c.value = src[c.start:c.end]
 			if c.str {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -64,8 +65,20 @@ func (s *Server) loop(ctx context.Context) {
 				break debounce
 			}
 		}
-		s.evaluate(ctx)
+		s.evaluateSafely(ctx)
 	}
+}
+
+// evaluateSafely is evaluate that turns a panic (a bug) into a message
+// rather than the end of the editor's server.
+func (s *Server) evaluateSafely(ctx context.Context) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(s.opts.Log, "charter lsp: internal error while evaluating: %v\n%s", p, debug.Stack())
+			s.say(protocol.MessageTypeError, fmt.Sprintf("charter: internal error while evaluating (a bug in charter; please report it with the input that caused it): %v", p))
+		}
+	}()
+	s.evaluate(ctx)
 }
 
 // evaluate evaluates the config root with the open buffers over it and

@@ -631,3 +631,17 @@ func TestHoverRulesAndTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestBadParams: a request whose params do not fit is answered with an
+// error, and the server goes on.
+func TestBadParams(t *testing.T) {
+	c := start(t, copyDir(t, "../examples/dev-team"))
+	err := c.conn.Call(context.Background(), "textDocument/hover", "oops", new(any))
+	var re *jsonrpc2.Error
+	if !errors.As(err, &re) || re.Code != jsonrpc2.CodeInvalidParams {
+		t.Errorf("hover with a string for params: %v, want invalid params", err)
+	}
+	var list protocol.CompletionList
+	c.call("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(marco)}}}, &list)
+}

@@ -62,13 +62,12 @@ type Server struct {
 	mu        sync.Mutex
 	root      string // absolute config root; "" until initialized
 	docs      map[string]*document
-	snap      *snapshot // the last published evaluation
-	good      *snapshot // the last evaluation that validated
+	snap      *snapshot                    // the last published evaluation
+	good      *snapshot                    // the last evaluation that validated
 	published map[string][]diag.Diagnostic // by URI, as last sent
-	gen       uint64             // bumped by every change
-	cancel    context.CancelFunc // cancels the evaluation under way
-	said      map[string]bool    // messages shown once
-	dead      bool               // not a charter repository: serve nothing
+	gen       uint64                       // bumped by every change
+	cancel    context.CancelFunc           // cancels the evaluation under way
+	said      map[string]bool              // messages shown once
 	shutdown  bool
 	ev        revision.Evaluator // used by the evaluation goroutine only
 

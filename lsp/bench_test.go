@@ -24,9 +24,8 @@ func BenchmarkEdit2000(b *testing.B) {
 		b.Fatal(err)
 	}
 	t := &testing.T{}
-	c := start(t, root)
+	c := startDebounced(t, root, time.Millisecond)
 	c.t = t
-	c.srv.opts.Debounce = time.Millisecond
 	c.wait()
 	const rel = "agents/a0001.cue"
 	src, err := os.ReadFile(filepath.Join(root, rel))
@@ -72,9 +71,8 @@ func cpuTime() time.Duration {
 func BenchmarkEditDevTeam(b *testing.B) {
 	root := copyDir(b, "../examples/dev-team")
 	t := &testing.T{}
-	c := start(t, root)
+	c := startDebounced(t, root, time.Millisecond)
 	c.t = t
-	c.srv.opts.Debounce = time.Millisecond
 	c.wait()
 	src, err := os.ReadFile(filepath.Join(root, marco))
 	if err != nil {

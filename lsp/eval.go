@@ -101,11 +101,16 @@ func (s *Server) evaluate(ctx context.Context) {
 			texts[d.rel] = d.text
 		}
 	}
+	hook := s.started
 	s.mu.Unlock()
 
+	if hook != nil {
+		hook()
+	}
 	start := time.Now()
 	snap, err := s.run(ectx, root, files)
 	if ectx.Err() != nil {
+		s.abandoned.Add(1)
 		return // a newer edit abandoned it
 	}
 	var nf *load.NoFilesError

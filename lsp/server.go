@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -58,6 +59,8 @@ type Server struct {
 	conn    *jsonrpc2.Conn
 	kick    chan struct{}
 	evalled chan struct{} // receives after each published evaluation (tests)
+	// abandoned counts the evaluations a newer edit abandoned.
+	abandoned atomic.Int64
 
 	mu        sync.Mutex
 	root      string // absolute config root; "" until initialized
@@ -68,6 +71,7 @@ type Server struct {
 	gen       uint64                       // bumped by every change
 	cancel    context.CancelFunc           // cancels the evaluation under way
 	said      map[string]bool              // messages shown once
+	started   func()                       // called as an evaluation starts (tests)
 	shutdown  bool
 	ev        revision.Evaluator // used by the evaluation goroutine only
 

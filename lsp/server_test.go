@@ -56,11 +56,13 @@ func copyDir(t testing.TB, src string) string {
 	return dst
 }
 
-func start(t *testing.T, root string) *client {
+func start(t *testing.T, root string) *client { return startDebounced(t, root, 20*time.Millisecond) }
+
+func startDebounced(t *testing.T, root string, debounce time.Duration) *client {
 	t.Helper()
 	a, b := net.Pipe()
 	c := &client{t: t, root: root, done: make(chan error, 1), diags: map[string][]wireDiag{}}
-	c.srv = New(Options{Root: root, Debounce: 20 * time.Millisecond, StdlibDir: t.TempDir()})
+	c.srv = New(Options{Root: root, Debounce: debounce, StdlibDir: t.TempDir()})
 	c.srv.evalled = make(chan struct{}, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { c.done <- c.srv.Serve(ctx, a) }()
@@ -487,8 +489,8 @@ func TestSyntaxError(t *testing.T) {
 	}
 }
 
-// TestQuickEdits: of two quick edits, only the second's diagnostics are
-// published.
+// TestQuickEdits: an edit abandons the evaluation of the one before, and
+// only the last edit's diagnostics are published.
 func TestQuickEdits(t *testing.T) {
 	c := start(t, copyDir(t, "../examples/dev-team"))
 	c.wait()
@@ -498,10 +500,28 @@ func TestQuickEdits(t *testing.T) {
 	c.mu.Lock()
 	c.all = nil
 	c.mu.Unlock()
-	c.srv.opts.Debounce = 0 // let the first edit start evaluating at once
+	// The first edit's evaluation is held as it starts until the second
+	// edit has come in.
+	running, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	c.srv.mu.Lock()
+	c.srv.started = func() {
+		once.Do(func() {
+			close(running)
+			<-release
+		})
+	}
+	c.srv.mu.Unlock()
 	c.change(marco, strings.Replace(src, `verbosity: "concise"`, `verbosity: "first"`, 1))
+	<-running
 	c.change(marco, strings.Replace(src, `verbosity: "concise"`, `verbosity: "second"`, 1))
+	var h *protocol.Hover // the server has read the second edit
+	c.call("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(marco)}}}, &h)
+	close(release)
 	c.wait()
+	if n := c.srv.abandoned.Load(); n != 1 {
+		t.Errorf("%d evaluations abandoned, want the first edit's", n)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range c.all {

@@ -13,13 +13,21 @@ import (
 )
 
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
-	d, c, snap, _ := s.at(p.TextDocument.URI, p.Position)
+	d, c, snap, off := s.at(p.TextDocument.URI, p.Position)
 	if d == nil || c == nil || snap.cfg == nil {
 		return nil, nil
 	}
 	r := resolve(c, snap.cfg)
 	if r == nil {
 		return nil, nil
+	}
+	if r.kind == "template" {
+		// A runtime placeholder is declared under the type's variables.
+		name, ok := placeholderAt(d.text.src, off)
+		if !ok {
+			return nil, nil
+		}
+		r.decl = "agentTypes." + r.owner + ".variables." + name
 	}
 	l, ok := s.find(snap, r.decl)
 	if !ok {

@@ -644,6 +644,12 @@ func TestHoverRulesAndTemplates(t *testing.T) {
 	if got := hoverText(t, c, "types.cue", types, `You are {agent.name}`, 10); !strings.Contains(got, "filled in when the bundle is built") {
 		t.Errorf("hover on a compile-time placeholder: %q", got)
 	}
+	var l *protocol.Location
+	c.call("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("types.cue")}, Position: pos(t, types, `{task_description}`, 3)}}, &l)
+	if want := pos(t, types, "task_description: {description", 0); l == nil || l.Range.Start != want {
+		t.Errorf("definition of a placeholder: %+v, want types.cue at %v", l, want)
+	}
 	labels := completionLabels(t, c, "types.cue", types, `{task_description}`, 1)
 	for _, w := range []string{"task_description", "language", "agent.name"} {
 		if _, ok := labels[w]; !ok {

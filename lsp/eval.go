@@ -40,45 +40,64 @@ type snapshot struct {
 	took, evaluated, linted time.Duration
 	// notCharter is set when the workspace is no charter repository.
 	notCharter bool
+	// inputs are the buffers the evaluation read (root-relative path to
+	// text); agentsOnly tells, for every file read, whether it declares
+	// agents and nothing else (load.AgentsOnly). The fast path needs both.
+	inputs     map[string]string
+	agentsOnly map[string]bool
 }
 
 // loop evaluates after each burst of edits, one evaluation at a time (an
 // Evaluator is not safe for concurrent use, and an abandoned evaluation
-// returns at its next file read).
+// returns at its next file read). After a fast evaluation of one file
+// (fast.go), the full one follows once the author pauses.
 func (s *Server) loop(ctx context.Context) {
+	var full <-chan time.Time
 	for {
+		fastOK := true
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.kick:
+		case <-full:
+			fastOK = false
 		}
-	debounce:
-		for {
-			t := time.NewTimer(s.opts.Debounce)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-s.kick:
-				t.Stop()
-			case <-t.C:
-				break debounce
+		full = nil
+		if fastOK {
+		debounce:
+			for {
+				t := time.NewTimer(s.opts.Debounce)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-s.kick:
+					t.Stop()
+				case <-t.C:
+					break debounce
+				}
 			}
 		}
-		s.evaluateSafely(ctx)
+		if s.evaluateSafely(ctx, fastOK) {
+			full = time.After(s.opts.FullDelay)
+		}
 	}
 }
 
 // evaluateSafely is evaluate that turns a panic (a bug) into a message
 // rather than the end of the editor's server.
-func (s *Server) evaluateSafely(ctx context.Context) {
+func (s *Server) evaluateSafely(ctx context.Context, fastOK bool) (fast bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(s.opts.Log, "charter lsp: internal error while evaluating: %v\n%s", p, debug.Stack())
 			s.say(protocol.MessageTypeError, fmt.Sprintf("charter: internal error while evaluating (a bug in charter; please report it with the input that caused it): %v", p))
 		}
 	}()
+	if fastOK && s.fast(ctx) {
+		return true
+	}
 	s.evaluate(ctx)
+	return false
 }
 
 // evaluate evaluates the config root with the open buffers over it and
@@ -134,7 +153,7 @@ func (s *Server) evaluate(ctx context.Context) {
 		s.mu.Unlock()
 		return
 	}
-	s.snap = snap
+	s.snap, s.full = snap, snap
 	if snap.cfg != nil || snap.notCharter {
 		s.good = snap
 	}
@@ -211,6 +230,11 @@ func (s *Server) run(ctx context.Context, root string, files map[string]string) 
 		snap.diags[d.File] = append(snap.diags[d.File], d)
 	}
 	snap.decls = indexFiles(repo.Files)
+	snap.inputs = files
+	snap.agentsOnly = map[string]bool{}
+	for _, f := range repo.Files {
+		_, snap.agentsOnly[f.Path] = load.AgentsOnly(f.Syntax)
+	}
 	return snap, nil
 }
 

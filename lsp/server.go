@@ -8,9 +8,11 @@
 // lint runs on top as charter lint runs it, so rule ids and messages are the
 // CLI's. It runs in the background: an edit abandons the evaluation under
 // way (it stops reading files at once and is never published), and only the
-// evaluation of the latest edit publishes diagnostics. Requests are
-// answered from the last evaluation that validated, and from the buffer's
-// own syntax, so they never wait for one.
+// evaluation of the latest edit publishes diagnostics. On a large
+// repository an edit of one agent's file is first evaluated with just the
+// files it needs (fast.go). Requests are answered from the last evaluation
+// that validated, and from the buffer's own syntax, so they never wait for
+// one.
 package lsp
 
 import (
@@ -46,6 +48,14 @@ type Options struct {
 	// go to definition opens is written; empty means a folder in the
 	// user's cache directory.
 	StdlibDir string
+	// FastAfter: when a full evaluation took longer than this, an edit of
+	// one file that declares only agents is first evaluated with just the
+	// files it needs (fast.go), and the full evaluation follows after
+	// FullDelay without edits. 0 means 250 ms; negative, always.
+	FastAfter time.Duration
+	// FullDelay is the pause in editing after which the full evaluation
+	// follows a fast one; 0 means 1 s.
+	FullDelay time.Duration
 	// Version is what the server reports as its version.
 	Version string
 	// Log receives a line for what the server could not do; nil discards.
@@ -59,13 +69,15 @@ type Server struct {
 	conn    *jsonrpc2.Conn
 	kick    chan struct{}
 	evalled chan struct{} // receives after each published evaluation (tests)
-	// abandoned counts the evaluations a newer edit abandoned.
-	abandoned atomic.Int64
+	// abandoned counts the evaluations a newer edit abandoned; fastRuns
+	// the fast evaluations published.
+	abandoned, fastRuns atomic.Int64
 
 	mu        sync.Mutex
 	root      string // absolute config root; "" until initialized
 	docs      map[string]*document
 	snap      *snapshot                    // the last published evaluation
+	full      *snapshot                    // the last full evaluation
 	good      *snapshot                    // the last evaluation that validated
 	published map[string][]diag.Diagnostic // by URI, as last sent
 	gen       uint64                       // bumped by every change
@@ -92,6 +104,12 @@ type document struct {
 func New(opts Options) *Server {
 	if opts.Debounce == 0 {
 		opts.Debounce = 150 * time.Millisecond
+	}
+	if opts.FastAfter == 0 {
+		opts.FastAfter = 250 * time.Millisecond
+	}
+	if opts.FullDelay == 0 {
+		opts.FullDelay = time.Second
 	}
 	if opts.Log == nil {
 		opts.Log = io.Discard

@@ -56,13 +56,17 @@ func copyDir(t testing.TB, src string) string {
 	return dst
 }
 
-func start(t *testing.T, root string) *client { return startDebounced(t, root, 20*time.Millisecond) }
-
-func startDebounced(t *testing.T, root string, debounce time.Duration) *client {
+// start starts a server on root, with the fast path off (the tests of
+// evaluation expect full ones) unless opts turns it on.
+func start(t *testing.T, root string, opts ...func(*Options)) *client {
 	t.Helper()
 	a, b := net.Pipe()
 	c := &client{t: t, root: root, done: make(chan error, 1), diags: map[string][]wireDiag{}}
-	c.srv = New(Options{Root: root, Debounce: debounce, StdlibDir: t.TempDir()})
+	o := Options{Root: root, Debounce: 20 * time.Millisecond, StdlibDir: t.TempDir(), FastAfter: time.Hour}
+	for _, f := range opts {
+		f(&o)
+	}
+	c.srv = New(o)
 	c.srv.evalled = make(chan struct{}, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { c.done <- c.srv.Serve(ctx, a) }()
@@ -670,4 +674,61 @@ func TestBadParams(t *testing.T) {
 	var list protocol.CompletionList
 	c.call("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(marco)}}}, &list)
+}
+
+// TestFastPath: with the fast path on, an edit of one agent's file is
+// published from an evaluation of the files it needs, with the CLI's
+// messages, lint findings included; the full evaluation follows after the
+// pause and publishes what the edit does to other files.
+func TestFastPath(t *testing.T) {
+	c := start(t, copyDir(t, "../examples/dev-team"), func(o *Options) {
+		o.FastAfter = -1
+		o.FullDelay = 300 * time.Millisecond
+	})
+	c.wait()
+	src := c.read(marco)
+	c.open(marco, src)
+	c.wait() // a buffer the full evaluation did not read: fast
+	c.wait() // and the full one after the pause
+	base := c.srv.fastRuns.Load()
+	bad := strings.Replace(src, `verbosity: "concise"`, `verbosity: "consise"`, 1)
+	bad = strings.Replace(bad, "budget_limit: 1.00", "budget_limit: 900", 1)
+	c.change(marco, bad)
+	c.wait()
+	if n := c.srv.fastRuns.Load() - base; n != 1 {
+		t.Fatalf("%d fast evaluations, want 1", n)
+	}
+	want := `unknown-option: agents.marco.behavior.communication.verbosity: "consise" is not an option; valid options: concise, detailed, minimal (did you mean "concise"?)`
+	if got := messages(c.diagnostics(marco)); got != want {
+		t.Errorf("fast: got\n%s\nwant\n%s", got, want)
+	}
+	c.wait() // the full evaluation, after the pause
+	if got := messages(c.diagnostics(marco)); got != want {
+		t.Errorf("full: got\n%s\nwant\n%s", got, want)
+	}
+
+	// Valid again: lint's finding about the manager's budget comes from
+	// the fast evaluation too (sarah's file is in its scope).
+	c.change(marco, strings.Replace(src, "budget_limit: 1.00", "budget_limit: 900", 1))
+	c.wait()
+	if n := c.srv.fastRuns.Load() - base; n != 2 {
+		t.Fatalf("%d fast evaluations, want 2", n)
+	}
+	if got := messages(c.diagnostics(marco)); !strings.Contains(got, "budget-exceeds-manager: agents.marco.authority.budget_limit: budget_limit 900 exceeds sarah's budget_limit 5") {
+		t.Errorf("fast lint: got\n%s", got)
+	}
+	c.wait()
+
+	// Renaming sarah: her file first, marco's once the full evaluation ran.
+	const sarah = "agents/sarah.cue"
+	ssrc := c.read(sarah)
+	c.change(marco, src)
+	c.wait()
+	c.wait()
+	c.open(sarah, strings.Replace(ssrc, "agents: sarah:", "agents: sara:", 1))
+	c.wait()
+	c.wait()
+	if got := messages(c.diagnostics(marco)); !strings.Contains(got, `"sarah"`) {
+		t.Errorf("after the full evaluation, marco.cue: got\n%s\nwant a finding about sarah", got)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/charter-dev/charter/cuefmt"
+	"github.com/charter-dev/charter/internal/gen"
 )
 
 // client is a protocol client over an in-process pipe.
@@ -730,5 +731,32 @@ func TestFastPath(t *testing.T) {
 	c.wait()
 	if got := messages(c.diagnostics(marco)); !strings.Contains(got, `"sarah"`) {
 		t.Errorf("after the full evaluation, marco.cue: got\n%s\nwant a finding about sarah", got)
+	}
+}
+
+// TestFastPathSameFindings: on the generated repository, the fast path
+// publishes for the edited file exactly what the full evaluation then
+// publishes.
+func TestFastPathSameFindings(t *testing.T) {
+	root := t.TempDir()
+	if err := gen.Write(root, 60); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, root, func(o *Options) { o.FastAfter, o.FullDelay = -1, 200*time.Millisecond })
+	c.wait()
+	for _, rel := range []string{"agents/a0001.cue", "agents/a0007.cue"} {
+		src := c.read(rel)
+		c.open(rel, strings.Replace(src, "budget_limit:", "budget_limit: 1000 +", 1))
+		n := c.srv.fastRuns.Load()
+		c.wait()
+		if c.srv.fastRuns.Load() != n+1 {
+			t.Fatalf("%s: no fast evaluation", rel)
+		}
+		fast := messages(c.diagnostics(rel))
+		c.wait()
+		full := messages(c.diagnostics(rel))
+		if fast != full || fast == "" {
+			t.Errorf("%s: fast path published\n%s\nthe full evaluation\n%s", rel, fast, full)
+		}
 	}
 }

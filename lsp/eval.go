@@ -104,7 +104,7 @@ func (s *Server) evaluateSafely(ctx context.Context, fastOK bool) (fast bool) {
 // publishes the diagnostics, unless an edit came in meanwhile.
 func (s *Server) evaluate(ctx context.Context) {
 	s.mu.Lock()
-	if s.root == "" {
+	if s.root == "" || s.shutdown {
 		s.mu.Unlock()
 		return
 	}

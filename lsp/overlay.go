@@ -87,7 +87,7 @@ func (o *overlay) ReadDir(name string) ([]fs.DirEntry, error) {
 		if !ok {
 			continue
 		}
-		child, sub, isDir := strings.Cut(rest, "/")
+		child, _, isDir := strings.Cut(rest, "/")
 		if seen[child] {
 			if !isDir {
 				// A buffer over a file on disk: its size is the buffer's.
@@ -97,7 +97,6 @@ func (o *overlay) ReadDir(name string) ([]fs.DirEntry, error) {
 			continue
 		}
 		seen[child] = true
-		_ = sub
 		entries = append(entries, fs.FileInfoToDirEntry(memInfo{name: child, size: int64(len(src)), dir: isDir}))
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })

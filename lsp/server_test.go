@@ -760,3 +760,22 @@ func TestFastPathSameFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestNewBuffer: a buffer not saved yet, in a folder not on disk either,
+// is part of the repository.
+func TestNewBuffer(t *testing.T) {
+	c := start(t, copyDir(t, "../examples/dev-team"))
+	c.wait()
+	const rel = "agents/new/zoe.cue"
+	c.open(rel, "package charter\n\nagents: zoe: {\n\tname: \"Zoe\"\n\ttype: \"coderr\"\n}\n")
+	c.wait()
+	want := `reference: agents.zoe.type: unknown agent type "coderr"; did you mean "coder"?`
+	if got := messages(c.diagnostics(rel)); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	var as []protocol.CodeAction
+	as = actions(t, c, rel, 4)
+	if len(as) != 1 || as[0].Edit.Changes[c.uri(rel)][0].NewText != `"coder"` {
+		t.Errorf("actions: %+v", as)
+	}
+}

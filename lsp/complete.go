@@ -3,6 +3,7 @@ package lsp
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tliron/glsp"
@@ -130,7 +131,11 @@ func (s *Server) edits(list *protocol.CompletionList, d *document, c *cursor) *p
 	rng := d.text.rangeOf(c.start, c.end)
 	for i := range list.Items {
 		it := &list.Items[i]
-		it.TextEdit = protocol.TextEdit{Range: rng, NewText: it.Label}
+		text := it.Label
+		if c.quote {
+			text = strconv.Quote(text)
+		}
+		it.TextEdit = protocol.TextEdit{Range: rng, NewText: text}
 		f := it.Label
 		it.FilterText = &f
 	}

@@ -33,6 +33,10 @@ type cursor struct {
 	// inStruct is set when the cursor is in a struct but on no field:
 	// where a new field's label goes.
 	inStruct bool
+	// ident is set when the cursor is on an identifier used as a value;
+	// quote when that is only the placeholder locate typed for a value
+	// not begun yet: completions then bring their quotes.
+	ident, quote bool
 	// element holds the string-valued fields of the innermost list
 	// element the cursor is in (a behavior's type beside its params).
 	element map[string]string
@@ -80,11 +84,9 @@ func locate(filename, src string, off int) *cursor {
 				c.value = unescape(c.value)
 			}
 		}
-		if patch == "_" || patch == "_}" || patch == `_"` {
-			// An empty value or label being typed.
-			if c.value == "_" {
-				c.value = ""
-			}
+		if strings.HasPrefix(patch, "_") && c.ident && !c.label && c.start == off && c.end == off {
+			// A value not begun: complete it as a string.
+			c.str, c.quote, c.value = true, true, ""
 		}
 		return c
 	}
@@ -120,7 +122,8 @@ func findDecls(decls []ast.Decl, off int, path []string, el map[string]string) *
 			if d.Value != nil && d.Value.Pos().IsValid() && off >= d.Value.Pos().Offset() {
 				return findExpr(d.Value, off, p, siblings(decls), el)
 			}
-			return &cursor{path: p, siblings: siblings(decls), start: off, end: off, element: el}
+			// After the colon, before the value: a value not begun.
+			return &cursor{path: p, siblings: siblings(decls), start: off, end: off, element: el, str: true, quote: true}
 		case *ast.EmbedDecl:
 			if id, ok := d.Expr.(*ast.Ident); ok {
 				p := append(path[:len(path):len(path)], id.Name)
@@ -164,7 +167,7 @@ func findExpr(e ast.Expr, off int, path []string, sib, el map[string]string) *cu
 	case *ast.Interpolation:
 		return &cursor{path: path, siblings: sib, element: el, str: true, start: x.Pos().Offset() + 1, end: x.End().Offset() - 1}
 	case *ast.Ident:
-		return &cursor{path: path, siblings: sib, element: el, start: x.Pos().Offset(), end: x.End().Offset()}
+		return &cursor{path: path, siblings: sib, element: el, ident: true, start: x.Pos().Offset(), end: x.End().Offset()}
 	case *ast.BinaryExpr:
 		if contains(x.X, off) {
 			return findExpr(x.X, off, path, sib, el)

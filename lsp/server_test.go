@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -777,5 +778,28 @@ func TestNewBuffer(t *testing.T) {
 	as = actions(t, c, rel, 4)
 	if len(as) != 1 || as[0].Edit.Changes[c.uri(rel)][0].NewText != `"coder"` {
 		t.Errorf("actions: %+v", as)
+	}
+}
+
+// TestCompleteEmptyValue: a value not begun completes with its quotes.
+func TestCompleteEmptyValue(t *testing.T) {
+	c := start(t, copyDir(t, "../examples/dev-team"))
+	c.wait()
+	src := strings.Replace(c.read(marco), `reports_to:   "sarah"`, `reports_to: `, 1)
+	c.open(marco, src)
+	var list protocol.CompletionList
+	c.call("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(marco)}, Position: pos(t, src, `reports_to: `, len(`reports_to: `))}}, &list)
+	var got []string
+	for _, it := range list.Items {
+		switch te := it.TextEdit.(type) {
+		case protocol.TextEdit:
+			got = append(got, te.NewText)
+		case *protocol.TextEdit:
+			got = append(got, te.NewText)
+		}
+	}
+	if !slices.Contains(got, `"sarah"`) {
+		t.Errorf("completions: %q, want \"sarah\" with its quotes", got)
 	}
 }

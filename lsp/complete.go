@@ -10,12 +10,21 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/model"
 )
 
 func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
 	d, c, snap, off := s.at(p.TextDocument.URI, p.Position)
 	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	if d != nil && inIgnoreComment(d.text, off) {
+		for _, r := range lint.All() {
+			kind := protocol.CompletionItemKindKeyword
+			summary := r.Info().Summary
+			list.Items = append(list.Items, protocol.CompletionItem{Label: r.ID, Kind: &kind, Detail: &summary})
+		}
+		return list, nil
+	}
 	if d == nil || c == nil || snap.cfg == nil {
 		return list, nil
 	}
@@ -51,6 +60,12 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		if b := behaviorAt(parent); b >= 0 && len(parent) == b+2 {
 			if cat := cfg.Categories[parent[b+1]]; cat != nil {
 				names(protocol.CompletionItemKindProperty, model.Sorted(cat.Settings), func(n string) string { return cat.Settings[n].Description })
+			}
+			return s.edits(list, d, c), nil
+		}
+		if is(parent, "lint", "severity") {
+			for _, lr := range lint.All() {
+				add(protocol.CompletionItemKindKeyword, lr.ID, lr.Info().Summary, "")
 			}
 			return s.edits(list, d, c), nil
 		}
@@ -101,6 +116,10 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 			}
 		}
 		names(protocol.CompletionItemKindFunction, slices.Sorted(maps.Keys(tools)), func(n string) string { return tools[n] })
+	case r.kind == "lint rule":
+		for _, lr := range lint.All() {
+			add(protocol.CompletionItemKindKeyword, lr.ID, lr.Info().Summary, "")
+		}
 	case r.kind == "model":
 		names(protocol.CompletionItemKindValue, model.Sorted(cfg.Models), func(n string) string { return cfg.Models[n].Description })
 	case r.kind == "template":
@@ -140,4 +159,17 @@ func (s *Server) edits(list *protocol.CompletionList, d *document, c *cursor) *p
 		it.FilterText = &f
 	}
 	return list
+}
+
+// inIgnoreComment reports whether off is where a // charter:ignore
+// comment names its rules: after the marker, in its first word.
+func inIgnoreComment(t *text, off int) bool {
+	pos := t.position(off)
+	before := t.src[t.lines[pos.Line]:off]
+	i := strings.Index(before, "charter:ignore")
+	if i < 0 || !strings.Contains(before[:i], "//") {
+		return false
+	}
+	rest := before[i+len("charter:ignore"):]
+	return rest != "" && !strings.Contains(strings.TrimLeft(rest, " \t"), " ")
 }

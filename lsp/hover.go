@@ -35,9 +35,9 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		return nil, nil
 	}
 	if id, start, end, ok := ignoreRuleAt(d.text, off); ok {
-		if r, ok := lint.Lookup(id); ok {
+		if doc := lintRuleDoc(id); doc != "" {
 			rng := d.text.rangeOf(start, end)
-			return &protocol.Hover{Contents: markdown(fmt.Sprintf("**%s** (lint rule, %s)\n\n%s", r.ID, r.Severity, r.Info().Summary)), Range: &rng}, nil
+			return &protocol.Hover{Contents: markdown(doc), Range: &rng}, nil
 		}
 	}
 	if c == nil || snap.cfg == nil {
@@ -253,6 +253,8 @@ func describe(cfg *model.Config, r *ref) string {
 		if ru.Message != "" {
 			fmt.Fprintf(&b, "\nMessage: %s\n", ru.Message)
 		}
+	case "lint rule":
+		return lintRuleDoc(r.name)
 	case "model":
 		m := cfg.Models[r.name]
 		if m == nil {
@@ -344,4 +346,13 @@ func ignoreRuleAt(t *text, off int) (id string, start, end int, ok bool) {
 		b++
 	}
 	return line[a:b], lineStart + a, lineStart + b, true
+}
+
+// lintRuleDoc describes a lint rule, or "" when there is none of that id.
+func lintRuleDoc(id string) string {
+	r, ok := lint.Lookup(id)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("**%s** — lint rule (%s)\n\n%s\n\n`charter explain %s` documents it.", r.ID, r.Severity, r.Info().Summary, r.ID)
 }

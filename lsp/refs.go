@@ -87,6 +87,9 @@ func resolve(c *cursor, cfg *model.Config) *ref {
 			return &ref{kind: "model", name: p[1], decl: "models." + p[1]}
 		}
 	}
+	if c.label && is(p, "lint", "severity", "*") {
+		return &ref{kind: "lint rule", name: p[2]}
+	}
 	if len(p) >= 4 && p[0] == "profiles" && p[2] == "rules" {
 		return &ref{kind: "rule", name: p[3], owner: p[1], decl: "profiles." + p[1] + ".rules." + p[3]}
 	}
@@ -110,6 +113,8 @@ func resolve(c *cursor, cfg *model.Config) *ref {
 		return toolRef(cfg, v)
 	case is(p, "agents", "*", "model", "model_id"), is(p, "agents", "*", "model", "fallback_model"):
 		return &ref{kind: "model", name: v, decl: "models." + v}
+	case is(p, "lint", "disable", elem):
+		return &ref{kind: "lint rule", name: v}
 	case is(p, "agentTypes", "*", "system_prompt"):
 		return &ref{kind: "template", owner: p[1]}
 	}

@@ -803,3 +803,29 @@ func TestCompleteEmptyValue(t *testing.T) {
 		t.Errorf("completions: %q, want \"sarah\" with its quotes", got)
 	}
 }
+
+// TestLintRules: rule ids hover and complete in lint settings and in
+// // charter:ignore comments.
+func TestLintRules(t *testing.T) {
+	c := start(t, copyDir(t, "../examples/dev-team"))
+	c.wait()
+	src := strings.Replace(c.read("charter.cue"), "disable: []", `disable: ["unknown-model"]`, 1)
+	src = strings.Replace(src, "lint: {", "// charter:ignore budget-exceeds-manager approved\nlint: {", 1)
+	c.open("charter.cue", src)
+	c.wait()
+	if got := hoverText(t, c, "charter.cue", src, `"unknown-model"`, 3); !strings.HasPrefix(got, "**unknown-model** — lint rule (") {
+		t.Errorf("hover in lint.disable: %q", got)
+	}
+	if got := hoverText(t, c, "charter.cue", src, `budget-exceeds-manager approved`, 3); !strings.HasPrefix(got, "**budget-exceeds-manager** — lint rule (warning)") {
+		t.Errorf("hover in an ignore comment: %q", got)
+	}
+	for _, at := range []struct {
+		marker string
+		delta  int
+	}{{`"unknown-model"`, 3}, {`budget-exceeds-manager approved`, 3}} {
+		got := completionLabels(t, c, "charter.cue", src, at.marker, at.delta)
+		if _, ok := got["unknown-model"]; !ok || len(got) < 20 {
+			t.Errorf("completion at %s: %d items, want every rule", at.marker, len(got))
+		}
+	}
+}

@@ -69,6 +69,11 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	// Path is the CUE field path in dot notation, e.g. agents.sarah.model.
 	Path string `json:"path"`
+	// Suggestion is the closest valid name when the message says "did you
+	// mean": it replaces the name (a value or a field's label) that starts
+	// at Line:Column. Editors offer it as a fix; the formats leave it out,
+	// since the message already says it.
+	Suggestion string `json:"-"`
 }
 
 // String formats d as file:line:col: severity: [rule] message.

@@ -34,6 +34,7 @@ type finding struct {
 	path []string
 	pos  token.Pos // when the rule knows it; else resolved from path
 	msg  string
+	fix  string // the closest valid name, when the message suggests one
 }
 
 // Reportf reports a finding at the CUE path (e.g. "agents", "sarah",
@@ -41,6 +42,14 @@ type finding struct {
 // notation; it should say what is wrong and how to fix it.
 func (p *Pass) Reportf(path []string, format string, args ...any) {
 	*p.out = append(*p.out, finding{rule: p.Rule, path: path, msg: fmt.Sprintf(format, args...)})
+}
+
+// ReportNamef reports a wrong name at path, as Reportf, and suggests the
+// closest of candidates (diag.Diagnostic.Suggestion) when one is close; the
+// message should say so with didYouMean.
+func (p *Pass) ReportNamef(path []string, name string, candidates []string, format string, args ...any) {
+	fix, _ := validate.Closest(name, candidates)
+	*p.out = append(*p.out, finding{rule: p.Rule, path: path, msg: fmt.Sprintf(format, args...), fix: fix})
 }
 
 // ReportPosf reports a finding at a known position in a user file (from the

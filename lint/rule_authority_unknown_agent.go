@@ -21,12 +21,12 @@ var authorityUnknownAgent = &Rule{
 			auth := p.Config.Agents[id].Authority
 			if to := auth.ReportsTo; to != "" {
 				if _, ok := p.Config.Agents[to]; !ok {
-					p.Reportf([]string{"agents", id, "authority", "reports_to"}, "reports_to names no agent %q%s", to, didYouMean(to, ids))
+					p.ReportNamef([]string{"agents", id, "authority", "reports_to"}, to, ids, "reports_to names no agent %q%s", to, didYouMean(to, ids))
 				}
 			}
 			for i, to := range auth.CanDelegateTo {
 				if _, ok := p.Config.Agents[to]; !ok {
-					p.Reportf([]string{"agents", id, "authority", "can_delegate_to", index(i)}, "can_delegate_to names no agent %q%s", to, didYouMean(to, ids))
+					p.ReportNamef([]string{"agents", id, "authority", "can_delegate_to", index(i)}, to, ids, "can_delegate_to names no agent %q%s", to, didYouMean(to, ids))
 				}
 			}
 		}

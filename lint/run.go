@@ -193,7 +193,7 @@ func (l *locator) index(found []finding) {
 }
 
 func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagnostic {
-	d := diag.Diagnostic{Severity: severity[f.rule.ID], Rule: f.rule.ID, Path: dotted(f.path), Message: f.msg}
+	d := diag.Diagnostic{Severity: severity[f.rule.ID], Rule: f.rule.ID, Path: dotted(f.path), Message: f.msg, Suggestion: f.fix}
 	if len(f.path) > 0 {
 		d.Message = d.Path + ": " + f.msg
 	}

@@ -48,7 +48,7 @@ func (v *validator) ref(path Path, kind, noun, name string, ok bool, candidates 
 	if v.exists(kind, name, ok) {
 		return
 	}
-	v.report("reference", path, "unknown %s %q%s", noun, name, didYouMean(name, candidates, noun+"s"))
+	v.reportName("reference", path, false, name, candidates, "unknown %s %q%s", noun, name, didYouMean(name, candidates, noun+"s"))
 }
 
 func (v *validator) refList(path Path, list []string, kind, noun string) {
@@ -111,6 +111,15 @@ func (v *validator) settingLine(path Path, line string, numeric bool) {
 	}
 }
 
+// optionNames are the names a wrong choice ch of s may be a typo of: the
+// options of a setting that has them, when ch is a name.
+func optionNames(s *model.Setting, ch model.Choice) []string {
+	if s.Numeric() || ch.IsNumber {
+		return nil
+	}
+	return names(s.Options)
+}
+
 // choiceProblem says why ch is not a valid choice of s, or "".
 func (v *validator) choiceProblem(s *model.Setting, ch model.Choice) string {
 	if s.Numeric() {
@@ -153,7 +162,7 @@ func (v *validator) behavior(path Path, b model.Behavior) {
 	for _, cname := range names(b) {
 		cat, ok := c.Categories[cname]
 		if !ok {
-			v.reportLabel("unknown-category", path.Child(cname), "unknown category %q%s", cname, didYouMean(cname, names(c.Categories), "categories"))
+			v.reportName("unknown-category", path.Child(cname), true, cname, names(c.Categories), "unknown category %q%s", cname, didYouMean(cname, names(c.Categories), "categories"))
 			continue
 		}
 		if v.res.Invalid["categories."+cname] {
@@ -162,11 +171,12 @@ func (v *validator) behavior(path Path, b model.Behavior) {
 		for _, sname := range names(b[cname]) {
 			s, ok := cat.Settings[sname]
 			if !ok {
-				v.reportLabel("unknown-setting", path.Child(cname, sname), "category %s has no setting %q%s", cname, sname, didYouMean(sname, names(cat.Settings), "settings"))
+				v.reportName("unknown-setting", path.Child(cname, sname), true, sname, names(cat.Settings), "category %s has no setting %q%s", cname, sname, didYouMean(sname, names(cat.Settings), "settings"))
 				continue
 			}
-			if msg := v.choiceProblem(s, b[cname][sname]); msg != "" {
-				v.report("unknown-option", path.Child(cname, sname), "%s", msg)
+			if ch := b[cname][sname]; v.choiceProblem(s, ch) != "" {
+				p := path.Child(cname, sname)
+				v.reportName("unknown-option", p, false, ch.Name, optionNames(s, ch), "%s", v.choiceProblem(s, ch))
 			}
 		}
 	}
@@ -254,7 +264,7 @@ func (v *validator) agent(id string, a *model.Agent) {
 		for _, pname := range names(use.Params) {
 			param, ok := bt.Params[pname]
 			if !ok {
-				v.reportLabel("unknown-param", bp.Child("params", pname), "behavior type %s has no parameter %q%s", use.Type, pname, didYouMean(pname, names(bt.Params), "parameters"))
+				v.reportName("unknown-param", bp.Child("params", pname), true, pname, names(bt.Params), "behavior type %s has no parameter %q%s", use.Type, pname, didYouMean(pname, names(bt.Params), "parameters"))
 				continue
 			}
 			if !paramTypeOK(param.Type, use.Params[pname]) {

@@ -64,7 +64,8 @@ func (v *validator) unknownFields(path Path, user cue.Value, sh *shape, found ma
 				child = sh.pattern
 			case sh.closed:
 				p := path.Child(c.label)
-				v.reportAt("unknown-field", p, labelPos(c.value),
+				fix, _ := closest(c.label, sh.names)
+				v.reportFix("unknown-field", p, labelPos(c.value), fix,
 					"unknown field %q%s", c.label, didYouMean(c.label, sh.names, "fields"))
 				found[p.String()] = true
 				continue

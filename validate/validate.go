@@ -214,6 +214,17 @@ func (v *validator) report(rule string, path Path, format string, args ...any) {
 	v.reportAt(rule, path, posOf(v.repo.Value, path), format, args...)
 }
 
+// reportName is report for a wrong name (a value, or with label a field's
+// label) that the closest of candidates, if any is close, should replace.
+func (v *validator) reportName(rule string, path Path, label bool, name string, candidates []string, format string, args ...any) {
+	pos := posOf(v.repo.Value, path)
+	if label {
+		pos = labelPosOf(v.repo.Value, path)
+	}
+	fix, _ := closest(name, candidates)
+	v.reportFix(rule, path, pos, fix, format, args...)
+}
+
 // reportLabel adds an error at the user's position of the label of path:
 // for a name that is wrong, rather than a value.
 func (v *validator) reportLabel(rule string, path Path, format string, args ...any) {
@@ -221,6 +232,12 @@ func (v *validator) reportLabel(rule string, path Path, format string, args ...a
 }
 
 func (v *validator) reportAt(rule string, path Path, pos token.Pos, format string, args ...any) {
+	v.reportFix(rule, path, pos, "", format, args...)
+}
+
+// reportFix is reportAt for a name that suggestion, the closest valid one,
+// should replace.
+func (v *validator) reportFix(rule string, path Path, pos token.Pos, suggestion, format string, args ...any) {
 	if v.broken != nil && v.near(path) {
 		return
 	}
@@ -228,7 +245,7 @@ func (v *validator) reportAt(rule string, path Path, pos token.Pos, format strin
 	if len(path) > 0 {
 		msg = path.String() + ": " + msg
 	}
-	d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Path: path.String(), Message: msg}
+	d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Path: path.String(), Message: msg, Suggestion: suggestion}
 	if pos.IsValid() {
 		d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
 	}
@@ -257,7 +274,8 @@ func (v *validator) topLevel() {
 	for it.Next() {
 		label := it.Selector().Unquoted()
 		if !cfgDef.Allows(cue.Str(label)) {
-			v.reportAt("unknown-field", Path{label}, labelPos(it.Value()),
+			fix, _ := closest(label, known)
+			v.reportFix("unknown-field", Path{label}, labelPos(it.Value()), fix,
 				"unknown top-level field %q%s", label, didYouMean(label, known, "top-level fields"))
 		}
 	}

@@ -155,6 +155,7 @@ identity across Git history.`,
 		newPullCmd(g),
 		newVerifyCmd(g),
 		newImportCmd(g),
+		newLSPCmd(g),
 	)
 	registerCompletions(root, g)
 	return root

@@ -113,11 +113,11 @@ func diffSide(g *globals, src revision.Source) (*compiler.Program, error) {
 // whose document is the same on both sides has no changes, and is left
 // out of both: most agents, in most diffs.
 func changedDocs(a, b *compiler.Program, only string) (da, db map[string]map[string]any, err error) {
-	ra, err := agentJSONs(a, only)
+	ra, err := bundle.AgentJSONs(a, only)
 	if err != nil {
 		return nil, nil, err
 	}
-	rb, err := agentJSONs(b, only)
+	rb, err := bundle.AgentJSONs(b, only)
 	if err != nil {
 		return nil, nil, err
 	}

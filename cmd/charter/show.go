@@ -10,6 +10,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
+	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 	"github.com/spf13/cobra"
@@ -103,7 +104,7 @@ func showAt(g *globals, src revision.Source, id string) (map[string]any, error) 
 	if err != nil {
 		return nil, err
 	}
-	doc, err := agentDoc(prog, id)
+	doc, err := bundle.AgentDocIn(prog, id)
 	if err != nil {
 		return nil, fail(err, "")
 	}

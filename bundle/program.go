@@ -1,32 +1,31 @@
-package main
+package bundle
 
 import (
-	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/render"
 )
 
-// agentDoc returns one agent's agent.json object, or nil when it does not
+// AgentDocIn returns one agent's agent.json object, or nil when it does not
 // exist.
-func agentDoc(prog *compiler.Program, id string) (map[string]any, error) {
+func AgentDocIn(prog *compiler.Program, id string) (map[string]any, error) {
 	for _, a := range prog.Agents {
 		if a.ID == id {
 			p, err := render.Render(prog, a)
 			if err != nil {
 				return nil, err
 			}
-			doc, _, err := bundle.AgentDoc(a, p.String())
+			doc, _, err := AgentDoc(a, p.String())
 			return doc, err
 		}
 	}
 	return nil, nil
 }
 
-// agentJSONs returns every agent's document as bundle.AgentJSON gives it
+// AgentJSONs returns every agent's document as AgentJSON gives it
 // (or only one's, when only is set), built in parallel: rendering and
 // encoding read the compiled program only.
-func agentJSONs(prog *compiler.Program, only string) (map[string][]byte, error) {
+func AgentJSONs(prog *compiler.Program, only string) (map[string][]byte, error) {
 	var agents []*compiler.Agent
 	for _, a := range prog.Agents {
 		if only == "" || a.ID == only {
@@ -38,7 +37,7 @@ func agentJSONs(prog *compiler.Program, only string) (map[string][]byte, error) 
 	par.Each(len(agents), 0, func(i int) {
 		p, err := render.Render(prog, agents[i])
 		if err == nil {
-			docs[i], err = bundle.AgentJSON(agents[i], p.String())
+			docs[i], err = AgentJSON(agents[i], p.String())
 		}
 		errs[i] = err
 	})

@@ -2,11 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
-
-	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
@@ -71,8 +68,7 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 	found := runRules(prog, files, enabled)
 
 	// Resolve positions, then apply suppression comments.
-	loc := &locator{prog: prog, files: files, elements: map[string]token.Pos{}}
-	loc.index(found)
+	loc := &locator{prog: prog}
 	ds := make([]diag.Diagnostic, 0, len(found))
 	for _, f := range found {
 		ds = append(ds, loc.diag(f, severity))
@@ -86,7 +82,6 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 		for _, ig := range ignores {
 			meta = append(meta, ig.problems(enabled)...)
 		}
-		loc.index(meta)
 		for _, f := range meta {
 			if enabled[f.rule.ID] {
 				ds = append(ds, loc.diag(f, severity))
@@ -170,26 +165,10 @@ func runRules(prog *compiler.Program, files []*load.File, enabled map[string]boo
 	return slices.Concat(out...)
 }
 
-// locator resolves findings' positions.
+// locator resolves findings' positions: those a rule did not give are
+// the program's (Program.Locate, which places list elements too).
 type locator struct {
-	prog     *compiler.Program
-	files    []*load.File
-	elements map[string]token.Pos
-}
-
-// index finds the positions of the list elements that findings name
-// (Program.Locate places only fields), walking just the parts of the
-// files on their paths.
-func (l *locator) index(found []finding) {
-	var paths [][]string
-	for _, f := range found {
-		if !f.pos.IsValid() && hasElement(f.path) {
-			paths = append(paths, f.path)
-		}
-	}
-	if len(paths) > 0 {
-		maps.Copy(l.elements, elementPositions(l.files, paths))
-	}
+	prog *compiler.Program
 }
 
 func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagnostic {
@@ -200,10 +179,6 @@ func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagno
 	if f.pos.IsValid() {
 		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), f.pos.Column()
 	} else if len(f.path) > 0 {
-		if pos, ok := l.elements[d.Path]; ok {
-			d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
-			return d
-		}
 		p := l.prog.Locate(f.path...)
 		d.File, d.Line, d.Column = p.File, p.Line, p.Column
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/model"
 )
 
@@ -82,7 +83,7 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 			fmt.Sprintf("add %s to agentTypes.%s.categories to give its agents that section", category, a.Decl.Type))
 	}
 	steps := []whyStep{{Layer: "default", Value: s.Default.String(),
-		Path: fmt.Sprintf("categories.%s.settings.%s.default", category, setting),
+		Path: fieldpath.Path{"categories", category, "settings", setting, "default"}.String(),
 		Pos:  prog.Locate("categories", category, "settings", setting, "default")}}
 	for _, l := range prog.Layers(a) {
 		ch, ok := l.Behavior[category][setting]
@@ -90,7 +91,7 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 			continue
 		}
 		p := append(slices.Clone(l.Path), category, setting)
-		steps = append(steps, whyStep{Layer: l.Origin.Layer, Name: l.Origin.Name, Value: ch.String(), Path: strings.Join(p, "."), Pos: prog.Locate(p...)})
+		steps = append(steps, whyStep{Layer: l.Origin.Layer, Name: l.Origin.Name, Value: ch.String(), Path: fieldpath.Path(p).String(), Pos: prog.Locate(p...)})
 	}
 	for i := range steps {
 		steps[i].Chosen = steps[i].Path == rs.Origin.Path

@@ -226,3 +226,27 @@ func TestLocateListElement(t *testing.T) {
 		t.Errorf("Locate(agents.ann.tools.denied[1]) = %+v, want a.cue:6:3", got)
 	}
 }
+
+// TestRuleOrigins: flattening records, per rule, the profiles of the chain
+// that declare it (nearest first) and the one whose trigger wins.
+func TestRuleOrigins(t *testing.T) {
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
+		"p.cue": `package charter
+profiles: base: rules: {
+	r1: {rule: "One.", trigger: "bash", action: "remind"}
+	r2: {rule: "Two.", trigger: "bash", action: "remind"}
+}
+profiles: mid: {extends: "base", rules: r1: trigger: "edit"}
+profiles: top: {extends: "mid", rules: {r1: message: "Nearer.", r3: {rule: "Three.", trigger: "read", action: "warn"}}}
+`,
+	}))
+	got := prog.RuleOrigins["top"]
+	want := map[string]compiler.RuleOrigin{
+		"r1": {Declared: []string{"top", "mid", "base"}, Trigger: "mid"},
+		"r2": {Declared: []string{"base"}, Trigger: "base"},
+		"r3": {Declared: []string{"top"}, Trigger: "top"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("RuleOrigins[top] (-want +got):\n%s", d)
+	}
+}

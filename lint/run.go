@@ -52,15 +52,42 @@ func CheckIDs(ids []string) error {
 	return nil
 }
 
+// CompilerRuleError is a compiler-reported rule given to --disable: the
+// compiler reports it as an error, which no setting turns off.
+type CompilerRuleError struct{ ID string }
+
+func (e *CompilerRuleError) Error() string {
+	return fmt.Sprintf("lint rule %s is reported by the compiler as an error and cannot be disabled: fix what it reports ('charter explain %s' says how)", e.ID, e.ID)
+}
+
+// CheckDisable returns an *UnknownRuleError for the first id that names
+// no rule, or a *CompilerRuleError for the first that names a rule the
+// compiler reports.
+func CheckDisable(ids []string) error {
+	if err := CheckIDs(ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if r, _ := Lookup(id); r.Kind == CompilerReported {
+			return &CompilerRuleError{ID: id}
+		}
+	}
+	return nil
+}
+
 // Run lints a compiled program. files are the user's parsed files, read for
 // suppression comments. The program must come from a repository that
 // validated and compiled without errors; Run reports nothing about those.
-// The only error is an unknown rule id in opts.
+// The only errors are an unknown rule id in opts and a compiler-reported
+// one in opts.Disable.
 func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagnostic, error) {
-	for _, list := range [][]string{opts.Enable, opts.Disable, opts.Only} {
+	for _, list := range [][]string{opts.Enable, opts.Only} {
 		if err := CheckIDs(list); err != nil {
 			return nil, err
 		}
+	}
+	if err := CheckDisable(opts.Disable); err != nil {
+		return nil, err
 	}
 	settings := prog.Config.Lint
 	enabled, severity, meta := configure(settings, opts)

@@ -51,7 +51,7 @@ a REV that does not validate is named and lint exits 1, as diff does.`,
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))
 	f.StringSliceVar(&o.enable, "enable", nil, "turn on rules (comma-separated or repeated), including those off by default")
-	f.StringSliceVar(&o.disable, "disable", nil, "turn off rules (comma-separated or repeated)")
+	f.StringSliceVar(&o.disable, "disable", nil, "turn off rules (comma-separated or repeated); those the compiler reports cannot be")
 	f.StringVar(&o.failLevel, "fail-level", "warning", "exit 1 when a finding has this severity or higher: error, warning or info")
 	f.BoolVar(&o.noInlineIgnores, "no-inline-ignores", false, "ignore every // charter:ignore comment (for audits)")
 	f.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings that this Git revision did not already have (matched by rule, path and message, not line)")
@@ -67,10 +67,11 @@ func runLint(g *globals, o *lintOptions) error {
 	if err != nil {
 		return usage("%v", err)
 	}
-	for _, ids := range [][]string{o.enable, o.disable} {
-		if err := lint.CheckIDs(ids); err != nil {
-			return usage("%v", err)
-		}
+	if err := lint.CheckIDs(o.enable); err != nil {
+		return usage("%w", err)
+	}
+	if err := lint.CheckDisable(o.disable); err != nil {
+		return usage("%w", err)
 	}
 	rev, err := evaluate(g, o.source(g))
 	if err != nil {

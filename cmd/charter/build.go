@@ -64,11 +64,11 @@ func runBuild(g *globals, o *buildOptions) error {
 	info := buildinfo.Read()
 	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
 	if err != nil {
-		return fail(fmt.Errorf("building the bundle: %v", err), "")
+		return fail(fmt.Errorf("building the bundle: %w", err), "")
 	}
 	if o.out != "" {
 		if err := bundle.WriteDir(o.out, tree); err != nil {
-			return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous bundle, if any, is untouched")
+			return fail(fmt.Errorf("writing %s: %w", o.out, err), "the previous bundle, if any, is untouched")
 		}
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
@@ -82,7 +82,7 @@ func runBuild(g *globals, o *buildOptions) error {
 			return fail(err, "")
 		}
 		if err := writeFileAtomic(o.archive, buf.Bytes()); err != nil {
-			return fail(fmt.Errorf("writing %s: %v", o.archive, err), "")
+			return fail(fmt.Errorf("writing %s: %w", o.archive, err), "")
 		}
 		g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), buf.Len())
 	}

@@ -133,7 +133,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 		case errors.As(err, &ce):
 			fmt.Fprintf(g.stderr, "charter: %s: %v\n", o.session, err)
 		case err != nil:
-			return fail(fmt.Errorf("reading %s: %v", o.session, err), "")
+			return fail(fmt.Errorf("reading %s: %w", o.session, err), "")
 		}
 		session = s
 	}
@@ -164,13 +164,13 @@ func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
 			}
 			b, err := os.ReadFile(filepath.Join(o.bundle, "agents", o.agent, "agent.json"))
 			if err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("agent %s is not in the bundle at %s: %v", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
+				return rules.Profile{}, fail(fmt.Errorf("agent %s is not in the bundle at %s: %w", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
 			}
 			var doc struct {
 				Profile *struct{ Name string } `json:"profile"`
 			}
 			if err := json.Unmarshal(b, &doc); err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("%s/agents/%s/agent.json: %v", o.bundle, o.agent, err), "")
+				return rules.Profile{}, fail(fmt.Errorf("%s/agents/%s/agent.json: %w", o.bundle, o.agent, err), "")
 			}
 			if doc.Profile == nil {
 				return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
@@ -182,7 +182,7 @@ func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
 		}
 		f, err := os.Open(filepath.Join(o.bundle, "profiles", name+".json"))
 		if err != nil {
-			return rules.Profile{}, fail(fmt.Errorf("profile %s is not in the bundle at %s: %v", name, o.bundle, err), "")
+			return rules.Profile{}, fail(fmt.Errorf("profile %s is not in the bundle at %s: %w", name, o.bundle, err), "")
 		}
 		defer f.Close()
 		p, err := rules.DecodeProfile(f)

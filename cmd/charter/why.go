@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/model"
 )
 
@@ -30,16 +28,6 @@ profile) it says where the value is declared.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
-}
-
-// whyStep is one layer that sets (or could set) a value.
-type whyStep struct {
-	Layer  string            `json:"layer"`
-	Name   string            `json:"name,omitempty"`
-	Value  string            `json:"value"`
-	Path   string            `json:"path"`
-	Pos    compiler.Position `json:"pos"`
-	Chosen bool              `json:"chosen"`
 }
 
 func runWhy(g *globals, id, path, format string) error {
@@ -72,8 +60,7 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 	if !ok {
 		return unknownName("category", category, model.Sorted(cfg.Categories))
 	}
-	s, ok := cat.Settings[setting]
-	if !ok {
+	if _, ok := cat.Settings[setting]; !ok {
 		return unknownName("setting of category "+category, setting, model.Sorted(cat.Settings))
 	}
 	rs, ok := a.Setting(category, setting)
@@ -82,20 +69,7 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 			a.ID, category, a.Decl.Type, model.NameList(a.Type.Categories)),
 			fmt.Sprintf("add %s to agentTypes.%s.categories to give its agents that section", category, a.Decl.Type))
 	}
-	steps := []whyStep{{Layer: "default", Value: s.Default.String(),
-		Path: fieldpath.Path{"categories", category, "settings", setting, "default"}.String(),
-		Pos:  prog.Locate("categories", category, "settings", setting, "default")}}
-	for _, l := range prog.Layers(a) {
-		ch, ok := l.Behavior[category][setting]
-		if !ok {
-			continue
-		}
-		p := append(slices.Clone(l.Path), category, setting)
-		steps = append(steps, whyStep{Layer: l.Origin.Layer, Name: l.Origin.Name, Value: ch.String(), Path: fieldpath.Path(p).String(), Pos: prog.Locate(p...)})
-	}
-	for i := range steps {
-		steps[i].Chosen = steps[i].Path == rs.Origin.Path
-	}
+	steps := prog.Steps(a, category, setting)
 	if format == "json" {
 		return writeJSON(g.stdout, map[string]any{"agent": a.ID, "path": "behavior." + category + "." + setting,
 			"value": rs.Value.String(), "text": rs.Text, "steps": steps})

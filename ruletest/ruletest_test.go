@@ -52,4 +52,6 @@ func TestRunAll(t *testing.T) {
 	}
 }
 
-func fmtRepo(substring string) string { return regexp.MustCompile(`%s`).ReplaceAllString(repo, substring) }
+func fmtRepo(substring string) string {
+	return regexp.MustCompile(`%s`).ReplaceAllString(repo, substring)
+}

@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
-	"github.com/charter-dev/charter/validate"
 )
 
 type evalOptions struct {
@@ -157,35 +157,11 @@ func hookError(err error) error {
 // building the repository.
 func evalProfile(g *globals, o *evalOptions) (rules.Profile, error) {
 	if o.bundle != "" {
-		name := o.profile
-		if o.agent != "" {
-			if !validate.IsSlug(o.agent) {
-				return rules.Profile{}, usage("agent id %q is not a slug", o.agent)
-			}
-			b, err := os.ReadFile(filepath.Join(o.bundle, "agents", o.agent, "agent.json"))
-			if err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("agent %s is not in the bundle at %s: %w", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
-			}
-			var doc struct {
-				Profile *struct{ Name string } `json:"profile"`
-			}
-			if err := json.Unmarshal(b, &doc); err != nil {
-				return rules.Profile{}, fail(fmt.Errorf("%s/agents/%s/agent.json: %w", o.bundle, o.agent, err), "")
-			}
-			if doc.Profile == nil {
-				return rules.Profile{}, usage("agent %s has no rule profile", o.agent)
-			}
-			name = doc.Profile.Name
+		p, err := bundle.ReadProfile(o.bundle, o.agent, o.profile)
+		var nf *bundle.NotInBundleError
+		if errors.As(err, &nf) && nf.Kind == "agent" {
+			return rules.Profile{}, fail(err, "build the bundle with charter build, or check --bundle and --agent")
 		}
-		if !validate.IsSlug(name) {
-			return rules.Profile{}, usage("profile name %q is not a slug", name)
-		}
-		f, err := os.Open(filepath.Join(o.bundle, "profiles", name+".json"))
-		if err != nil {
-			return rules.Profile{}, fail(fmt.Errorf("profile %s is not in the bundle at %s: %w", name, o.bundle, err), "")
-		}
-		defer f.Close()
-		p, err := rules.DecodeProfile(f)
 		if err != nil {
 			return rules.Profile{}, fail(err, "")
 		}

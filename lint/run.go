@@ -131,6 +131,16 @@ func Enabled(settings model.LintSettings, opts Options) []*Rule {
 	return out
 }
 
+// EnabledInfos is Enabled's rules' metadata, for output formats that list
+// the rules that ran (JUnit: one test case each).
+func EnabledInfos(settings model.LintSettings, opts Options) []diag.RuleInfo {
+	var out []diag.RuleInfo
+	for _, r := range Enabled(settings, opts) {
+		out = append(out, r.Info())
+	}
+	return out
+}
+
 // configure decides which rules run and at which severity, and reports
 // unknown rule ids in the settings.
 func configure(settings model.LintSettings, opts Options) (enabled map[string]bool, severity map[string]diag.Severity, meta []finding) {
@@ -226,4 +236,25 @@ func unknownRuleMessage(id string) string {
 		return fmt.Sprintf("unknown lint rule %q%s", id, hint)
 	}
 	return fmt.Sprintf("unknown lint rule %q; 'charter explain' lists the rules", id)
+}
+
+// NewFindings drops from ds the findings old already had, matched by rule,
+// path and message (lines move when a file is edited), as many times as old
+// has them.
+func NewFindings(ds, old []diag.Diagnostic) []diag.Diagnostic {
+	type key struct{ rule, path, msg string }
+	seen := map[key]int{}
+	for _, d := range old {
+		seen[key{d.Rule, d.Path, d.Message}]++
+	}
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		k := key{d.Rule, d.Path, d.Message}
+		if seen[k] > 0 {
+			seen[k]--
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -34,19 +34,11 @@ func (l *Locator) Pos(path ...string) Position {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	sels := fieldpath.Path(path).Selectors()
-	for n := len(sels); n >= 1; n-- {
-		for _, root := range []cue.Value{l.user, l.std} {
-			v := root.LookupPath(cue.MakePath(sels[:n]...))
-			if !v.Exists() {
-				continue
-			}
-			if p := load.ValuePos(v); p.IsValid() {
-				return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
-			}
-		}
+	p := load.Locate([]cue.Value{l.user, l.std}, path, load.ValuePos, nil)
+	if !p.IsValid() {
+		return Position{}
 	}
-	return Position{}
+	return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
 }
 
 // LiteralPos returns the position and source text of the string literal at

@@ -24,18 +24,8 @@ func posOf(v cue.Value, p Path) token.Pos { return posAt(v, p, userPos) }
 func labelPosOf(v cue.Value, p Path) token.Pos { return posAt(v, p, labelPos) }
 
 func posAt(v cue.Value, p Path, pos func(cue.Value) token.Pos) token.Pos {
-	sels := p.Selectors()
-	for n := len(sels); n >= 1; n-- {
-		x := v.LookupPath(cue.MakePath(sels[:n]...))
-		if !x.Exists() {
-			continue
-		}
-		if p := pos(x); p.IsValid() {
-			return p
-		}
-		pos = userPos // an ancestor's label is as good as its value
-	}
-	return token.NoPos
+	// An ancestor's label is as good as its value.
+	return load.Locate([]cue.Value{v}, p, pos, userPos)
 }
 
 // userPos returns the position of x in a user file: of its value when it

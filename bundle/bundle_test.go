@@ -190,9 +190,8 @@ func TestKilledBuildKeepsOldBundle(t *testing.T) {
 	if err := WriteDir(dir, Tree{"manifest.json": []byte("old")}); err != nil {
 		t.Fatal(err)
 	}
-	writeHook = func(n int) bool { return n < 2 }
-	defer func() { writeHook = nil }()
-	if err := WriteDir(dir, Tree{"manifest.json": []byte("new"), "x.json": []byte("x"), "y.json": []byte("y")}); !errors.Is(err, errKilled) {
+	alive := func(n int) bool { return n < 2 }
+	if err := writeDir(dir, Tree{"manifest.json": []byte("new"), "x.json": []byte("x"), "y.json": []byte("y")}, alive); !errors.Is(err, errKilled) {
 		t.Fatalf("WriteDir = %v, want the simulated kill", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); string(b) != "old" {
@@ -202,7 +201,6 @@ func TestKilledBuildKeepsOldBundle(t *testing.T) {
 		t.Errorf("a killed build should leave its temporary directory; found %v", m)
 	}
 	// The next build cleans up what the killed one left.
-	writeHook = nil
 	if err := WriteDir(dir, Tree{"manifest.json": []byte("new")}); err != nil {
 		t.Fatal(err)
 	}

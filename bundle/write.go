@@ -90,12 +90,7 @@ func CheckOutput(out, configRoot, what, kind string, ours func(dir string) bool)
 	return refuse(fmt.Sprintf("it is not empty and is not %s, so it may not be replaced; choose an empty or new directory", kind))
 }
 
-// writeHook, when set by tests, runs after each file is written; when it
-// returns false the process "dies" there: WriteDir stops at once, cleaning
-// nothing up, as a killed process would.
-var writeHook func(n int) bool
-
-// errKilled is what WriteDir returns when writeHook stops it.
+// errKilled is what writeDir returns when its alive function stops it.
 var errKilled = errors.New("build killed (test)")
 
 // WriteDir writes t into dir atomically: into a temporary sibling first,
@@ -109,7 +104,12 @@ var errKilled = errors.New("build killed (test)")
 // and folders costs far more than reading them, so a rebuild costs little
 // more than what changed. .<dir>.prev holds a .gitignore that ignores it;
 // it is safe to delete.
-func WriteDir(dir string, t Tree) error {
+func WriteDir(dir string, t Tree) error { return writeDir(dir, t, nil) }
+
+// writeDir is WriteDir. alive, when tests set it, runs after each file is
+// written; when it returns false the process "dies" there: writeDir stops
+// at once, cleaning nothing up, as a killed process would.
+func writeDir(dir string, t Tree, alive func(n int) bool) error {
 	dir = filepath.Clean(dir)
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -136,7 +136,7 @@ func WriteDir(dir string, t Tree) error {
 			removeTree(tmp)
 		}
 	}()
-	if err := writeFiles(tmp, t); err != nil {
+	if err := writeFiles(tmp, t, alive); err != nil {
 		if errors.Is(err, errKilled) {
 			ok = true // a killed process leaves its temporary directory
 		}
@@ -187,7 +187,7 @@ const prevIgnore = "# charter's previous bundle, kept to make the next build fas
 // empty or hold a previous bundle. Folders are done one per task on a few
 // goroutines (a bundle is thousands of small files in thousands of
 // folders, and the file system handles them in parallel).
-func writeFiles(dir string, t Tree) error {
+func writeFiles(dir string, t Tree, alive func(n int) bool) error {
 	byDir := map[string][]string{} // folder: its files, in order
 	for _, p := range t.Paths() {
 		for d := path.Dir(p); ; d = path.Dir(d) {
@@ -228,7 +228,7 @@ func writeFiles(dir string, t Tree) error {
 				break
 			}
 			err = writeFile(filepath.Join(dir, filepath.FromSlash(p)), t[p])
-			if err == nil && writeHook != nil && !writeHook(int(written.Add(1))) {
+			if err == nil && alive != nil && !alive(int(written.Add(1))) {
 				err = errKilled
 			}
 		}

@@ -1,10 +1,8 @@
 package compiler
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/rules"
@@ -198,40 +196,3 @@ func (c *compilation) behaviors(ra *Agent) {
 	}
 }
 
-// Step is one layer that sets, or could set, a behavior setting of an
-// agent: what `charter why` lists.
-type Step struct {
-	// Layer and Name are those of Origin; Layer is "default" for the
-	// category's default.
-	Layer string   `json:"layer"`
-	Name  string   `json:"name,omitempty"`
-	Value string   `json:"value"`
-	Path  string   `json:"path"`
-	Pos   Position `json:"pos"`
-	// Chosen marks the step whose value the agent got (the last that set it).
-	Chosen bool `json:"chosen"`
-}
-
-// Steps returns the category default of category.setting and every layer
-// of a that sets it, in the order they apply, with their positions. The
-// setting must exist.
-func (p *Program) Steps(a *Agent, category, setting string) []Step {
-	s := p.Config.Categories[category].Settings[setting]
-	steps := []Step{{Layer: "default", Value: s.Default.String(),
-		Path: fmt.Sprintf("categories.%s.settings.%s.default", category, setting),
-		Pos:  p.Locate("categories", category, "settings", setting, "default")}}
-	for _, l := range p.Layers(a) {
-		ch, ok := l.Behavior[category][setting]
-		if !ok {
-			continue
-		}
-		path := append(slices.Clone(l.Path), category, setting)
-		steps = append(steps, Step{Layer: l.Origin.Layer, Name: l.Origin.Name, Value: ch.String(), Path: strings.Join(path, "."), Pos: p.Locate(path...)})
-	}
-	if rs, ok := a.Setting(category, setting); ok {
-		for i := range steps {
-			steps[i].Chosen = steps[i].Path == rs.Origin.Path
-		}
-	}
-	return steps
-}

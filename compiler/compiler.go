@@ -87,6 +87,9 @@ type Program struct {
 	Agents []*Agent
 	// Profiles are the flattened profiles by name.
 	Profiles map[string]*rules.Profile
+	// RuleOrigins says where each rule of each flattened profile comes
+	// from, by profile name and rule id.
+	RuleOrigins map[string]map[string]RuleOrigin
 	// CategoryOrder and SettingOrder give prompt order.
 	CategoryOrder []string
 	SettingOrder  map[string][]string
@@ -120,13 +123,13 @@ func (p *Program) Locate(path ...string) Position { return p.locate.Pos(path...)
 // compilation finds (a tool provided twice, an undeclared placeholder).
 func Compile(repo *load.Repo, cfg *model.Config) (*Program, []diag.Diagnostic) {
 	c := &compilation{
-		prog: &Program{Config: cfg, Profiles: map[string]*rules.Profile{}, SettingOrder: map[string][]string{},
+		prog: &Program{Config: cfg, Profiles: map[string]*rules.Profile{}, RuleOrigins: map[string]map[string]RuleOrigin{}, SettingOrder: map[string][]string{},
 			locate: NewLocator(repo)},
 	}
 	c.order(repo)
 	c.prog.RuntimeTools = runtimeTools(cfg.Runtimes)
 	for _, name := range model.Sorted(cfg.Profiles) {
-		c.prog.Profiles[name] = c.flatten(name)
+		c.prog.Profiles[name], c.prog.RuleOrigins[name] = c.flatten(name)
 	}
 	for _, id := range model.Sorted(cfg.Agents) {
 		c.prog.Agents = append(c.prog.Agents, c.agent(id))

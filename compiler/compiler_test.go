@@ -214,3 +214,39 @@ profiles: ops: {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
+
+// TestLocateListElement: the locator selects list elements ("[1]"), so a
+// finding at an element is placed at the element, not at the list.
+func TestLocateListElement(t *testing.T) {
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
+		"a.cue": "package charter\n\nagents: ann: {name: \"Ann\", type: \"personal_assistant\", model: {provider: \"openai\", model_id: \"gpt-4o\"}\n\ttools: denied: [\n\t\t\"deploy\",\n\t\t\"rm\",\n\t]\n}\n",
+	}))
+	got := prog.Locate("agents", "ann", "tools", "denied", "[1]")
+	if got.File != "a.cue" || got.Line != 6 || got.Column != 3 {
+		t.Errorf("Locate(agents.ann.tools.denied[1]) = %+v, want a.cue:6:3", got)
+	}
+}
+
+// TestRuleOrigins: flattening records, per rule, the profiles of the chain
+// that declare it (nearest first) and the one whose trigger wins.
+func TestRuleOrigins(t *testing.T) {
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
+		"p.cue": `package charter
+profiles: base: rules: {
+	r1: {rule: "One.", trigger: "bash", action: "remind"}
+	r2: {rule: "Two.", trigger: "bash", action: "remind"}
+}
+profiles: mid: {extends: "base", rules: r1: trigger: "edit"}
+profiles: top: {extends: "mid", rules: {r1: message: "Nearer.", r3: {rule: "Three.", trigger: "read", action: "warn"}}}
+`,
+	}))
+	got := prog.RuleOrigins["top"]
+	want := map[string]compiler.RuleOrigin{
+		"r1": {Declared: []string{"top", "mid", "base"}, Trigger: "mid"},
+		"r2": {Declared: []string{"base"}, Trigger: "base"},
+		"r3": {Declared: []string{"top"}, Trigger: "top"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("RuleOrigins[top] (-want +got):\n%s", d)
+	}
+}

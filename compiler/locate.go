@@ -1,13 +1,13 @@
 package compiler
 
 import (
-	"strings"
 	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 
+	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/load"
 )
 
@@ -25,29 +25,20 @@ func NewLocator(repo *load.Repo) *Locator {
 	return &Locator{user: repo.Value, std: repo.Schema.Stdlib}
 }
 
-// Pos returns the position of the value at path, or of its nearest ancestor.
+// Pos returns the position of the value at path, or of its nearest
+// ancestor. A list index in path ("[3]", see fieldpath.Index) selects the
+// element.
 func (l *Locator) Pos(path ...string) Position {
 	if l == nil {
 		return Position{}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	sels := make([]cue.Selector, len(path))
-	for i, p := range path {
-		sels[i] = cue.Str(p)
+	p := load.Locate([]cue.Value{l.user, l.std}, path, load.ValuePos, nil)
+	if !p.IsValid() {
+		return Position{}
 	}
-	for n := len(sels); n >= 1; n-- {
-		for _, root := range []cue.Value{l.user, l.std} {
-			v := root.LookupPath(cue.MakePath(sels[:n]...))
-			if !v.Exists() {
-				continue
-			}
-			if p := load.ValuePos(v); p.IsValid() {
-				return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
-			}
-		}
-	}
-	return Position{}
+	return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
 }
 
 // LiteralPos returns the position and source text of the string literal at
@@ -58,10 +49,7 @@ func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	sels := make([]cue.Selector, len(path))
-	for i, p := range path {
-		sels[i] = cue.Str(p)
-	}
+	sels := fieldpath.Path(path).Selectors()
 	for _, root := range []cue.Value{l.user, l.std} {
 		v := root.LookupPath(cue.MakePath(sels...))
 		if !v.Exists() {
@@ -76,4 +64,4 @@ func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
 	return token.NoPos, ""
 }
 
-func dotted(path []string) string { return strings.Join(path, ".") }
+func dotted(path []string) string { return fieldpath.Path(path).String() }

@@ -12,23 +12,25 @@ import (
 	"github.com/charter-dev/charter/rules"
 )
 
-// flatten resolves a profile's extends chain: ancestors' rules and tool
-// families first, each descendant's fields over them.
-func (c *compilation) flatten(name string) *rules.Profile {
+// RuleOrigin says where a rule of a flattened profile comes from.
+type RuleOrigin struct {
+	// Declared lists the profiles of the extends chain that declare the
+	// rule, nearest first (the profile itself, then what it extends).
+	Declared []string
+	// Trigger is the nearest of them whose declaration sets the trigger
+	// that wins; the profile itself when none sets one.
+	Trigger string
+}
+
+// flatten resolves a profile's extends chain, the one place that walks it:
+// ancestors' rules and tool families first, each descendant's fields over
+// them. It returns the flattened profile and where each rule comes from.
+func (c *compilation) flatten(name string) (*rules.Profile, map[string]RuleOrigin) {
 	cfg := c.prog.Config
-	var chain []string // nearest ancestor first
-	seen := map[string]bool{name: true}
-	for cur := cfg.Profiles[name].Extends; cur != "" && !seen[cur]; {
-		seen[cur] = true
-		chain = append(chain, cur)
-		p, ok := cfg.Profiles[cur]
-		if !ok {
-			break
-		}
-		cur = p.Extends
-	}
+	chain := cfg.Ancestors(name) // nearest ancestor first
 	out := &rules.Profile{Name: name, Description: cfg.Profiles[name].Description, Extends: chain, ToolFamilies: map[string][]string{}}
 	merged := map[string]*model.Rule{}
+	origins := map[string]RuleOrigin{}
 	// Apply from the root ancestor down to the profile itself.
 	order := append(slices.Clone(chain), "")
 	slices.Reverse(order[:len(order)-1])
@@ -52,6 +54,12 @@ func (c *compilation) flatten(name string) *rules.Profile {
 				merged[id] = m
 			}
 			overlay(m, r)
+			o := origins[id]
+			o.Declared = append([]string{pname}, o.Declared...)
+			if r.Trigger != "" {
+				o.Trigger = pname
+			}
+			origins[id] = o
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(merged)) {
@@ -64,7 +72,7 @@ func (c *compilation) flatten(name string) *rules.Profile {
 			rr.Enabled = *r.Enabled
 		}
 		if r.Condition != nil {
-			rr.Condition = r.Condition.Rules()
+			rr.Condition = ruleCondition(r.Condition)
 		}
 		out.Rules = append(out.Rules, rr)
 	}
@@ -72,8 +80,20 @@ func (c *compilation) flatten(name string) *rules.Profile {
 	if len(out.ToolFamilies) == 0 {
 		out.ToolFamilies = nil
 	}
+	for id, o := range origins {
+		if o.Trigger == "" {
+			o.Trigger = name
+			origins[id] = o
+		}
+	}
 	expandFamilies(out.ToolFamilies, cfg.Runtimes)
-	return out
+	return out, origins
+}
+
+// ruleCondition returns a declared condition as the rule engine takes it.
+func ruleCondition(c *model.Condition) *rules.Condition {
+	return &rules.Condition{Type: rules.ConditionType(c.Type), Field: c.Field,
+		Substring: c.Substring, Pattern: c.Pattern, Values: c.Values, Expr: c.Expr}
 }
 
 // overlay sets every field r sets on m.
@@ -117,7 +137,7 @@ func (c *compilation) checkConditions() {
 			if cond == nil {
 				continue
 			}
-			err := rules.CheckCondition(*cond.Rules())
+			err := rules.CheckCondition(*ruleCondition(cond))
 			var errs []error
 			var ce *rules.CompileError
 			switch {

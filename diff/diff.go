@@ -12,9 +12,8 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 
+	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/model"
 )
 
@@ -80,7 +79,7 @@ func walk(path []string, old, new any, out *[]Change) {
 		if key := listKey(ol, nl); key != "" {
 			ok, nk := keyed(ol, key), keyed(nl, key)
 			for _, k := range unionKeys(ok, nk) {
-				walk(append(slices.Clone(path), "["+k+"]"), ok[k], nk[k], out)
+				walk(append(slices.Clone(path), fieldpath.Key(k)), ok[k], nk[k], out)
 			}
 			return
 		}
@@ -92,7 +91,7 @@ func walk(path []string, old, new any, out *[]Change) {
 			if i < len(nl) {
 				n = nl[i]
 			}
-			walk(append(slices.Clone(path), "["+strconv.Itoa(i)+"]"), o, n, out)
+			walk(append(slices.Clone(path), fieldpath.Index(i)), o, n, out)
 		}
 		return
 	}
@@ -180,16 +179,7 @@ func change(path []string, kind string, old, new any) Change {
 	return c
 }
 
-func joinPath(path []string) string {
-	var b strings.Builder
-	for i, p := range path {
-		if i > 0 && !strings.HasPrefix(p, "[") {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
+func joinPath(path []string) string { return fieldpath.Path(path).String() }
 
 // Sort orders changes: by agent, widened first, then narrowed, then
 // neutral, then by path.

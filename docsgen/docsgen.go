@@ -325,15 +325,7 @@ func (g *gen) agentTypes() []byte {
 // ruleOrigin says which profile of the chain declared a rule and which
 // nearer ones changed it.
 func (g *gen) ruleOrigin(p *rules.Profile, id string) string {
-	chain := append([]string{p.Name}, p.Extends...) // nearest first
-	var in []string
-	for _, name := range chain {
-		if mp, ok := g.cfg.Profiles[name]; ok {
-			if _, ok := mp.Rules[id]; ok {
-				in = append(in, name)
-			}
-		}
-	}
+	in := g.prog.RuleOrigins[p.Name][id].Declared // nearest first
 	if len(in) == 0 {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/diff"
+	"github.com/charter-dev/charter/fieldpath"
 )
 
 // Version is one version of an agent: a commit at which its content hash
@@ -88,7 +89,7 @@ func Summarize(agent string, cs []diff.Change) string {
 		return "no field changed"
 	}
 	c := cs[0]
-	path := strings.TrimPrefix(c.Path, "agents."+agent+".")
+	path := strings.TrimPrefix(c.Path, fieldpath.Path{"agents", agent}.String()+".")
 	var s string
 	switch c.Change {
 	case diff.Added:

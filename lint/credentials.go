@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"cuelang.org/go/cue/token"
-
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
@@ -22,8 +20,7 @@ func Credentials(prog *compiler.Program, files []*load.File) []diag.Diagnostic {
 	if len(found) == 0 {
 		return nil
 	}
-	loc := &locator{prog: prog, files: files, elements: map[string]token.Pos{}}
-	loc.index(found)
+	loc := &locator{prog: prog}
 	var ds []diag.Diagnostic
 	for _, f := range found {
 		ds = append(ds, loc.diag(f, severity))

@@ -31,7 +31,7 @@ func severityNote(r *Rule) string {
 	switch {
 	case r.Off:
 		s += " (off by default)"
-	case r.Compiler:
+	case r.Kind == CompilerReported:
 		s += " (compiler)"
 	}
 	return s

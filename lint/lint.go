@@ -38,13 +38,24 @@ type Rule struct {
 	Off bool
 	// Run reports the rule's findings. It is nil for the rules the driver
 	// itself checks (suppression comments, settings) and for the rules the
-	// compiler checks (see Compiler).
+	// compiler reports (see Kind).
 	Run func(*Pass)
-	// Compiler marks a rule whose findings the compiler reports as errors
-	// (lint stops before its rules on any error), documented here so that
-	// explain and SARIF know it.
-	Compiler bool
+	// Kind says who reports the rule's findings.
+	Kind Kind
 }
+
+// Kind says who reports a rule's findings.
+type Kind int
+
+const (
+	// Analyzer is a rule lint checks: on the compiled program, or, for the
+	// driver's own rules, on suppression comments and settings.
+	Analyzer Kind = iota
+	// CompilerReported is a rule whose findings the compiler reports as
+	// errors (lint stops before its rules on any error). It is documented
+	// here so that explain and SARIF know it; it cannot be disabled.
+	CompilerReported
+)
 
 // Info returns the rule's metadata for output formats.
 func (r *Rule) Info() diag.RuleInfo {
@@ -146,7 +157,7 @@ func Check(rules []*Rule) error {
 		if !strings.Contains(doc, "Bad:\n\n```cue\n") || !strings.Contains(doc, "Good:\n\n```cue\n") {
 			bad("doc needs a bad and a good example (\"Bad:\" and \"Good:\" each followed by a ```cue block)")
 		}
-		if r.Run == nil && !r.Compiler && !driverRules[r.ID] {
+		if r.Run == nil && r.Kind != CompilerReported && !driverRules[r.ID] {
 			bad("no Run function")
 		}
 	}

@@ -76,7 +76,7 @@ func TestRules(t *testing.T) {
 			repo, prog, cds := build(t, dir)
 			var got []diag.Diagnostic
 			switch {
-			case r.Compiler:
+			case r.Kind == lint.CompilerReported:
 				got = cds
 			case r.Run == nil: // the driver's own rules: run everything
 				all, err := lint.Run(prog, repo.Files, lint.Options{})

@@ -6,6 +6,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/validate"
@@ -95,10 +96,10 @@ func newShared(prog *compiler.Program) *shared {
 }
 
 // dotted renders a path in dot notation, list indices as [i].
-func dotted(path []string) string { return validate.Path(path).String() }
+func dotted(path []string) string { return fieldpath.Path(path).String() }
 
 // index returns the path label of list index i.
-func index(i int) string { return validate.Index(i) }
+func index(i int) string { return fieldpath.Index(i) }
 
 // didYouMean returns `; did you mean "x"?` when a candidate is close.
 func didYouMean(name string, candidates []string) string {

@@ -2,11 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
-
-	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
@@ -55,15 +52,42 @@ func CheckIDs(ids []string) error {
 	return nil
 }
 
+// CompilerRuleError is a compiler-reported rule given to --disable: the
+// compiler reports it as an error, which no setting turns off.
+type CompilerRuleError struct{ ID string }
+
+func (e *CompilerRuleError) Error() string {
+	return fmt.Sprintf("lint rule %s is reported by the compiler as an error and cannot be disabled: fix what it reports ('charter explain %s' says how)", e.ID, e.ID)
+}
+
+// CheckDisable returns an *UnknownRuleError for the first id that names
+// no rule, or a *CompilerRuleError for the first that names a rule the
+// compiler reports.
+func CheckDisable(ids []string) error {
+	if err := CheckIDs(ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if r, _ := Lookup(id); r.Kind == CompilerReported {
+			return &CompilerRuleError{ID: id}
+		}
+	}
+	return nil
+}
+
 // Run lints a compiled program. files are the user's parsed files, read for
 // suppression comments. The program must come from a repository that
 // validated and compiled without errors; Run reports nothing about those.
-// The only error is an unknown rule id in opts.
+// The only errors are an unknown rule id in opts and a compiler-reported
+// one in opts.Disable.
 func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagnostic, error) {
-	for _, list := range [][]string{opts.Enable, opts.Disable, opts.Only} {
+	for _, list := range [][]string{opts.Enable, opts.Only} {
 		if err := CheckIDs(list); err != nil {
 			return nil, err
 		}
+	}
+	if err := CheckDisable(opts.Disable); err != nil {
+		return nil, err
 	}
 	settings := prog.Config.Lint
 	enabled, severity, meta := configure(settings, opts)
@@ -71,8 +95,7 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 	found := runRules(prog, files, enabled)
 
 	// Resolve positions, then apply suppression comments.
-	loc := &locator{prog: prog, files: files, elements: map[string]token.Pos{}}
-	loc.index(found)
+	loc := &locator{prog: prog}
 	ds := make([]diag.Diagnostic, 0, len(found))
 	for _, f := range found {
 		ds = append(ds, loc.diag(f, severity))
@@ -86,7 +109,6 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 		for _, ig := range ignores {
 			meta = append(meta, ig.problems(enabled)...)
 		}
-		loc.index(meta)
 		for _, f := range meta {
 			if enabled[f.rule.ID] {
 				ds = append(ds, loc.diag(f, severity))
@@ -105,6 +127,16 @@ func Enabled(settings model.LintSettings, opts Options) []*Rule {
 		if enabled[r.ID] {
 			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// EnabledInfos is Enabled's rules' metadata, for output formats that list
+// the rules that ran (JUnit: one test case each).
+func EnabledInfos(settings model.LintSettings, opts Options) []diag.RuleInfo {
+	var out []diag.RuleInfo
+	for _, r := range Enabled(settings, opts) {
+		out = append(out, r.Info())
 	}
 	return out
 }
@@ -170,26 +202,10 @@ func runRules(prog *compiler.Program, files []*load.File, enabled map[string]boo
 	return slices.Concat(out...)
 }
 
-// locator resolves findings' positions.
+// locator resolves findings' positions: those a rule did not give are
+// the program's (Program.Locate, which places list elements too).
 type locator struct {
-	prog     *compiler.Program
-	files    []*load.File
-	elements map[string]token.Pos
-}
-
-// index finds the positions of the list elements that findings name
-// (Program.Locate places only fields), walking just the parts of the
-// files on their paths.
-func (l *locator) index(found []finding) {
-	var paths [][]string
-	for _, f := range found {
-		if !f.pos.IsValid() && hasElement(f.path) {
-			paths = append(paths, f.path)
-		}
-	}
-	if len(paths) > 0 {
-		maps.Copy(l.elements, elementPositions(l.files, paths))
-	}
+	prog *compiler.Program
 }
 
 func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagnostic {
@@ -200,10 +216,6 @@ func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagno
 	if f.pos.IsValid() {
 		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), f.pos.Column()
 	} else if len(f.path) > 0 {
-		if pos, ok := l.elements[d.Path]; ok {
-			d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
-			return d
-		}
 		p := l.prog.Locate(f.path...)
 		d.File, d.Line, d.Column = p.File, p.Line, p.Column
 	}
@@ -224,4 +236,25 @@ func unknownRuleMessage(id string) string {
 		return fmt.Sprintf("unknown lint rule %q%s", id, hint)
 	}
 	return fmt.Sprintf("unknown lint rule %q; 'charter explain' lists the rules", id)
+}
+
+// NewFindings drops from ds the findings old already had, matched by rule,
+// path and message (lines move when a file is edited), as many times as old
+// has them.
+func NewFindings(ds, old []diag.Diagnostic) []diag.Diagnostic {
+	type key struct{ rule, path, msg string }
+	seen := map[key]int{}
+	for _, d := range old {
+		seen[key{d.Rule, d.Path, d.Message}]++
+	}
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		k := key{d.Rule, d.Path, d.Message}
+		if seen[k] > 0 {
+			seen[k]--
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/lint"
 )
@@ -109,5 +111,20 @@ func TestSuggestion(t *testing.T) {
 	want := "agents.ann.authority.reports_to=bob agents.bob.authority.can_delegate_to[1]="
 	if strings.Join(got, " ") != want {
 		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// TestNewFindings matches by rule, path and message, not line, as many
+// times as the old revision had each finding.
+func TestNewFindings(t *testing.T) {
+	d := func(rule, path, msg string, line int) diag.Diagnostic {
+		return diag.Diagnostic{Rule: rule, Path: path, Message: msg, Line: line}
+	}
+	old := []diag.Diagnostic{d("r", "a.b", "m", 1)}
+	found := []diag.Diagnostic{d("r", "a.b", "m", 7), d("r", "a.b", "m", 9), d("r", "a.c", "m", 2)}
+	got := lint.NewFindings(found, old)
+	want := []diag.Diagnostic{d("r", "a.b", "m", 9), d("r", "a.c", "m", 2)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("NewFindings (-want +got):\n%s", diff)
 	}
 }

@@ -40,15 +40,8 @@ func toolNames(a *compiler.Agent) []string {
 // triggerDecl returns the profile in name's extends chain (name first)
 // whose declaration of rule id sets the trigger that wins.
 func triggerDecl(p *Pass, name, id string) string {
-	chain := append([]string{name}, p.Program.Profiles[name].Extends...)
-	for _, pn := range chain {
-		pr, ok := p.Config.Profiles[pn]
-		if !ok {
-			continue
-		}
-		if r, ok := pr.Rules[id]; ok && r.Trigger != "" {
-			return pn
-		}
+	if o, ok := p.Program.RuleOrigins[name][id]; ok {
+		return o.Trigger
 	}
 	return name
 }

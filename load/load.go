@@ -28,6 +28,7 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/internal/par"
 )
 
@@ -590,26 +591,8 @@ func nesting(f *ast.File) (pos token.Pos, path []string, msg string, ok bool) {
 	return pos, path, msg, !found
 }
 
-// dotted joins labels into a path in dot notation, quoting labels that are
-// not identifiers; list indexes ("[3]") attach without a dot.
-func dotted(labels []string) string {
-	var b strings.Builder
-	for i, l := range labels {
-		if strings.HasPrefix(l, "[") {
-			b.WriteString(l)
-			continue
-		}
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		if ast.IsValidIdent(l) {
-			b.WriteString(l)
-		} else {
-			b.WriteString(strconv.Quote(l))
-		}
-	}
-	return b.String()
-}
+// dotted renders labels as the one path type does.
+func dotted(labels []string) string { return fieldpath.Path(labels).String() }
 
 func humanSize(n int64) string {
 	switch {
@@ -634,16 +617,38 @@ func FromCUE(err error, rule string, rewrite func(cueerrors.Error) string) []dia
 			format, args := e.Msg()
 			msg = fmt.Sprintf(format, args...)
 			if p := e.Path(); len(p) > 0 {
-				msg = strings.Join(p, ".") + ": " + msg
+				msg = cuePath(p) + ": " + msg
 			}
 		}
-		d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Message: msg, Path: strings.Join(e.Path(), ".")}
+		d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Message: msg, Path: cuePath(e.Path())}
 		if pos.IsValid() {
 			d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
 		}
 		ds = append(ds, d)
 	}
 	return ds
+}
+
+// cuePath renders the path of a CUE error, whose labels are CUE's
+// selectors (quoted where needed, list indexes as bare numbers), as the
+// one path type does.
+func cuePath(sels []string) string {
+	p := make(fieldpath.Path, len(sels))
+	for i, s := range sels {
+		switch {
+		case s != "" && strings.Trim(s, "0123456789") == "":
+			n, _ := strconv.Atoi(s)
+			p[i] = fieldpath.Index(n)
+		case strings.HasPrefix(s, `"`):
+			if u, err := strconv.Unquote(s); err == nil {
+				s = u
+			}
+			p[i] = s
+		default:
+			p[i] = s
+		}
+	}
+	return p.String()
 }
 
 // UserPos returns the first position of e that lies in a user file (not in

@@ -78,7 +78,7 @@ var embeddedSyntax = sync.OnceValues(func() (map[string][]*ast.File, error) {
 			}
 			f, err := parser.ParseFile(embeddedPrefix+p, src, parser.ParseComments)
 			if err != nil {
-				return nil, fmt.Errorf("internal error: embedded %s: %v", p, err)
+				return nil, fmt.Errorf("internal error: embedded %s: %w", p, err)
 			}
 			out[dir] = append(out[dir], f)
 		}
@@ -94,18 +94,16 @@ func buildEmbedded(ctx *cue.Context, dir string) (cue.Value, error) {
 	inst := build.NewContext().NewInstance("", nil)
 	for _, f := range files[dir] {
 		if err := inst.AddSyntax(f); err != nil {
-			return cue.Value{}, fmt.Errorf("internal error: embedded %s: %v", f.Filename, err)
+			return cue.Value{}, fmt.Errorf("internal error: embedded %s: %w", f.Filename, err)
 		}
 	}
 	v := ctx.BuildInstance(inst)
 	if err := v.Err(); err != nil {
-		return cue.Value{}, fmt.Errorf("internal error: embedded %s: %v", dir, err)
+		return cue.Value{}, fmt.Errorf("internal error: embedded %s: %w", dir, err)
 	}
 	return v, nil
 }
 
-// SchemaCopy builds another copy of the schema's definitions in the
-// repository's context. Values built from different copies share no
-// vertex of the schema, so declarations can be unified with them on
-// different goroutines.
-func (r *Repo) SchemaCopy() (cue.Value, error) { return buildEmbedded(r.ctx, "schema") }
+// SchemaIn builds the schema's definitions in ctx: a goroutine with a CUE
+// context of its own validates with them, sharing no value with any other.
+func SchemaIn(ctx *cue.Context) (cue.Value, error) { return buildEmbedded(ctx, "schema") }

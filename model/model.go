@@ -9,8 +9,6 @@ package model
 
 import (
 	"strings"
-
-	"github.com/charter-dev/charter/rules"
 )
 
 // Config is a whole repository: the standard library with the user's
@@ -167,12 +165,6 @@ type Condition struct {
 	Expr      string   `json:"expr,omitempty"`
 }
 
-// Rules returns the condition as the rule engine takes it.
-func (c *Condition) Rules() *rules.Condition {
-	return &rules.Condition{Type: rules.ConditionType(c.Type), Field: c.Field,
-		Substring: c.Substring, Pattern: c.Pattern, Values: c.Values, Expr: c.Expr}
-}
-
 // Classifier picks an approach per turn.
 type Classifier struct {
 	Frequency  string   `json:"frequency"`
@@ -298,12 +290,13 @@ type Call struct {
 
 // Expectation lists the rules that must fire on one call.
 type Expectation struct {
-	Call  int      `json:"call"`
-	Fires []Firing `json:"fires"`
+	Call  int    `json:"call"`
+	Fires []Fire `json:"fires"`
 }
 
-// Firing is one rule firing with its action.
-type Firing struct {
+// Fire is one rule firing with its action, as declared (rules.Fire is
+// the same, typed).
+type Fire struct {
 	Rule   string `json:"rule"`
 	Action string `json:"action"`
 }

@@ -248,7 +248,7 @@ func compileCached(pattern string) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		err = fmt.Errorf("pattern %q does not compile: %v", pattern, err)
+		err = fmt.Errorf("pattern %q does not compile: %w", pattern, err)
 	}
 	if regexCacheSize.Load() < maxRegexCache {
 		if _, loaded := regexCache.LoadOrStore(pattern, regexResult{re, err}); !loaded {

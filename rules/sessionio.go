@@ -339,7 +339,7 @@ func (s *Session) readLine(b []byte, clone bool) error {
 	}
 	var l anyLine
 	if err := json.Unmarshal(b, &l); err != nil {
-		return fmt.Errorf("not a session event: %v", err)
+		return fmt.Errorf("not a session event: %w", err)
 	}
 	if l.Call == nil && l.Fired == "" && l.Tool != "" {
 		l.Call = &Call{Tool: l.Tool, Args: l.Args, Result: l.Result}

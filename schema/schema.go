@@ -143,7 +143,7 @@ func CUE(t Target) ([]byte, error) {
 	for _, s := range srcs {
 		f, err := parser.ParseFile(s.name, s.src, parser.ParseComments)
 		if err != nil {
-			return nil, fmt.Errorf("internal error: embedded %s: %v", s.name, err)
+			return nil, fmt.Errorf("internal error: embedded %s: %w", s.name, err)
 		}
 		for _, d := range f.Decls {
 			switch d.(type) {
@@ -157,7 +157,7 @@ func CUE(t Target) ([]byte, error) {
 	}
 	b, err := format.Node(out, format.Simplify())
 	if err != nil {
-		return nil, fmt.Errorf("internal error: formatting the schema: %v", err)
+		return nil, fmt.Errorf("internal error: formatting the schema: %w", err)
 	}
 	return b, nil
 }
@@ -171,13 +171,17 @@ func Build(t Target) (cue.Value, error) {
 	}
 	inst := build.NewContext().NewInstance("", nil)
 	for _, s := range srcs {
-		if err := inst.AddFile(s.name, s.src); err != nil {
-			return cue.Value{}, fmt.Errorf("internal error: embedded %s: %v", s.name, err)
+		f, err := parser.ParseFile(s.name, s.src, parser.ParseComments)
+		if err == nil {
+			err = inst.AddSyntax(f)
+		}
+		if err != nil {
+			return cue.Value{}, fmt.Errorf("internal error: embedded %s: %w", s.name, err)
 		}
 	}
 	v := cuecontext.New().BuildInstance(inst)
 	if err := v.Err(); err != nil {
-		return cue.Value{}, fmt.Errorf("internal error: building the schema: %v", err)
+		return cue.Value{}, fmt.Errorf("internal error: building the schema: %w", err)
 	}
 	return v, nil
 }

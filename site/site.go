@@ -30,6 +30,7 @@ import (
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/diff"
+	"github.com/charter-dev/charter/diff/programs"
 	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/render"
@@ -173,7 +174,7 @@ func compare(ev *revision.Evaluator, dir, from, to string) (*review, error) {
 	if len(r.Errors) > 0 {
 		return r, nil
 	}
-	r.Changes, err = diff.Programs(a.Program, b.Program, "")
+	r.Changes, err = programs.Compare(a.Program, b.Program, "")
 	return r, err
 }
 

@@ -48,14 +48,11 @@ func TestParallelMatchesSerial(t *testing.T) {
 	}
 
 	validateWith := func(workers int) *Result {
-		old := maxWorkers
-		maxWorkers = workers
-		defer func() { maxWorkers = old }()
 		repo, _, err := load.Load(os.DirFS(dir), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Run(repo)
+		return runWith(repo, workers)
 	}
 	serial, parallel := validateWith(0), validateWith(2)
 	if len(serial.Diagnostics) != 3 {

@@ -335,17 +335,12 @@ func (v *validator) profiles() {
 func (v *validator) inheritedRules(name string) map[string]bool {
 	c := v.res.Config
 	out := map[string]bool{}
-	seen := map[string]bool{name: true}
-	for cur := c.Profiles[name].Extends; cur != "" && !seen[cur]; {
-		seen[cur] = true
-		pr, ok := c.Profiles[cur]
-		if !ok {
-			break
+	for _, cur := range c.Ancestors(name) {
+		if pr, ok := c.Profiles[cur]; ok {
+			for id := range pr.Rules {
+				out[id] = true
+			}
 		}
-		for id := range pr.Rules {
-			out[id] = true
-		}
-		cur = pr.Extends
 	}
 	return out
 }

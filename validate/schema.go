@@ -193,11 +193,11 @@ func (v *validator) atEveryClaim(full Path, reported token.Pos, errs []cueerrors
 // top-level field of the declaration (agents, profiles, ...).
 func (v *validator) explain(kind, name string, rel Path, errs []cueerrors.Error, def, std, user cue.Value) string {
 	schema := schemaAt(def, rel)
-	got := user.LookupPath(cue.MakePath(rel.selectors()...))
+	got := user.LookupPath(cue.MakePath(rel.Selectors()...))
 	// A conflict with the standard library comes first: as an enum
 	// failure it would list the built-in value among the valid options.
 	if slices.ContainsFunc(errs, fromStdlib) {
-		stdVal := std.LookupPath(cue.MakePath(rel.selectors()...))
+		stdVal := std.LookupPath(cue.MakePath(rel.Selectors()...))
 		return fmt.Sprintf("conflicts with the standard library, which sets it to %s: %s", show(stdVal), builtinHint(kind, name))
 	}
 	for _, e := range errs {

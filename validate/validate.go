@@ -10,7 +10,6 @@
 package validate
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -19,6 +18,7 @@ import (
 	"sync"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -96,7 +96,14 @@ func (r *Result) Repo() *load.Repo { return r.repo }
 // Run validates a loaded repository. When the loader left files out
 // (repo.Skipped), Run checks nothing and the result is Incomplete: the
 // loader's diagnostics are the ones to fix first.
-func Run(repo *load.Repo) *Result {
+func Run(repo *load.Repo) *Result { return runWith(repo, maxWorkers) }
+
+// maxWorkers bounds the goroutines that validate declarations.
+const maxWorkers = 64
+
+// runWith is Run on at most workers goroutines besides the calling one (0:
+// everything on the calling one, as tests compare).
+func runWith(repo *load.Repo, workers int) *Result {
 	cfg := &model.Config{
 		Categories:    map[string]*model.Category{},
 		AgentTypes:    map[string]*model.AgentType{},
@@ -116,7 +123,7 @@ func Run(repo *load.Repo) *Result {
 		res.Incomplete = true
 		return res
 	}
-	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema)}
+	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema), workers: workers}
 	v.topLevel()
 
 	var jobs []job
@@ -141,10 +148,11 @@ func Run(repo *load.Repo) *Result {
 }
 
 type validator struct {
-	repo  *load.Repo
-	res   *Result
-	mu    sync.Mutex
-	diags []diag.Diagnostic
+	repo    *load.Repo
+	workers int // see runWith
+	res     *Result
+	mu      sync.Mutex
+	diags   []diag.Diagnostic
 	// broken lists the paths where the schema checks found an error; the
 	// reference checks say nothing in or just around them, where the
 	// partly decoded model is not what the user wrote.
@@ -335,15 +343,17 @@ func (v *validator) declarations(k kind) []job {
 
 // run validates and decodes jobs.
 //
-// CUE's structure sharing mutates shared vertices during unification, and
-// two goroutines validating declarations against the same schema value
-// crashed the evaluator (an interface conversion panic in
-// adt.(*nodeContext).unshare, seen once in the command tests). So most of
-// the work is done on one goroutine, and only what shares nothing runs
-// on others: a declaration the user wrote as a plain literal (no
-// reference to anything else, see literalJSON) and that has no standard
-// library value, unified with the goroutine's own copy of the schema, and
-// decoded from its syntax. Lookups and messages stay on the one
+// A CUE context is not safe for concurrent use (structure sharing mutates
+// shared vertices during unification: two goroutines validating against
+// one context crashed the evaluator in adt.(*nodeContext).unshare). So most
+// of the work is done on one goroutine, and only what shares nothing runs
+// on others: a declaration the user wrote as a plain literal (no reference
+// to anything else, see literalJSON) and that has no standard library
+// value. The first worker uses the repository's context and schema
+// (nothing else touches them meanwhile); every other one a context and a
+// schema of its own, into which it compiles each declaration from its
+// literal JSON, so no CUE value is shared between goroutines and no
+// evaluator panic is expected. Lookups and messages stay on the one
 // goroutine: a declaration that fails there is validated again on it.
 // At 2,000 agents this takes charter validate from about 1.25 to 1.1
 // times cue vet's wall time.
@@ -360,24 +370,23 @@ func (v *validator) run(jobs []job) {
 			lits = append(lits, b)
 		}
 	}
-	workers := min(maxWorkers, runtime.GOMAXPROCS(0), max(1, len(alone)/64))
-	// The first goroutine uses the schema the rest of Run uses (nothing
-	// else runs meanwhile); each other one its own copy.
-	copies := []map[string]cue.Value{{}}
+	workers := min(v.workers, runtime.GOMAXPROCS(0), max(1, len(alone)/64))
+	pool := []worker{{defs: map[string]cue.Value{}}}
 	for _, k := range kinds {
-		copies[0][k.def] = v.defs[k.def].value
+		pool[0].defs[k.def] = v.defs[k.def].value
 	}
-	for len(copies) < workers {
-		d, err := v.repo.SchemaCopy()
+	for len(pool) < workers {
+		ctx := cuecontext.New()
+		d, err := load.SchemaIn(ctx)
 		if err != nil {
-			workers = len(copies) // an internal error: fewer goroutines
+			workers = len(pool) // an internal error: fewer goroutines
 			break
 		}
-		m := map[string]cue.Value{}
+		w := worker{ctx: ctx, defs: map[string]cue.Value{}}
 		for _, k := range kinds {
-			m[k.def] = d.LookupPath(cue.MakePath(cue.Def(k.def)))
+			w.defs[k.def] = d.LookupPath(cue.MakePath(cue.Def(k.def)))
 		}
-		copies = append(copies, m)
+		pool = append(pool, w)
 	}
 	done := make([]bool, len(jobs))
 	if workers > 0 {
@@ -387,7 +396,7 @@ func (v *validator) run(jobs []job) {
 			wg.Go(func() {
 				for n := range next {
 					i := alone[n]
-					if x, ok := v.quickOrRetry(jobs[i], copies[w][jobs[i].kind.def], lits[n]); ok {
+					if x, ok := pool[w].quick(jobs[i], lits[n]); ok {
 						out[i], done[i] = x, true
 					}
 				}
@@ -414,28 +423,23 @@ func (v *validator) run(jobs []job) {
 	}
 }
 
-// maxWorkers bounds the goroutines of run; tests set it to 0 to compare
-// with validating everything on one goroutine.
-var maxWorkers = 64
-
-// quick validates a declaration that shares nothing with any other
-// against def and decodes it from its literal JSON. It reports nothing:
-// ok is false when anything is wrong, and the declaration is then
-// validated again by one, which says what.
-// quickOrRetry is quick, but a panic in the evaluator on this goroutine
-// means only that the declaration is validated again on the main one: no
-// input may crash charter.
-func (v *validator) quickOrRetry(j job, def cue.Value, literal []byte) (x any, ok bool) {
-	defer func() {
-		if recover() != nil {
-			x, ok = nil, false
-		}
-	}()
-	return v.quick(j, def, literal)
+// worker is what one goroutine of run validates with: its own context
+// and schema, or (ctx nil) the repository's.
+type worker struct {
+	ctx  *cue.Context
+	defs map[string]cue.Value // by definition name
 }
 
-func (v *validator) quick(j job, def cue.Value, literal []byte) (any, bool) {
-	if def.Unify(j.user).Validate(cue.Concrete(true)) != nil {
+// quick validates a declaration that shares nothing with any other
+// against its definition and decodes it from its literal JSON. It reports
+// nothing: ok is false when anything is wrong, and the declaration is then
+// validated again by one, which says what.
+func (w worker) quick(j job, literal []byte) (any, bool) {
+	val := j.user
+	if w.ctx != nil {
+		val = w.ctx.CompileBytes(literal)
+	}
+	if w.defs[j.kind.def].Unify(val).Validate(cue.Concrete(true)) != nil {
 		return nil, false
 	}
 	target := j.kind.new()
@@ -456,15 +460,8 @@ func (v *validator) one(j job) any {
 	key := j.kind.field + "." + j.name
 	builtinOnly := j.std.Exists() && !j.user.Exists()
 	if builtinOnly {
-		if x, ok := v.repo.Schema.Derived(builtinDecl(key)); ok {
+		if x, ok := stdlibDecls.Load(key); ok {
 			return x
-		}
-		if b, ok := stdlibJSON.Load(key); ok {
-			target := j.kind.new()
-			if decodeJSONBytes(b.([]byte), target) == nil {
-				v.repo.Schema.SetDerived(builtinDecl(key), target)
-				return target
-			}
 		}
 	}
 	val, valid := v.check(path, j.kind.def, j.std, j.user)
@@ -481,26 +478,18 @@ func (v *validator) one(j job) any {
 		return partial{target}
 	}
 	if builtinOnly {
-		if b, err := json.Marshal(target); err == nil {
-			stdlibJSON.Store(key, b)
-		}
-		v.repo.Schema.SetDerived(builtinDecl(key), target)
+		stdlibDecls.Store(key, target)
 	}
 	return target
 }
 
-// builtinDecl keys, among the values derived from a schema, the decoded
-// form of a standard library declaration the user does not extend
-// ("kind.name"). Every Run on the same schema (the repositories one
-// load.Loader loads) gets the same value: a Config is read-only.
-type builtinDecl string
-
-// stdlibJSON holds, for this process, the decoded form of every standard
-// library declaration the user does not extend, as JSON. The standard
-// library is embedded, so its declarations are the same in every repository
-// and commit: they are validated once per process (charter log evaluates
-// hundreds of commits), and their validity is checked by charter's tests.
-var stdlibJSON sync.Map
+// stdlibDecls is the one cache of the decoded standard library: for this
+// process, the decoded form of every standard library declaration the user
+// does not extend, by "kind.name". The standard library is embedded, so
+// its declarations are the same in every repository and commit: they are
+// validated and decoded once per process (charter log evaluates hundreds of
+// commits), and every Config shares them: a Config is read-only.
+var stdlibDecls sync.Map
 
 // partial wraps a declaration that failed validation but was decoded as far
 // as possible.

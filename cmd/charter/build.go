@@ -65,7 +65,7 @@ func runBuild(g *globals, o *buildOptions) error {
 	}
 	if o.out != "" {
 		if err := bundle.WriteDir(o.out, tree); err != nil {
-			return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous bundle, if any, is untouched")
+			return fail(fmt.Errorf("writing %s: %w", o.out, err), "the previous bundle, if any, is untouched")
 		}
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
@@ -79,7 +79,7 @@ func runBuild(g *globals, o *buildOptions) error {
 			return fail(err, "")
 		}
 		if err := writeFileAtomic(o.archive, archive); err != nil {
-			return fail(fmt.Errorf("writing %s: %v", o.archive, err), "")
+			return fail(fmt.Errorf("writing %s: %w", o.archive, err), "")
 		}
 		g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), len(archive))
 	}

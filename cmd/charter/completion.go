@@ -68,7 +68,7 @@ func runCompletion(root *cobra.Command, w io.Writer, shell string) error {
 		return usage("unknown shell %q; valid shells: bash, zsh, fish", shell)
 	}
 	if err != nil {
-		return fail(fmt.Errorf("writing the completion script: %v", err), "")
+		return fail(fmt.Errorf("writing the completion script: %w", err), "")
 	}
 	return nil
 }

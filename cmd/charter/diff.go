@@ -5,6 +5,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diff"
+	"github.com/charter-dev/charter/diff/programs"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 )
@@ -62,10 +63,10 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.agent != "" && !hasAgent(a, o.agent) && !hasAgent(b, o.agent) {
+	if o.agent != "" && !programs.HasAgent(a, o.agent) && !programs.HasAgent(b, o.agent) {
 		return unknownName("agent", o.agent, append(model.Sorted(a.Config.Agents), model.Sorted(b.Config.Agents)...))
 	}
-	changes, err := diff.Programs(a, b, o.agent)
+	changes, err := programs.Compare(a, b, o.agent)
 	if err != nil {
 		return fail(err, "")
 	}
@@ -99,9 +100,4 @@ func diffSide(g *globals, src revision.Source) (*compiler.Program, error) {
 	}
 	prog.ReleaseSource() // a diff needs no positions: free the CUE values
 	return prog, nil
-}
-
-func hasAgent(prog *compiler.Program, id string) bool {
-	_, ok := prog.Config.Agents[id]
-	return ok
 }

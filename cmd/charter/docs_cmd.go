@@ -70,7 +70,7 @@ func runDocs(g *globals, o *docsOptions) error {
 		files[name] = []byte(secret.Redact(string(b))) // a reference is for people: never a credential
 	}
 	if err := bundle.WriteDir(o.out, bundle.Tree(files)); err != nil {
-		return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous reference, if any, is untouched")
+		return fail(fmt.Errorf("writing %s: %w", o.out, err), "the previous reference, if any, is untouched")
 	}
 	g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(files))
 	return nil

@@ -16,7 +16,6 @@ import (
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
-	"github.com/charter-dev/charter/validate"
 )
 
 type evalOptions struct {
@@ -144,7 +143,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 		case errors.As(err, &ce):
 			fmt.Fprintf(g.stderr, "charter: %s: %v\n", o.session, err)
 		case err != nil:
-			return fail(fmt.Errorf("reading %s: %v", o.session, err), "")
+			return fail(fmt.Errorf("reading %s: %w", o.session, err), "")
 		}
 		session = s
 	}
@@ -183,37 +182,11 @@ func evalProfile(g *globals, o *evalOptions) (rules.Profile, *rules.Gate, error)
 // evalSource returns the profile and, with --agent, the agent's agent.json.
 func evalSource(g *globals, o *evalOptions) (rules.Profile, []byte, error) {
 	if o.bundle != "" {
-		name := o.profile
-		var agentJSON []byte
-		if o.agent != "" {
-			if !validate.IsSlug(o.agent) {
-				return rules.Profile{}, nil, usage("agent id %q is not a slug", o.agent)
-			}
-			b, err := os.ReadFile(filepath.Join(o.bundle, "agents", o.agent, "agent.json"))
-			if err != nil {
-				return rules.Profile{}, nil, fail(fmt.Errorf("agent %s is not in the bundle at %s: %v", o.agent, o.bundle, err), "build the bundle with charter build, or check --bundle and --agent")
-			}
-			var doc struct {
-				Profile *struct{ Name string } `json:"profile"`
-			}
-			if err := json.Unmarshal(b, &doc); err != nil {
-				return rules.Profile{}, nil, fail(fmt.Errorf("%s/agents/%s/agent.json: %v", o.bundle, o.agent, err), "")
-			}
-			if doc.Profile == nil {
-				return rules.Profile{Name: "none"}, b, nil
-			}
-			name = doc.Profile.Name
-			agentJSON = b
+		p, agentJSON, err := bundle.ReadProfile(o.bundle, o.agent, o.profile)
+		var nf *bundle.NotInBundleError
+		if errors.As(err, &nf) && nf.Kind == "agent" {
+			return rules.Profile{}, nil, fail(err, "build the bundle with charter build, or check --bundle and --agent")
 		}
-		if !validate.IsSlug(name) {
-			return rules.Profile{}, nil, usage("profile name %q is not a slug", name)
-		}
-		f, err := os.Open(filepath.Join(o.bundle, "profiles", name+".json"))
-		if err != nil {
-			return rules.Profile{}, nil, fail(fmt.Errorf("profile %s is not in the bundle at %s: %v", name, o.bundle, err), "")
-		}
-		defer f.Close()
-		p, err := rules.DecodeProfile(f)
 		if err != nil {
 			return rules.Profile{}, nil, fail(err, "")
 		}

@@ -43,7 +43,7 @@ func ruleNote(r *lint.Rule) string {
 	switch {
 	case r.Off:
 		return ", off by default: --enable " + r.ID
-	case r.Compiler:
+	case r.Kind == lint.CompilerReported:
 		return ", reported by the compiler"
 	}
 	return ""

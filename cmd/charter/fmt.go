@@ -45,7 +45,7 @@ func runFmt(g *globals, o *fmtOptions) error {
 	}
 	paths, _, err := load.CUEFiles(fsys)
 	if err != nil {
-		return fail(fmt.Errorf("cannot read %s: %v", g.dir, err), "")
+		return fail(fmt.Errorf("cannot read %s: %w", g.dir, err), "")
 	}
 	var bad []diag.Diagnostic
 	changed := 0
@@ -66,7 +66,9 @@ func runFmt(g *globals, o *fmtOptions) error {
 		changed++
 		switch {
 		case o.diff:
-			g.stdout.Write(diff.Diff(p, src, p+" (formatted)", out))
+			if _, err := g.stdout.Write(diff.Diff(p, src, p+" (formatted)", out)); err != nil {
+				return err
+			}
 		case o.check:
 			fmt.Fprintln(g.stdout, p)
 		default:

@@ -51,7 +51,7 @@ a REV that does not validate is named and lint exits 1, as diff does.`,
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))
 	f.StringSliceVar(&o.enable, "enable", nil, "turn on rules (comma-separated or repeated), including those off by default")
-	f.StringSliceVar(&o.disable, "disable", nil, "turn off rules (comma-separated or repeated)")
+	f.StringSliceVar(&o.disable, "disable", nil, "turn off rules (comma-separated or repeated); those the compiler reports cannot be")
 	f.StringVar(&o.failLevel, "fail-level", "warning", "exit 1 when a finding has this severity or higher: error, warning or info")
 	f.BoolVar(&o.noInlineIgnores, "no-inline-ignores", false, "ignore every // charter:ignore comment (for audits)")
 	f.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings that this Git revision did not already have (matched by rule, path and message, not line)")
@@ -67,10 +67,11 @@ func runLint(g *globals, o *lintOptions) error {
 	if err != nil {
 		return usage("%v", err)
 	}
-	for _, ids := range [][]string{o.enable, o.disable} {
-		if err := lint.CheckIDs(ids); err != nil {
-			return usage("%v", err)
-		}
+	if err := lint.CheckIDs(o.enable); err != nil {
+		return usage("%w", err)
+	}
+	if err := lint.CheckDisable(o.disable); err != nil {
+		return usage("%w", err)
 	}
 	rev, err := evaluate(g, o.source(g))
 	if err != nil {
@@ -99,17 +100,12 @@ func runLint(g *globals, o *lintOptions) error {
 		if err != nil {
 			return err
 		}
-		found = newFindings(found, old)
+		found = lint.NewFindings(found, old)
 	}
 	ds = diag.Sort(append(ds, found...))
-	var infos []diag.RuleInfo
+	infos := lint.Infos() // SARIF describes every rule
 	if o.format == "junit" {
-		// One test case per rule that ran.
-		for _, r := range lint.Enabled(rev.Validation.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) {
-			infos = append(infos, r.Info())
-		}
-	} else {
-		infos = lint.Infos() // SARIF describes every rule
+		infos = lint.EnabledInfos(rev.Validation.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) // one test case per rule that ran
 	}
 	if err := writeLint(g, o.format, ds, infos, failLevel); err != nil {
 		return err
@@ -160,25 +156,4 @@ func lintRev(g *globals, at string, opts lint.Options) ([]diag.Diagnostic, error
 		return nil, err
 	}
 	return lint.Run(prog, rev.Validation.Repo().Files, opts)
-}
-
-// newFindings drops from ds the findings old already had, matched by rule,
-// path and message (lines move when a file is edited), as many times as old
-// has them.
-func newFindings(ds, old []diag.Diagnostic) []diag.Diagnostic {
-	type key struct{ rule, path, msg string }
-	seen := map[key]int{}
-	for _, d := range old {
-		seen[key{d.Rule, d.Path, d.Message}]++
-	}
-	var out []diag.Diagnostic
-	for _, d := range ds {
-		k := key{d.Rule, d.Path, d.Message}
-		if seen[k] > 0 {
-			seen[k]--
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
 }

@@ -5,11 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/history"
-	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
 )
@@ -100,154 +98,22 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 	defer repo.Close()
 	progress := newProgress(g)
 	defer progress.done()
-	entries, snaps, seen, err := agentSnapshots(repo, rev, id, progress)
+	walk, err := history.AgentSnapshots(repo, rev, id, history.AgentOptions{
+		Progress: func(n int) { progress.step("evaluating config trees", n) },
+	})
 	if err != nil {
 		return nil, fail(err, "")
 	}
-	versions, invalid := history.Versions(entries, id, func(e *history.Entry) history.Snapshot { return snaps[e.Tree] })
+	versions, invalid := walk.Versions(id)
 	progress.done()
 	if len(invalid) > 0 {
 		fmt.Fprintf(g.stderr, "charter: skipped %d commit(s) where the configuration did not validate (oldest %s)\n",
 			len(invalid), invalid[0].Commit.String()[:12])
 	}
-	if !seen && len(versions) == 0 {
+	if !walk.Seen && len(versions) == 0 {
 		return nil, usage("agent %q does not exist at any commit from %s that changed %s", id, rev, repo.ConfigPath())
 	}
 	return versions, nil
-}
-
-// listedTree is the config tree of a commit the walk found, listed whole
-// (files) or, with caches, by the files that changed (changes) since the
-// tree listed before it.
-type listedTree struct {
-	entry   *history.Entry
-	files   treeFiles
-	changes []fileChange
-	err     error
-}
-
-// agentSnapshots walks history from rev and evaluates, for agent id, each
-// distinct config tree of the commits it finds (newest first, as the walk
-// gives them). It returns the walk's entries, the agent's snapshot by
-// tree, and whether the agent exists in any of them. The walk, with the
-// listing of each tree, runs on its own goroutine while this one
-// evaluates: the one reads Git objects, the other evaluates CUE.
-func agentSnapshots(repo *source.Repo, rev, id string, progress *progress) ([]*history.Entry, map[plumbing.Hash]history.Snapshot, bool, error) {
-	w := &treeWalk{repo: repo, trees: make(chan listedTree, 64), stop: make(chan struct{})}
-	defer close(w.stop)
-	go w.run(rev)
-	l := newAgentLog(repo, id)
-	snaps := map[plumbing.Hash]history.Snapshot{}
-	for t := range w.trees {
-		progress.step("evaluating config trees", len(snaps)+1)
-		snaps[t.entry.Tree] = l.snapshot(t)
-	}
-	return w.entries, snaps, l.seen, w.err
-}
-
-// treeWalk walks history and lists each distinct config tree it meets.
-type treeWalk struct {
-	repo  *source.Repo
-	trees chan listedTree // closed when the walk ends
-	stop  chan struct{}   // closed to end the walk early
-	// entries and err are the walk's, once trees is closed.
-	entries []*history.Entry
-	err     error
-}
-
-func (w *treeWalk) run(rev string) {
-	defer close(w.trees)
-	listed := map[plumbing.Hash]bool{}
-	var last plumbing.Hash // the tree the last changes lead to
-	w.err = history.Walk(w.repo, rev, w.repo.ConfigPath(), func(e *history.Entry) error {
-		w.entries = append(w.entries, e)
-		if listed[e.Tree] {
-			return nil
-		}
-		listed[e.Tree] = true
-		t := listedTree{entry: e}
-		switch {
-		case e.Tree.IsZero() || e.NotDir:
-		case !logCaches:
-			t.files = listFiles(w.repo.CommitTree(e.Commit, e.Tree, e.Committer.When))
-		default:
-			diff, err := w.repo.DiffTrees(last, e.Tree, load.Skips)
-			if t.err = err; err == nil {
-				t.changes, last = fileChanges(diff), e.Tree
-			}
-		}
-		select {
-		case w.trees <- t:
-			return nil
-		case <-w.stop:
-			return history.SkipAll
-		}
-	})
-}
-
-// agentLog turns listed trees, in the order of the walk, into one agent's
-// snapshots.
-type agentLog struct {
-	repo  *source.Repo
-	id    string
-	scope *agentScope
-	// docs holds the snapshot of each evaluation the scope reuses.
-	docs map[*revision.Revision]history.Snapshot
-	// seen is set once the agent exists in a configuration that validates.
-	seen bool
-}
-
-func newAgentLog(repo *source.Repo, id string) *agentLog {
-	scope := newAgentScope(id)
-	scope.blob = repo.Blob
-	scope.start() // the empty tree the first changes lead from
-	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*revision.Revision]history.Snapshot{}}
-}
-
-// snapshot makes t's tree the scope's current one and returns the agent's
-// snapshot there.
-func (l *agentLog) snapshot(t listedTree) history.Snapshot {
-	e := t.entry
-	switch {
-	case e.Tree.IsZero():
-		return history.Snapshot{}
-	case e.NotDir:
-		return history.Snapshot{Err: &source.PathNotFoundError{Path: l.repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
-	case t.err != nil:
-		return history.Snapshot{Err: t.err}
-	}
-	fsys := l.repo.CommitTree(e.Commit, e.Tree, e.Committer.When)
-	var err error
-	switch {
-	case !logCaches:
-		err = l.scope.update(fsys, t.files)
-	case l.scope.files == nil:
-		// The changes lead from a tree this goroutine could not read:
-		// list this one whole.
-		err = l.scope.update(fsys, listFiles(fsys))
-	default:
-		err = l.scope.apply(fsys, t.changes)
-	}
-	if err != nil {
-		return history.Snapshot{Err: err}
-	}
-	ev, err := l.scope.evaluate(fsys, e.Commit.String())
-	switch {
-	case err != nil:
-		return history.Snapshot{Err: err}
-	case !ev.OK():
-		return history.Snapshot{Err: fmt.Errorf("%d errors", len(ev.Diagnostics))}
-	}
-	if _, ok := ev.Program.Config.Agents[l.id]; ok {
-		l.seen = true
-	}
-	s, ok := l.docs[ev]
-	if !ok {
-		doc, err := agentDoc(ev.Program, l.id)
-		s = history.Snapshot{Doc: doc, Err: err}
-		l.docs[ev] = s
-	}
-	return s
 }
 
 // progress prints a progress line on a terminal when a walk runs long.

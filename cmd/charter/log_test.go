@@ -3,11 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"maps"
-	"math/rand/v2"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -16,218 +12,17 @@ import (
 	"github.com/charter-dev/charter/source/sourcetest"
 )
 
-// TestLogCaches runs log for every agent of random histories, with and
-// without agentScope's caches (and with every tree listed whole), and
-// wants the same output. The histories have merges, files holding one
-// agent, two agents or an agent beside other declarations, agents that
-// refer to agents in other files (by id and by CUE reference), tests that
-// name an agent, commits that do not validate, syntax errors, renamed and
-// removed files, links, hidden folders, cue.mod, executable files, a file
-// that becomes a folder, and a removed config root.
-func TestLogCaches(t *testing.T) {
-	if !sourcetest.HasGit() {
-		t.Skip("git is not installed")
-	}
-	ids := []string{"a0", "a1", "a3", "x", "z", "nobody"}
-	for seed := range uint64(2) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			config := filepath.Join(logHistory(t, seed, 40), "config")
-			runs := [][]string{{"log", "a0"}, {"log", "a1", "-n", "2"}}
-			for _, id := range ids {
-				runs = append(runs, []string{"log", id, "--format", "json"})
-			}
-			for _, args := range runs {
-				args = append([]string{"-C", config}, args...)
-				want := runCharter(t, false, args)
-				got := runCharter(t, true, args)
-				if d := cmp.Diff(want, got); d != "" {
-					t.Errorf("charter %s (-no caches +caches):\n%s", strings.Join(args[2:], " "), d)
-				}
-			}
-		})
-	}
-}
-
 // logRun is what one run of charter printed.
 type logRun struct {
 	Code           int
 	Stdout, Stderr string
 }
 
-func runCharter(t *testing.T, caches bool, args []string) logRun {
+func runCharter(t *testing.T, args []string) logRun {
 	t.Helper()
-	defer func(old bool) { logCaches = old }(logCaches)
-	logCaches = caches
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)
 	return logRun{code, stdout.String(), stderr.String()}
-}
-
-// logHistory makes a repository of n random commits under config/ and
-// returns its directory.
-func logHistory(t *testing.T, seed uint64, n int) string {
-	t.Helper()
-	rnd := rand.New(rand.NewPCG(seed, seed^0x5bd1e995))
-	agent := func(id string, i int) string {
-		body := fmt.Sprintf("name: %q, type: %q, model: {provider: \"p\", model_id: \"m%d\", temperature: 0.%d}",
-			"Agent "+id, fmt.Sprintf("t%d", rnd.IntN(2)), rnd.IntN(3), rnd.IntN(10))
-		switch k := rnd.IntN(12); {
-		case k == 0:
-			body += `, autonomy_level: "sometimes"` // not an option
-		case k == 1:
-			body += fmt.Sprintf(", authority: reports_to: %q", []string{"a0", "a1", "x"}[rnd.IntN(3)])
-		case k == 2:
-			body += `, autonomy_level: "full"`
-		}
-		return fmt.Sprintf("agents: %s: {%s}\n// %d\n", id, body, i)
-	}
-	files := map[string]string{
-		"config/cue.mod/module.cue": "module: \"example.com/x\"\nlanguage: version: \"v0.17.0\"\n",
-		"config/types.cue":          "agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name}.\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi, {agent.name}.\"}\n",
-		"config/agents/a0.cue":      agent("a0", 0),
-		"config/agents/a1.cue":      agent("a1", 0),
-		"README.md":                 "x\n",
-	}
-	mutate := func(fs map[string]string, i int) {
-		delete(fs, "config/agents/broken.cue") // fixed in the next commit
-		switch k := rnd.IntN(24); {
-		case k < 6:
-			id := fmt.Sprintf("a%d", rnd.IntN(4))
-			fs["config/agents/"+id+".cue"] = agent(id, i)
-		case k < 8:
-			fs["config/agents/pair.cue"] = "package charter\n\n" + agent("x", i) + agent("y", i)
-		case k < 9:
-			// An agent beside another declaration: always in every scope.
-			fs["config/mixed.cue"] = fmt.Sprintf("presets: calm%d: behavior: communication: verbosity: \"concise\"\n", i%2) + agent("z", i)
-		case k < 10:
-			// An agent that takes another's model by CUE reference.
-			fs["config/agents/a3.cue"] = fmt.Sprintf("agents: a3: {name: \"A3\", type: \"t0\", model: agents.a%d.model}\n", rnd.IntN(2))
-		case k < 11:
-			fs["config/types.cue"] = fmt.Sprintf("agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name} (%d).\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi.\"}\n", i%3)
-		case k < 12:
-			fs["config/agents/broken.cue"] = "agents: a0: {\n" // a syntax error
-		case k < 13:
-			fs["config/_draft.cue"] = "not cue at all {\n"
-			fs["config/notes.txt"] = fmt.Sprintf("%d\n", i)
-		case k < 15:
-			keys := slices.Sorted(maps.Keys(fs))
-			if p := keys[rnd.IntN(len(keys))]; strings.HasPrefix(p, "config/") && !strings.HasPrefix(p, "config/cue.mod") {
-				delete(fs, p)
-			}
-		case k < 16:
-			// Rename a file: agents are keyed by id, not by file.
-			from := fmt.Sprintf("config/agents/a%d.cue", rnd.IntN(4))
-			if c, ok := fs[from]; ok {
-				delete(fs, from)
-				fs[fmt.Sprintf("config/team/m%d.cue", i)] = c
-			}
-		case k < 17:
-			for p := range fs {
-				if strings.HasPrefix(p, "config/") {
-					delete(fs, p)
-				}
-			}
-		case k < 18:
-			// Files load leaves out, or reads only in some commits: a
-			// link, a hidden folder, cue.mod, an executable file, a
-			// file that becomes a folder.
-			switch rnd.IntN(6) {
-			case 5:
-				// A test that names an agent: every other agent's scope
-				// must grow by that agent's file to validate.
-				fs["config/tests.cue"] = fmt.Sprintf("tests: t1: {agent: %q, calls: [{tool: \"Read\", args: {file_path: \"/x\"}}], expect: [{call: 0, fires: []}]}\n",
-					[]string{"a0", "a1", "x", "nobody"}[rnd.IntN(4)])
-			case 0:
-				fs["config/agents/link.cue"] = "\x00120000 a0.cue"
-			case 1:
-				fs["config/_drafts/a0.cue"] = agent("a0", i)
-			case 2:
-				fs["config/cue.mod/pkg/a0.cue"] = agent("a0", i)
-			case 3:
-				fs["config/agents/exec.cue"] = "\x00100755 " + agent("a1", i)
-			default:
-				if _, ok := fs["config/agents/x2.cue"]; ok {
-					delete(fs, "config/agents/x2.cue")
-					fs["config/agents/x2.cue/a2.cue"] = agent("a2", i)
-				} else {
-					delete(fs, "config/agents/x2.cue/a2.cue")
-					fs["config/agents/x2.cue"] = agent("a2", i)
-				}
-			}
-		default:
-			fs[fmt.Sprintf("src/f%d.txt", rnd.IntN(3))] = fmt.Sprintf("%d\n", i)
-		}
-	}
-
-	var stream bytes.Buffer
-	data := func(s string) { fmt.Fprintf(&stream, "data %d\n%s\n", len(s), s) }
-	commit := func(mark int, branch string, parents []int, fs map[string]string, msg string) {
-		fmt.Fprintf(&stream, "commit refs/heads/%s\nmark :%d\n", branch, mark)
-		for _, who := range []string{"author Ada Author <ada@example.com>", "committer Cy Committer <cy@example.com>"} {
-			fmt.Fprintf(&stream, "%s %d +0000\n", who, sourcetest.Epoch.Unix()+int64(60*mark))
-		}
-		data(msg)
-		for j, p := range parents {
-			verb := "merge"
-			if j == 0 {
-				verb = "from"
-			}
-			fmt.Fprintf(&stream, "%s :%d\n", verb, p)
-		}
-		stream.WriteString("deleteall\n")
-		for _, p := range slices.Sorted(maps.Keys(fs)) {
-			// "\x00MODE " starts the content of a file of another mode.
-			mode, content := "100644", fs[p]
-			if m, rest, ok := strings.Cut(content, " "); ok && strings.HasPrefix(m, "\x00") {
-				mode, content = m[1:], rest
-			}
-			fmt.Fprintf(&stream, "M %s inline %s\n", mode, p)
-			data(content)
-		}
-	}
-	trees := map[int]map[string]string{1: files}
-	commit(1, "main", nil, files, "start")
-	main, topic := 1, 0
-	for mark := 2; mark <= n; mark++ {
-		switch {
-		case topic == 0 && rnd.IntN(8) == 0:
-			fs := maps.Clone(trees[main])
-			mutate(fs, mark)
-			commit(mark, "topic", []int{main}, fs, fmt.Sprintf("topic %d", mark))
-			trees[mark], topic = fs, mark
-		case topic != 0 && rnd.IntN(3) == 0:
-			fs := maps.Clone(trees[main])
-			switch rnd.IntN(3) {
-			case 0: // combine both sides
-				maps.Copy(fs, trees[topic])
-			case 1: // take the topic's tree
-				fs = maps.Clone(trees[topic])
-			} // else keep main's tree (-s ours)
-			commit(mark, "main", []int{main, topic}, fs, fmt.Sprintf("merge %d\n\nReviewed-by: Rae <rae@example.com>", mark))
-			trees[mark], main, topic = fs, mark, 0
-		case topic != 0 && rnd.IntN(2) == 0:
-			fs := maps.Clone(trees[topic])
-			mutate(fs, mark)
-			commit(mark, "topic", []int{topic}, fs, fmt.Sprintf("topic %d", mark))
-			trees[mark], topic = fs, mark
-		default:
-			fs := maps.Clone(trees[main])
-			mutate(fs, mark)
-			commit(mark, "main", []int{main}, fs, fmt.Sprintf("change %d", mark))
-			trees[mark], main = fs, mark
-		}
-	}
-
-	r := sourcetest.New(t)
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir = r.Dir
-	cmd.Env = sourcetest.Env(sourcetest.Epoch)
-	cmd.Stdin = &stream
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git fast-import: %v\n%s", err, out)
-	}
-	r.Git("checkout", "-q", "main")
-	return r.Dir
 }
 
 // TestLogScopeGrows: when an agent's files do not validate on their own
@@ -254,8 +49,8 @@ func TestLogScopeGrows(t *testing.T) {
 	r.Commit("5: b does not validate")
 	r.Write("config/a.cue", agent("a", "m4"))
 	r.Commit("6: a changes")
-	for _, caches := range []bool{true, false} {
-		got := runCharter(t, caches, []string{"-C", filepath.Join(r.Dir, "config"), "log", "a"})
+	{
+		got := runCharter(t, []string{"-C", filepath.Join(r.Dir, "config"), "log", "a"})
 		var subjects []string
 		for _, line := range strings.Split(got.Stdout, "\n") {
 			if strings.HasPrefix(line, "    ") && strings.Contains(line, ": ") && !strings.Contains(line, "hash") && !strings.Contains(line, "(not verified)") {
@@ -264,10 +59,10 @@ func TestLogScopeGrows(t *testing.T) {
 		}
 		want := []string{"4: a changes", "2: a changes", "1: all valid"}
 		if d := cmp.Diff(want, subjects); d != "" {
-			t.Errorf("caches %v: versions (-want +got):\n%s\n%s", caches, d, got.Stdout)
+			t.Errorf("versions (-want +got):\n%s\n%s", d, got.Stdout)
 		}
 		if !strings.Contains(got.Stderr, "skipped 2 commit(s)") {
-			t.Errorf("caches %v: stderr %q, want 2 commits skipped", caches, got.Stderr)
+			t.Errorf("stderr %q, want 2 commits skipped", got.Stderr)
 		}
 	}
 }

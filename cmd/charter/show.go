@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/cuecontext"
-	"cuelang.org/go/cue/format"
+	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/cuefmt"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/secret"
@@ -71,22 +68,12 @@ func runShow(g *globals, arg, outFormat string) error {
 	if outFormat == "json" {
 		return writeJSON(g.stdout, doc)
 	}
-	// Through plain JSON, so numbers are numbers (not json.Number strings).
-	b, err := json.Marshal(map[string]any{"agents": map[string]any{id: doc}})
+	b, err := cuefmt.Encode(map[string]any{"agents": map[string]any{id: doc}})
 	if err != nil {
-		return fail(err, "")
+		return fail(fmt.Errorf("agent %s: %w", id, err), "")
 	}
-	v := cuecontext.New().CompileBytes(b)
-	f, ok := v.Syntax(cue.Concrete(true)).(*ast.StructLit)
-	if !ok {
-		return fail(fmt.Errorf("internal error: cannot encode %s as CUE", id), "")
-	}
-	b, err = format.Node(&ast.File{Decls: f.Elts})
-	if err != nil {
-		return fail(err, "")
-	}
-	fmt.Fprintf(g.stdout, "%s\n", b)
-	return nil
+	_, err = fmt.Fprintf(g.stdout, "%s\n", b)
+	return err
 }
 
 func isVersion(s string) bool {
@@ -107,7 +94,7 @@ func showAt(g *globals, src revision.Source, id string) (map[string]any, error) 
 	if err != nil {
 		return nil, err
 	}
-	doc, err := agentDoc(prog, id)
+	doc, err := bundle.AgentDocIn(prog, id)
 	if err != nil {
 		return nil, fail(err, "")
 	}

@@ -3,16 +3,14 @@ package main
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/rules"
+	"github.com/charter-dev/charter/ruletest"
 )
 
 type testOptions struct {
@@ -50,25 +48,6 @@ change to a profile does to recorded sessions.`,
 	return cmd
 }
 
-// testRun is one test's outcome.
-type testRun struct {
-	Name     string            `json:"name"`
-	Profile  string            `json:"profile"`
-	Passed   bool              `json:"passed"`
-	Error    string            `json:"error,omitempty"`
-	Result   *rules.TestResult `json:"result,omitempty"`
-	Duration time.Duration     `json:"-"`
-	Changed  []verdictChange   `json:"changed,omitempty"`
-}
-
-// verdictChange is a call whose fired rules differ on another revision.
-type verdictChange struct {
-	Call  int          `json:"call"`
-	Tool  string       `json:"tool"`
-	Here  []rules.Fire `json:"here"`
-	There []rules.Fire `json:"there"`
-}
-
 func runTests(g *globals, o *testOptions) error {
 	if o.format != "text" && o.format != "json" {
 		return usage("unknown format %q; valid formats: text, json", o.format)
@@ -100,48 +79,11 @@ func runTests(g *globals, o *testOptions) error {
 		}
 	}
 
-	cfg := prog.Config
-	engines, thereEngines := map[string]*rules.Engine{}, map[string]*rules.Engine{}
-	var runs []testRun
-	for _, name := range model.Sorted(cfg.Tests) {
-		if cfg.Builtin["tests."+name] && !o.std {
-			continue
-		}
-		if filter != nil && !filter.MatchString(name) {
-			continue
-		}
-		t := cfg.Tests[name]
-		start := time.Now()
-		run := testRun{Name: name, Profile: testProfile(cfg, t)}
-		e, err := engineFor(engines, prog, run.Profile, "")
-		if err != nil {
-			run.Error = err.Error()
-			runs = append(runs, run)
-			continue
-		}
-		calls, expect := testInput(t)
-		res := rules.RunTest(e, calls, expect)
-		run.Result, run.Passed = &res, res.Passed
-		if there != nil {
-			if te, err := engineFor(thereEngines, there, run.Profile, o.against); err != nil {
-				run.Changed = []verdictChange{{Call: -1, Tool: err.Error()}}
-			} else {
-				run.Changed = compareVerdicts(res, rules.RunTest(te, calls, expect))
-			}
-		}
-		run.Duration = time.Since(start)
-		runs = append(runs, run)
-	}
-
-	failed := 0
-	for _, r := range runs {
-		if !r.Passed {
-			failed++
-		}
-	}
+	runs := ruletest.RunAll(prog, ruletest.Options{Std: o.std, Filter: filter, Against: there, AgainstName: o.against})
+	failed := ruletest.Failed(runs)
 	if o.format == "json" {
 		if runs == nil {
-			runs = []testRun{}
+			runs = []ruletest.Run{}
 		}
 		if err := writeJSON(g.stdout, runs); err != nil {
 			return err
@@ -155,7 +97,7 @@ func runTests(g *globals, o *testOptions) error {
 	return nil
 }
 
-func writeTestText(g *globals, o *testOptions, runs []testRun, failed int) {
+func writeTestText(g *globals, o *testOptions, runs []ruletest.Run, failed int) {
 	for _, r := range runs {
 		if o.verbose {
 			fmt.Fprintf(g.stdout, "=== RUN   %s\n", r.Name)
@@ -200,63 +142,4 @@ func fires(fs []rules.Fire) string {
 		s = append(s, f.String())
 	}
 	return strings.Join(s, ", ")
-}
-
-// testProfile is the profile a test exercises: its own, or its agent's.
-func testProfile(cfg *model.Config, t *model.Test) string {
-	if t.Profile != "" {
-		return t.Profile
-	}
-	if a, ok := cfg.Agents[t.Agent]; ok {
-		return a.Profile
-	}
-	return ""
-}
-
-// engineFor compiles (once) the engine of a profile of prog.
-func engineFor(cache map[string]*rules.Engine, prog *compiler.Program, name, where string) (*rules.Engine, error) {
-	if e, ok := cache[name]; ok {
-		return e, nil
-	}
-	p, ok := prog.Profiles[name]
-	if !ok {
-		if where != "" {
-			return nil, fmt.Errorf("profile %q does not exist at %s", name, where)
-		}
-		return nil, fmt.Errorf("no profile to test: name a profile, or an agent that has one")
-	}
-	e, err := rules.Compile(*p)
-	if err != nil {
-		return nil, err
-	}
-	cache[name] = e
-	return e, nil
-}
-
-func testInput(t *model.Test) ([]rules.Call, []rules.Expectation) {
-	var calls []rules.Call
-	for _, c := range t.Calls {
-		calls = append(calls, rules.Call{Tool: c.Tool, Args: c.Args, Result: c.Result})
-	}
-	var expect []rules.Expectation
-	for _, e := range t.Expect {
-		x := rules.Expectation{Call: e.Call}
-		for _, f := range e.Fires {
-			x.Fires = append(x.Fires, rules.Fire{Rule: f.Rule, Action: rules.Action(f.Action)})
-		}
-		expect = append(expect, x)
-	}
-	return calls, expect
-}
-
-// compareVerdicts lists the calls whose fired rules differ.
-func compareVerdicts(here, there rules.TestResult) []verdictChange {
-	var out []verdictChange
-	for i := range min(len(here.Calls), len(there.Calls)) {
-		h, t := here.Calls[i], there.Calls[i]
-		if !slices.Equal(h.Fired, t.Fired) {
-			out = append(out, verdictChange{Call: h.Call, Tool: h.Tool, Here: h.Fired, There: t.Fired})
-		}
-	}
-	return out
 }

@@ -103,7 +103,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 		if errors.As(err, &te) && te.Field != "" {
 			return nil, fmt.Errorf("hook input: %s is %s, not %s; charter expects Claude Code's PreToolUse or PostToolUse JSON", te.Field, te.Value, te.Type)
 		}
-		return nil, fmt.Errorf("hook input is not JSON (%v); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input", err)
+		return nil, fmt.Errorf("hook input is not JSON (%w); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input", err)
 	}
 	switch in.HookEventName {
 	case PreToolUse, PostToolUse, SessionEnd:

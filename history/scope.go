@@ -1,4 +1,4 @@
-package main
+package history
 
 import (
 	"crypto/sha256"
@@ -21,12 +21,6 @@ import (
 	"github.com/charter-dev/charter/source"
 )
 
-// logCaches turns off, when false, every cache agentScope keeps (file
-// classes, evaluations by scoped content, one schema for all of them) and
-// makes log list every tree whole: tests compare the output with and
-// without them.
-var logCaches = true
-
 // agentScope evaluates, for one agent, only the files that can affect it:
 // every file that declares something other than agents, and the files that
 // declare this agent. A file holding nothing but other agents cannot change
@@ -45,6 +39,9 @@ var logCaches = true
 // evaluate evaluates it.
 type agentScope struct {
 	id string
+	// caches is AgentOptions.NoCaches negated: when false every cache
+	// below is bypassed.
+	caches bool
 	// class holds each file's class by content.
 	class map[contentKey]fileClass
 	// evals holds each evaluation by the paths and contents of the files
@@ -75,10 +72,10 @@ type fileClass struct {
 	ids        map[string]bool
 }
 
-func newAgentScope(id string) *agentScope {
-	s := &agentScope{id: id, class: map[contentKey]fileClass{}, evals: map[string]*revision.Revision{},
+func newAgentScope(id string, caches bool) *agentScope {
+	s := &agentScope{id: id, caches: caches, class: map[contentKey]fileClass{}, evals: map[string]*revision.Revision{},
 		mentions: map[contentKey]map[string]bool{}}
-	if logCaches {
+	if caches {
 		s.ev = new(revision.Evaluator)
 	}
 	return s
@@ -190,7 +187,7 @@ func (s *agentScope) apply(fsys fs.FS, cs []fileChange) error {
 // the agent's scope.
 func (s *agentScope) inScope(fsys fs.FS, p string, key contentKey) (bool, error) {
 	c, ok := s.class[key]
-	if !ok || !logCaches {
+	if !ok || !s.caches {
 		b, err := s.read(fsys, p, key)
 		if err != nil {
 			return false, err
@@ -240,7 +237,7 @@ func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name
 		h.Write(key.sum[:])
 	}
 	fp := string(h.Sum(nil))
-	if e, ok := s.evals[fp]; ok && logCaches {
+	if e, ok := s.evals[fp]; ok && s.caches {
 		return e, nil
 	}
 	scoped := fstest.MapFS{}
@@ -270,7 +267,7 @@ func (s *agentScope) closure(fsys fs.FS) (map[string]contentKey, error) {
 	mentioned := map[string]bool{}
 	mention := func(p string, key contentKey) error {
 		m, ok := s.mentions[key]
-		if !ok || !logCaches {
+		if !ok || !s.caches {
 			b, err := s.read(fsys, p, key)
 			if err != nil {
 				return err

@@ -1,4 +1,8 @@
-package diff
+// Package programs compares two compiled programs, declaration by
+// declaration, with package diff. It is apart from diff so that diff's
+// users that compare documents (history, the bundle's readers) do not pull
+// in the compiler and the rule engine.
+package programs
 
 import (
 	"bytes"
@@ -6,26 +10,22 @@ import (
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/internal/par"
+	"github.com/charter-dev/charter/diff"
 	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/render"
 )
 
-// Programs compares two compiled revisions: every agent's resolved
-// document, as agent.json holds it (so a change to an agent type, a preset
-// or a category default shows on every agent it reaches), classed; then,
-// unless only names one agent, every other declaration. With only set,
-// just that agent's changes.
-func Programs(a, b *compiler.Program, only string) ([]Change, error) {
+// Compare compares two compiled programs: the resolved agents (or only
+// agent only's), then, unless only is set, every other declaration.
+func Compare(a, b *compiler.Program, only string) ([]diff.Change, error) {
 	da, db, err := changedDocs(a, b, only)
 	if err != nil {
 		return nil, err
 	}
-	cs := Agents(da, db)
+	out := diff.Agents(da, db)
 	if only == "" {
-		cs = append(cs, declarationChanges(a, b)...)
+		out = append(out, declarationChanges(a, b)...)
 	}
-	return cs, nil
+	return out, nil
 }
 
 // changedDocs returns the agent.json objects of the agents (or only the one
@@ -33,11 +33,11 @@ func Programs(a, b *compiler.Program, only string) ([]Change, error) {
 // whose document is the same on both sides has no changes, and is left
 // out of both: most agents, in most diffs.
 func changedDocs(a, b *compiler.Program, only string) (da, db map[string]map[string]any, err error) {
-	ra, err := agentJSONs(a, only)
+	ra, err := bundle.AgentJSONs(a, only)
 	if err != nil {
 		return nil, nil, err
 	}
-	rb, err := agentJSONs(b, only)
+	rb, err := bundle.AgentJSONs(b, only)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -60,42 +60,19 @@ func changedDocs(a, b *compiler.Program, only string) (da, db map[string]map[str
 	return da, db, nil
 }
 
-// agentJSONs returns every agent's document as bundle.AgentJSON gives it
-// (or only one's, when only is set), built in parallel: rendering and
-// encoding read the compiled program only.
-func agentJSONs(prog *compiler.Program, only string) (map[string][]byte, error) {
-	var agents []*compiler.Agent
-	for _, a := range prog.Agents {
-		if only == "" || a.ID == only {
-			agents = append(agents, a)
-		}
-	}
-	docs := make([][]byte, len(agents))
-	errs := make([]error, len(agents))
-	par.Each(len(agents), 0, func(i int) {
-		p, err := render.Render(prog, agents[i])
-		if err == nil {
-			docs[i], err = bundle.AgentJSON(agents[i], p.String())
-		}
-		errs[i] = err
-	})
-	out := make(map[string][]byte, len(agents))
-	for i, a := range agents {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out[a.ID] = docs[i]
-	}
-	return out, nil
+// HasAgent reports whether prog declares agent id.
+func HasAgent(prog *compiler.Program, id string) bool {
+	_, ok := prog.Config.Agents[id]
+	return ok
 }
 
 // declarationChanges diffs every declaration other than agents.
-func declarationChanges(a, b *compiler.Program) []Change {
-	side := func(p *compiler.Program) map[string]any {
-		c := p.Config
+func declarationChanges(a, b *compiler.Program) []diff.Change {
+	side := func(prog *compiler.Program) map[string]any {
+		c := prog.Config
 		return toJSON(map[string]any{
 			"categories": c.Categories, "agentTypes": c.AgentTypes, "presets": c.Presets,
-			"behaviorTypes": c.BehaviorTypes, "profiles": p.Profiles, "tests": c.Tests,
+			"behaviorTypes": c.BehaviorTypes, "profiles": prog.Profiles, "tests": c.Tests,
 			"models": c.Models, "lint": c.Lint, "a2a": c.A2A, "runtimes": c.Runtimes,
 		})
 	}
@@ -103,12 +80,12 @@ func declarationChanges(a, b *compiler.Program) []Change {
 	if sa == nil || sb == nil {
 		return nil
 	}
-	var out []Change
+	var out []diff.Change
 	for _, k := range model.Sorted(sa) {
-		out = append(out, Values([]string{k}, sa[k], sb[k])...)
+		out = append(out, diff.Values([]string{k}, sa[k], sb[k])...)
 	}
 	for i := range out {
-		ClassifyDeclaration(&out[i])
+		diff.ClassifyDeclaration(&out[i])
 	}
 	return out
 }

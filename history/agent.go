@@ -1,0 +1,182 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/source"
+)
+
+// listedTree is the config tree of a commit the walk found, listed whole
+// (files) or, with caches, by the files that changed (changes) since the
+// tree listed before it.
+type listedTree struct {
+	entry   *Entry
+	files   treeFiles
+	changes []fileChange
+	err     error
+}
+
+// AgentOptions configure AgentSnapshots.
+type AgentOptions struct {
+	// NoCaches turns off every cache the agent's scope keeps (file
+	// classes, evaluations by scoped content, one CUE context for all of
+	// them) and lists every tree whole: tests compare the result with and
+	// without them.
+	NoCaches bool
+	// Progress, when set, is called before each config tree is evaluated
+	// with the number of trees evaluated so far, that one included.
+	Progress func(n int)
+}
+
+// AgentWalk is what AgentSnapshots found.
+type AgentWalk struct {
+	// Entries are the walk's, newest first.
+	Entries []*Entry
+	// Snapshots holds the agent's snapshot by config tree.
+	Snapshots map[plumbing.Hash]Snapshot
+	// Seen reports whether the agent exists in a configuration that
+	// validates.
+	Seen bool
+}
+
+// AgentSnapshots walks history from rev and evaluates, for agent id, each
+// distinct config tree of the commits it finds (newest first, as the walk
+// gives them), through the agent's scope (see agentScope): only the files
+// that can affect the agent are evaluated, so a commit where a file of an
+// agent nobody mentions does not validate is still one of this agent's. The walk, with the
+// listing of each tree, runs on its own goroutine while this one
+// evaluates: the one reads Git objects, the other evaluates CUE.
+func AgentSnapshots(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentWalk, error) {
+	w := &treeWalk{repo: repo, caches: !opts.NoCaches, trees: make(chan listedTree, 64), stop: make(chan struct{})}
+	defer close(w.stop)
+	go w.run(rev)
+	l := newAgentLog(repo, id, !opts.NoCaches)
+	snaps := map[plumbing.Hash]Snapshot{}
+	for t := range w.trees {
+		if opts.Progress != nil {
+			opts.Progress(len(snaps) + 1)
+		}
+		snaps[t.entry.Tree] = l.snapshot(t)
+	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	return &AgentWalk{Entries: w.entries, Snapshots: snaps, Seen: l.seen}, nil
+}
+
+// Versions returns the agent's versions along the walk, oldest first, and
+// the commits where its configuration did not validate (see Versions).
+func (w *AgentWalk) Versions(id string) (versions []Version, invalid []*Entry) {
+	return Versions(w.Entries, id, func(e *Entry) Snapshot { return w.Snapshots[e.Tree] })
+}
+
+// treeWalk walks history and lists each distinct config tree it meets.
+type treeWalk struct {
+	repo   *source.Repo
+	caches bool
+	trees  chan listedTree // closed when the walk ends
+	stop   chan struct{}   // closed to end the walk early
+	// entries and err are the walk's, once trees is closed.
+	entries []*Entry
+	err     error
+}
+
+func (w *treeWalk) run(rev string) {
+	defer close(w.trees)
+	listed := map[plumbing.Hash]bool{}
+	var last plumbing.Hash // the tree the last changes lead to
+	w.err = Walk(w.repo, rev, w.repo.ConfigPath(), func(e *Entry) error {
+		w.entries = append(w.entries, e)
+		if listed[e.Tree] {
+			return nil
+		}
+		listed[e.Tree] = true
+		t := listedTree{entry: e}
+		switch {
+		case e.Tree.IsZero() || e.NotDir:
+		case !w.caches:
+			t.files = listFiles(w.repo.CommitTree(e.Commit, e.Tree, e.Committer.When))
+		default:
+			diff, err := w.repo.DiffTrees(last, e.Tree, load.Skips)
+			if t.err = err; err == nil {
+				t.changes, last = fileChanges(diff), e.Tree
+			}
+		}
+		select {
+		case w.trees <- t:
+			return nil
+		case <-w.stop:
+			return SkipAll
+		}
+	})
+}
+
+// agentLog turns listed trees, in the order of the walk, into one agent's
+// snapshots.
+type agentLog struct {
+	repo  *source.Repo
+	id    string
+	scope *agentScope
+	// docs holds the snapshot of each evaluation the scope reuses.
+	docs map[*revision.Revision]Snapshot
+	// seen is set once the agent exists in a configuration that validates.
+	seen bool
+}
+
+func newAgentLog(repo *source.Repo, id string, caches bool) *agentLog {
+	scope := newAgentScope(id, caches)
+	scope.blob = repo.Blob
+	scope.start() // the empty tree the first changes lead from
+	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*revision.Revision]Snapshot{}}
+}
+
+// snapshot makes t's tree the scope's current one and returns the agent's
+// snapshot there.
+func (l *agentLog) snapshot(t listedTree) Snapshot {
+	e := t.entry
+	switch {
+	case e.Tree.IsZero():
+		return Snapshot{}
+	case e.NotDir:
+		return Snapshot{Err: &source.PathNotFoundError{Path: l.repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
+	case t.err != nil:
+		return Snapshot{Err: t.err}
+	}
+	fsys := l.repo.CommitTree(e.Commit, e.Tree, e.Committer.When)
+	var err error
+	switch {
+	case !l.scope.caches:
+		err = l.scope.update(fsys, t.files)
+	case l.scope.files == nil:
+		// The changes lead from a tree this goroutine could not read:
+		// list this one whole.
+		err = l.scope.update(fsys, listFiles(fsys))
+	default:
+		err = l.scope.apply(fsys, t.changes)
+	}
+	if err != nil {
+		return Snapshot{Err: err}
+	}
+	ev, err := l.scope.evaluate(fsys, e.Commit.String())
+	switch {
+	case err != nil:
+		return Snapshot{Err: err}
+	case !ev.OK():
+		return Snapshot{Err: fmt.Errorf("%d errors", len(ev.Diagnostics))}
+	}
+	if _, ok := ev.Program.Config.Agents[l.id]; ok {
+		l.seen = true
+	}
+	s, ok := l.docs[ev]
+	if !ok {
+		doc, err := bundle.AgentDocIn(ev.Program, l.id)
+		s = Snapshot{Doc: doc, Err: err}
+		l.docs[ev] = s
+	}
+	return s
+}

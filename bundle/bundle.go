@@ -206,7 +206,14 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	}
 	var behaviors []any
 	for _, b := range a.Behaviors {
-		behaviors = append(behaviors, map[string]any{"type": b.Type, "kind": b.Kind, "params": b.Params})
+		rb := map[string]any{"type": b.Type, "kind": b.Kind, "params": b.Params}
+		if len(b.Events) > 0 {
+			rb["events"] = b.Events
+		}
+		if len(b.Context) > 0 {
+			rb["context"] = b.Context
+		}
+		behaviors = append(behaviors, rb)
 	}
 	if behaviors != nil {
 		resolved["behaviors"] = behaviors

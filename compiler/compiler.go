@@ -128,6 +128,7 @@ func Compile(repo *load.Repo, cfg *model.Config) (*Program, []diag.Diagnostic) {
 		c.prog.Agents = append(c.prog.Agents, c.agent(id))
 	}
 	c.checkTemplates()
+	c.checkInjections()
 	c.checkConditions()
 	return c.prog, diag.Sort(c.diags)
 }

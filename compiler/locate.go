@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 
@@ -32,10 +33,7 @@ func (l *Locator) Pos(path ...string) Position {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	sels := make([]cue.Selector, len(path))
-	for i, p := range path {
-		sels[i] = cue.Str(p)
-	}
+	sels := selectors(path)
 	for n := len(sels); n >= 1; n-- {
 		for _, root := range []cue.Value{l.user, l.std} {
 			v := root.LookupPath(cue.MakePath(sels[:n]...))
@@ -58,10 +56,7 @@ func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	sels := make([]cue.Selector, len(path))
-	for i, p := range path {
-		sels[i] = cue.Str(p)
-	}
+	sels := selectors(path)
 	for _, root := range []cue.Value{l.user, l.std} {
 		v := root.LookupPath(cue.MakePath(sels...))
 		if !v.Exists() {
@@ -76,4 +71,34 @@ func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
 	return token.NoPos, ""
 }
 
-func dotted(path []string) string { return strings.Join(path, ".") }
+// selectors turns labels into CUE selectors; "[3]" is a list index.
+func selectors(path []string) []cue.Selector {
+	sels := make([]cue.Selector, len(path))
+	for i, p := range path {
+		sels[i] = cue.Str(p)
+		if n, ok := indexLabel(p); ok {
+			sels[i] = cue.Index(n)
+		}
+	}
+	return sels
+}
+
+func indexLabel(l string) (int, bool) {
+	if len(l) < 3 || l[0] != '[' || l[len(l)-1] != ']' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(l[1 : len(l)-1])
+	return n, err == nil && n >= 0
+}
+
+// dotted writes a path in dot notation, list indexes as [i].
+func dotted(path []string) string {
+	var b strings.Builder
+	for i, l := range path {
+		if _, idx := indexLabel(l); i > 0 && !idx {
+			b.WriteByte('.')
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}

@@ -111,6 +111,20 @@ type BehaviorType struct {
 	Tools        map[string]*Tool  `json:"tools,omitempty"`
 	Instructions string            `json:"instructions,omitempty"`
 	Events       []string          `json:"events,omitempty"`
+	// Context lists the blocks the behavior inserts into the model's
+	// context, in declaration order.
+	Context []ContextInjection `json:"context,omitempty"`
+}
+
+// ContextInjection is a block a behavior inserts into the messages sent to
+// the model: as Role, at At, When it applies.
+type ContextInjection struct {
+	Name    string            `json:"name"`
+	Role    string            `json:"role"`
+	At      string            `json:"at"`
+	When    string            `json:"when,omitempty"`
+	Content string            `json:"content"`
+	Values  map[string]string `json:"values,omitempty"`
 }
 
 // Param is a behavior parameter.

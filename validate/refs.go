@@ -173,6 +173,7 @@ func (v *validator) behavior(path Path, b model.Behavior) {
 }
 
 func (v *validator) behaviorType(name string, bt *model.BehaviorType) {
+	v.behaviorTypeParts(name, bt)
 	for _, pname := range names(bt.Params) {
 		p := bt.Params[pname]
 		if p.Default != nil && !paramTypeOK(p.Type, p.Default) {

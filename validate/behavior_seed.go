@@ -1,0 +1,31 @@
+package validate
+
+import (
+	"slices"
+
+	"github.com/charter-dev/charter/model"
+)
+
+// behaviorTypeParts checks what a behavior type declares beside its
+// parameters: each tool's parameters as a JSON Schema, and events listed
+// once each.
+func (v *validator) behaviorTypeParts(name string, bt *model.BehaviorType) {
+	p := Path{"behaviorTypes", name}
+	for _, tname := range names(bt.Tools) {
+		if params := bt.Tools[tname].Parameters; params != nil {
+			v.jsonSchema(p.Child("tools", tname, "parameters"), params)
+		}
+	}
+	for i, ev := range bt.Events {
+		if slices.Index(bt.Events, ev) < i {
+			v.report("schema", p.Child("events", Index(i)), "event %q is listed twice; list each event once", ev)
+		}
+	}
+}
+
+// jsonSchema reports every problem of the JSON Schema doc declared at path.
+func (v *validator) jsonSchema(path Path, doc map[string]any) {
+	for _, prob := range jsonSchemaProblems(doc) {
+		v.report("json-schema", path.Child(prob.at...), "%s", prob.msg)
+	}
+}

@@ -94,6 +94,13 @@ type AgentType struct {
 	Behavior     Behavior             `json:"behavior,omitempty"`
 	SystemPrompt string               `json:"system_prompt"`
 	Variables    map[string]*Variable `json:"variables,omitempty"`
+	// Model, Tools, Skills and Behaviors are the role's defaults, which
+	// validation merges into each agent of the type (see
+	// docs/declarations.md).
+	Model     *AgentModel   `json:"model,omitempty"`
+	Tools     *Tools        `json:"tools,omitempty"`
+	Skills    SkillSet      `json:"skills,omitzero"`
+	Behaviors []BehaviorUse `json:"behaviors,omitempty"`
 }
 
 // Variable is a runtime placeholder of a template.

@@ -144,6 +144,19 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+locate("behaviorTypes", t.Behavior, "tools", t.Name).String())
 		}
 	}
+
+	out, err := outputLines(a)
+	if err != nil {
+		return nil, fmt.Errorf("agents.%s.output: %v", a.ID, err)
+	}
+	if len(out) > 0 {
+		blank()
+		src := "agents." + a.ID + ".output " + locate("agents", a.ID, "output").String()
+		add("OUTPUT:", src)
+		for _, l := range out {
+			add(l, src)
+		}
+	}
 	return p, nil
 }
 

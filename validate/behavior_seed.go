@@ -29,3 +29,10 @@ func (v *validator) jsonSchema(path Path, doc map[string]any) {
 		v.report("json-schema", path.Child(prob.at...), "%s", prob.msg)
 	}
 }
+
+// agentOutput checks an agent's output as a JSON Schema.
+func (v *validator) agentOutput(id string, a *model.Agent) {
+	if a.Output != nil {
+		v.jsonSchema(Path{"agents", id, "output"}, a.Output)
+	}
+}

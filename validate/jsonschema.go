@@ -153,7 +153,7 @@ func requiredProblems(node any, at Path, out *[]schemaProblem) {
 				name, _ := r.(string)
 				if _, ok := props[name]; !ok {
 					*out = append(*out, schemaProblem{at.Child("required", Index(i)),
-						fmt.Sprintf("required property %q is not under properties%s; declare it, or remove it from required", name, didYouMean(name, names(props), "properties"))})
+						fmt.Sprintf("required property %q is not under properties: declare it there, or remove it from required%s", name, didYouMean(name, names(props), "properties"))})
 				}
 			}
 		}

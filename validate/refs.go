@@ -26,6 +26,8 @@ func (v *validator) references() {
 		v.refList(Path{"agentTypes", slug, "presets"}, t.Presets, "presets", "preset")
 		v.refList(Path{"agentTypes", slug, "categories"}, t.Categories, "categories", "category")
 		v.behavior(Path{"agentTypes", slug, "behavior"}, t.Behavior)
+		v.behaviorUses(Path{"agentTypes", slug, "behaviors"}, t.Behaviors)
+		v.skills(Path{"agentTypes", slug, "skills"}, t.Skills)
 	}
 	for _, name := range names(c.BehaviorTypes) {
 		v.behaviorType(name, c.BehaviorTypes[name])
@@ -245,8 +247,16 @@ func (v *validator) agent(id string, a *model.Agent) {
 	}
 	v.refList(p.Child("presets"), a.Presets, "presets", "preset")
 	v.behavior(p.Child("behavior"), a.Behavior)
-	for i, use := range a.Behaviors {
-		bp := p.Child("behaviors", Index(i))
+	v.behaviorUses(p.Child("behaviors"), a.Behaviors)
+	v.skills(p.Child("skills"), a.Skills)
+	v.agentOutput(id, a)
+}
+
+// behaviorUses checks a list of behaviors attached to an agent or type.
+func (v *validator) behaviorUses(p Path, uses []model.BehaviorUse) {
+	c := v.res.Config
+	for i, use := range uses {
+		bp := p.Child(Index(i))
 		bt, ok := c.BehaviorTypes[use.Type]
 		if !ok {
 			v.ref(bp.Child("type"), "behaviorTypes", "behavior type", use.Type, false, names(c.BehaviorTypes))
@@ -263,7 +273,6 @@ func (v *validator) agent(id string, a *model.Agent) {
 			}
 		}
 	}
-	v.skills(p.Child("skills"), a.Skills)
 }
 
 func (v *validator) skills(p Path, s model.SkillSet) {

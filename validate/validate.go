@@ -133,6 +133,7 @@ func Run(repo *load.Repo) *Result {
 	v.others()
 	v.broken = slices.Clone(v.failed)
 	v.references()
+	applyTypeDefaults(cfg)
 	res.Diagnostics = diag.Sort(v.diags)
 	return res
 }

@@ -7,6 +7,7 @@
 //	agents/<id>/card.json      the A2A v1.0 Agent Card, RFC 8785 canonical JSON
 //	profiles/<name>.json       each flattened rule profile
 //	categories.json            every category, setting and option
+//	flows.json                 every flow resolved, when the repository declares one
 //	team.json                  pairwise compatibility and the skill index
 //
 // The same input gives the same bytes: JSON keys are sorted (RFC 8785 order,
@@ -114,6 +115,13 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		return nil, err
 	}
 	put("categories.json", cats)
+	if len(prog.Config.Flows) > 0 {
+		fl, err := Pretty(flows(prog.Config))
+		if err != nil {
+			return nil, err
+		}
+		put("flows.json", fl)
+	}
 	if err := <-teamDone; err != nil {
 		return nil, err
 	}

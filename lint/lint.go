@@ -70,6 +70,8 @@ var registry = mustCheck([]*Rule{
 	unreachableOption, deprecatedInUse, unusedPreset, unusedAgentType, categoryLeftOut,
 	// Models and skills.
 	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription,
+	// Flows.
+	flowInputMissing,
 })
 
 func mustCheck(rules []*Rule) []*Rule {

@@ -24,6 +24,7 @@ type Config struct {
 	Agents        map[string]*Agent        `json:"agents"`
 	Tests         map[string]*Test         `json:"tests"`
 	Models        map[string]*ModelInfo    `json:"models"`
+	Flows         map[string]*Flow         `json:"flows"`
 	Lint          LintSettings             `json:"lint"`
 	A2A           A2ASettings              `json:"a2a"`
 

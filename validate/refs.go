@@ -39,6 +39,7 @@ func (v *validator) references() {
 	for _, name := range names(c.Tests) {
 		v.test(name, c.Tests[name])
 	}
+	v.flows()
 }
 
 // exists reports whether kind.name is declared (valid or not).

@@ -54,6 +54,8 @@ var kinds = []kind{
 		func(c *model.Config, n string, v any) { c.Tests[n] = v.(*model.Test) }},
 	{"models", "#ModelInfo", "model", "", func() any { return new(model.ModelInfo) },
 		func(c *model.Config, n string, v any) { c.Models[n] = v.(*model.ModelInfo) }},
+	{"flows", "#Flow", "flow", "flow name", func() any { return new(model.Flow) },
+		func(c *model.Config, n string, v any) { c.Flows[n] = v.(*model.Flow) }},
 }
 
 // singletons are top-level fields that hold one struct.
@@ -104,6 +106,7 @@ func Run(repo *load.Repo) *Result {
 		Agents:        map[string]*model.Agent{},
 		Tests:         map[string]*model.Test{},
 		Models:        map[string]*model.ModelInfo{},
+		Flows:         map[string]*model.Flow{},
 		Builtin:       map[string]bool{},
 	}
 	res := &Result{Config: cfg, Invalid: map[string]bool{}, repo: repo}

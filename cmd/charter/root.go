@@ -125,6 +125,7 @@ identity across Git history.`,
 		newExplainCmd(g),
 		newSchemaCmd(g),
 		newDocsCmd(g),
+		newRouteCmd(g),
 		newCompletionCmd(g),
 	)
 	registerCompletions(root, g)

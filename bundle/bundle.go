@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -48,6 +49,9 @@ type Options struct {
 	CUEVersion     string
 	// Source is nil when building from the working tree.
 	Source *Source
+	// Versions holds, when building from Git, each agent's version number
+	// as `charter log` counts it; agent.json records it as version.
+	Versions map[string]int
 }
 
 // Tree is a bundle in memory: slash-separated paths to contents.
@@ -96,7 +100,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	}()
 
 	errs := make([]error, len(prog.Agents))
-	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], put) })
+	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], opts.Versions, put) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -139,7 +143,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	return t, nil
 }
 
-func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []byte)) error {
+func buildAgent(prog *compiler.Program, a *compiler.Agent, versions map[string]int, put func(string, []byte)) error {
 	dir := "agents/" + a.ID + "/"
 	prompt, err := render.Render(prog, a)
 	if err != nil {
@@ -156,7 +160,12 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, put func(string, []by
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", indent(insertMember(canon, "content_hash", appendString(nil, hash))))
+	doc = insertMember(canon, "content_hash", appendString(nil, hash))
+	if n, ok := versions[a.ID]; ok {
+		// Outside the hash: the number follows from the hash's history.
+		doc = insertMember(doc, "version", []byte(strconv.Itoa(n)))
+	}
+	put(dir+"agent.json", indent(doc))
 
 	card, err := Canonical(Card(prog, a, hash))
 	if err != nil {
@@ -254,13 +263,14 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 }
 
 // canonicalHash returns the RFC 8785 form of doc (agent.json without its
-// content_hash) and the content hash: the SHA-256 of that form.
+// content_hash) and the content hash: the SHA-256 of that form without
+// the runtime state (see RuntimeState).
 func canonicalHash(doc []byte) ([]byte, string, error) {
 	canon, err := transform(nil, doc)
 	if err != nil {
 		return nil, "", err
 	}
-	sum := sha256.Sum256(canon)
+	sum := sha256.Sum256(hashed(canon))
 	return canon, hex.EncodeToString(sum[:]), nil
 }
 

@@ -98,4 +98,3 @@ func Rank(agents map[string]*model.Agent, task Task) []Route {
 	})
 	return out
 }
-

@@ -15,7 +15,7 @@ func skill(id string, p float64, tags ...string) model.Skill {
 var routed = map[string]*model.Agent{
 	"ann": {Department: "eng", Skills: model.SkillSet{Primary: []model.Skill{skill("python", 0.9, "backend")}}},
 	"bob": {Department: "eng", Skills: model.SkillSet{Secondary: []model.Skill{skill("python", 1.0, "backend", "api")}}},
-	"cy": {Department: "ops", Skills: model.SkillSet{Primary: []model.Skill{{ID: "python", Name: "Python"}, skill("sql", 0.5)}}},
+	"cy":  {Department: "ops", Skills: model.SkillSet{Primary: []model.Skill{{ID: "python", Name: "Python"}, skill("sql", 0.5)}}},
 	"dee": {Skills: model.SkillSet{Primary: []model.Skill{skill("go", 1)}}},
 }
 

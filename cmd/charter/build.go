@@ -58,8 +58,14 @@ func runBuild(g *globals, o *buildOptions) error {
 	prog := c.Program
 	prog.ReleaseSource()
 	l = nil // the CUE values: garbage from here on
+	var versions map[string]int
+	if src != nil {
+		if versions, err = buildVersions(g, o.rev); err != nil {
+			return err
+		}
+	}
 	info := buildinfo.Read()
-	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src})
+	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: src, Versions: versions})
 	if err != nil {
 		return fail(fmt.Errorf("building the bundle: %v", err), "")
 	}

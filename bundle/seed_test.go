@@ -50,7 +50,7 @@ func TestTypeDefaults(t *testing.T) {
 	tree, err := Build(testrepo.Compile(t, testrepo.FS(map[string]string{"a.cue": `package charter
 agentTypes: coder: {
 	name: "Coder", system_prompt: "Code."
-	model: {provider: "p", model_id: "m-small", tier: "small"}
+	model: {provider: "p", model_id: "m-small", model_tier: "small"}
 	tools: {access_level: "restricted", allowed: ["read_file", "create_file"], denied: ["run_bash"]}
 	skills: primary: [{id: "python", name: "Python", proficiency: 0.5}]
 	behaviors: [{type: "WorkspaceFilesBehavior"}, {type: "LoopDetectionBehavior"}]

@@ -202,27 +202,36 @@ type Classifier struct {
 
 // Agent is an agent identity as declared.
 type Agent struct {
-	Name                string         `json:"name"`
-	Role                string         `json:"role,omitempty"`
-	Department          string         `json:"department,omitempty"`
-	Level               string         `json:"level,omitempty"`
-	Description         string         `json:"description,omitempty"`
-	Type                string         `json:"type"`
-	Presets             []string       `json:"presets,omitempty"`
-	Behavior            Behavior       `json:"behavior,omitempty"`
-	Behaviors           []BehaviorUse  `json:"behaviors,omitempty"`
-	Profile             string         `json:"profile,omitempty"`
-	Personality         *Personality   `json:"personality,omitempty"`
-	Skills              SkillSet       `json:"skills"`
-	Model               *AgentModel    `json:"model,omitempty"`
-	Memory              *Memory        `json:"memory,omitempty"`
-	Tools               Tools          `json:"tools"`
-	Authority           Authority      `json:"authority"`
-	AutonomyLevel       string         `json:"autonomy_level,omitempty"`
-	StrategicOutputMode string         `json:"strategic_output_mode,omitempty"`
-	HiringDate          string         `json:"hiring_date,omitempty"`
-	Status              string         `json:"status,omitempty"`
-	Output              map[string]any `json:"output,omitempty"`
+	Name                string            `json:"name"`
+	Role                string            `json:"role,omitempty"`
+	Department          string            `json:"department,omitempty"`
+	Level               string            `json:"level,omitempty"`
+	Description         string            `json:"description,omitempty"`
+	Type                string            `json:"type"`
+	Presets             []string          `json:"presets,omitempty"`
+	Behavior            Behavior          `json:"behavior,omitempty"`
+	Behaviors           []BehaviorUse     `json:"behaviors,omitempty"`
+	Profile             string            `json:"profile,omitempty"`
+	Personality         *Personality      `json:"personality,omitempty"`
+	Skills              SkillSet          `json:"skills"`
+	Model               *AgentModel       `json:"model,omitempty"`
+	Memory              *Memory           `json:"memory,omitempty"`
+	Tools               Tools             `json:"tools"`
+	Authority           Authority         `json:"authority"`
+	AutonomyLevel       string            `json:"autonomy_level,omitempty"`
+	StrategicOutputMode string            `json:"strategic_output_mode,omitempty"`
+	HiringDate          string            `json:"hiring_date,omitempty"`
+	ModelRequirement    *ModelRequirement `json:"model_requirement,omitempty"`
+	Status              string            `json:"status,omitempty"`
+	Output              map[string]any    `json:"output,omitempty"`
+}
+
+// ModelRequirement is what a role asks of its model.
+type ModelRequirement struct {
+	Tier         string   `json:"tier,omitempty"`
+	Priority     string   `json:"priority,omitempty"`
+	MinContext   int      `json:"min_context,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"`
 }
 
 // Personality of an agent. Pointers are nil when unset.
@@ -268,14 +277,14 @@ type AgentModel struct {
 	Temperature   *float64 `json:"temperature,omitempty"`
 	MaxTokens     int      `json:"max_tokens,omitempty"`
 	FallbackModel string   `json:"fallback_model,omitempty"`
-	Tier          string   `json:"tier,omitempty"`
+	Tier          string   `json:"model_tier,omitempty"`
 }
 
 // Memory is what an agent remembers.
 type Memory struct {
 	Type          string            `json:"type"`
 	RetentionDays int               `json:"retention_days,omitempty"`
-	Overrides     []MemoryRetention `json:"overrides,omitempty"`
+	Overrides     []MemoryRetention `json:"retention_overrides,omitempty"`
 }
 
 // MemoryRetention overrides retention for one memory category.

@@ -122,6 +122,14 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 		}
 	}
 
+	if al := autonomyLines(a); len(al) > 0 {
+		blank()
+		add("AUTONOMY:", "agents."+a.ID+" "+locate("agents", a.ID).String())
+		for _, l := range al {
+			add(template.Escape(l.text), "agents."+a.ID+"."+l.field+" "+locate("agents", a.ID, l.field).String())
+		}
+	}
+
 	var instr []Line
 	for _, b := range a.Behaviors {
 		if b.Instructions == "" {

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"time"
 
 	"github.com/charter-dev/charter/model"
 )
@@ -30,9 +31,15 @@ func (v *validator) jsonSchema(path Path, doc map[string]any) {
 	}
 }
 
-// agentOutput checks an agent's output as a JSON Schema.
+// agentOutput checks an agent's output as a JSON Schema, and its
+// hiring_date as a date.
 func (v *validator) agentOutput(id string, a *model.Agent) {
 	if a.Output != nil {
 		v.jsonSchema(Path{"agents", id, "output"}, a.Output)
+	}
+	if a.HiringDate != "" {
+		if _, err := time.Parse(time.DateOnly, a.HiringDate); err != nil {
+			v.report("schema", Path{"agents", id, "hiring_date"}, "%q is not a date: write it as YYYY-MM-DD, such as \"2026-02-27\"", a.HiringDate)
+		}
 	}
 }

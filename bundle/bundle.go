@@ -218,6 +218,7 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 		behavior[c.Name] = settings
 	}
 	resolved := map[string]any{"id": a.ID, "behavior": behavior, "variables": a.Variables, "prompt": prompt}
+	typeParts(a, resolved)
 	if a.Variables == nil {
 		resolved["variables"] = map[string]any{}
 	}
@@ -355,6 +356,7 @@ func categories(prog *compiler.Program) any {
 		Options     []option     `json:"options,omitempty"`
 		Range       *model.Range `json:"range,omitempty"`
 		Values      []float64    `json:"values,omitempty"`
+		Integer     bool         `json:"integer,omitempty"`
 		Deprecated  string       `json:"deprecated,omitempty"`
 	}
 	type category struct {
@@ -369,7 +371,7 @@ func categories(prog *compiler.Program) any {
 		rc := category{Name: cname, Title: c.Title, Description: c.Description, Settings: []setting{}}
 		for _, sname := range prog.SettingOrder[cname] {
 			s := c.Settings[sname]
-			rs := setting{Name: sname, Description: s.Description, Line: s.Line, Default: s.Default, Range: s.Range, Values: s.Values, Deprecated: s.Deprecated}
+			rs := setting{Name: sname, Description: s.Description, Line: s.Line, Default: s.Default, Range: s.Range, Values: s.Values, Integer: s.Integer, Deprecated: s.Deprecated}
 			for _, oname := range model.Sorted(s.Options) {
 				o := s.Options[oname]
 				rs.Options = append(rs.Options, option{Name: oname, Text: o.Text, Description: o.Description, Deprecated: o.Deprecated})

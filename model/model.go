@@ -55,7 +55,9 @@ type Setting struct {
 	Options     map[string]*Option `json:"options,omitempty"`
 	Range       *Range             `json:"range,omitempty"`
 	Values      []float64          `json:"values,omitempty"`
-	Deprecated  string             `json:"deprecated,omitempty"`
+	// Integer restricts a numeric setting to whole numbers.
+	Integer    bool   `json:"integer,omitempty"`
+	Deprecated string `json:"deprecated,omitempty"`
 }
 
 // Numeric reports whether the setting takes numbers rather than named options.
@@ -85,10 +87,14 @@ type Preset struct {
 
 // AgentType is a kind of agent with its prompt template.
 type AgentType struct {
-	Name          string   `json:"name"`
-	Description   string   `json:"description,omitempty"`
-	SchemaVersion string   `json:"schema_version,omitempty"`
-	Presets       []string `json:"presets,omitempty"`
+	Name          string `json:"name"`
+	Description   string `json:"description,omitempty"`
+	SchemaVersion string `json:"schema_version,omitempty"`
+	// OnboardingSchema is the JSON Schema of what a runtime asks a new
+	// user; DefaultActions the actions it offers them.
+	OnboardingSchema map[string]any `json:"onboarding_schema,omitempty"`
+	DefaultActions   []string       `json:"default_actions,omitempty"`
+	Presets          []string       `json:"presets,omitempty"`
 	// Categories, when not nil, are the categories the type's prompts
 	// carry, in order; nil means every category.
 	Categories   []string             `json:"categories,omitzero"`
@@ -109,6 +115,8 @@ type Variable struct {
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"`
 	Example     string `json:"example,omitempty"`
+	// Default is used when the runtime has no value.
+	Default string `json:"default,omitempty"`
 }
 
 // BehaviorType is a composable behavior.

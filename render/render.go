@@ -175,9 +175,10 @@ func (e *MissingVariableError) Error() string {
 	return fmt.Sprintf("missing required runtime variable(s): %s; give each with --var NAME=VALUE", strings.Join(e.Names, ", "))
 }
 
-// Fill renders a compiled prompt with runtime values. Variables without a
-// value stay as {name}; a required one without a value is reported in a
-// *MissingVariableError along with the text.
+// Fill renders a compiled prompt with runtime values. A variable without
+// a value takes its declared default, else stays as {name}; a required one
+// without a value is reported in a *MissingVariableError along with the
+// text.
 func Fill(a *compiler.Agent, prompt string, values map[string]string) (string, error) {
 	tmpl, err := template.Parse(prompt)
 	if err != nil {
@@ -195,6 +196,9 @@ func Fill(a *compiler.Agent, prompt string, values map[string]string) (string, e
 	out, err := tmpl.Execute(func(name string) (string, bool) {
 		if v, ok := values[name]; ok {
 			return v, true
+		}
+		if v, ok := a.Variables[name]; ok && v.Default != "" {
+			return v.Default, true
 		}
 		return "{" + name + "}", true
 	})

@@ -43,3 +43,25 @@ func (v *validator) agentOutput(id string, a *model.Agent) {
 		}
 	}
 }
+
+// agentTypeParts checks an agent type's schema_version, onboarding
+// schema, default actions and variable defaults.
+func (v *validator) agentTypeParts(slug string, t *model.AgentType) {
+	p := Path{"agentTypes", slug}
+	if t.SchemaVersion != "" && t.SchemaVersion != model.BehaviorSchemaVersion {
+		v.report("schema", p.Child("schema_version"), "behavior schema version %q is not one charter implements: charter implements %q; write %q, or leave schema_version out", t.SchemaVersion, model.BehaviorSchemaVersion, model.BehaviorSchemaVersion)
+	}
+	if t.OnboardingSchema != nil {
+		v.jsonSchema(p.Child("onboarding_schema"), t.OnboardingSchema)
+	}
+	for i, a := range t.DefaultActions {
+		if slices.Index(t.DefaultActions, a) < i {
+			v.report("schema", p.Child("default_actions", Index(i)), "action %q is listed twice; list each once", a)
+		}
+	}
+	for _, name := range names(t.Variables) {
+		if vr := t.Variables[name]; vr.Required && vr.Default != "" {
+			v.report("schema", p.Child("variables", name, "default"), "a required variable with a default is never missing: drop required, or the default")
+		}
+	}
+}

@@ -108,7 +108,11 @@ func leafMessage(e *jsonschema.ValidationError) string {
 	switch k := e.ErrorKind.(type) {
 	case *jskind.Enum:
 		if s, ok := k.Got.(string); ok && len(e.InstanceLocation) > 0 && e.InstanceLocation[len(e.InstanceLocation)-1] == "type" {
-			return fmt.Sprintf("%q is not a JSON Schema type; valid types: %s%s", s, strings.Join(jsonTypes, ", "), didYouMean(s, jsonTypes, "types"))
+			msg := fmt.Sprintf("%q is not a JSON Schema type; valid types: %s", s, strings.Join(jsonTypes, ", "))
+			if c, ok := closest(s, jsonTypes); ok {
+				msg += fmt.Sprintf("; did you mean %q?", c)
+			}
+			return msg
 		}
 	case *jskind.Type:
 		return fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or "))

@@ -3,6 +3,7 @@ package validate
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -28,6 +29,7 @@ func (v *validator) references() {
 		v.behavior(Path{"agentTypes", slug, "behavior"}, t.Behavior)
 		v.behaviorUses(Path{"agentTypes", slug, "behaviors"}, t.Behaviors)
 		v.skills(Path{"agentTypes", slug, "skills"}, t.Skills)
+		v.agentTypeParts(slug, t)
 	}
 	for _, name := range names(c.BehaviorTypes) {
 		v.behaviorType(name, c.BehaviorTypes[name])
@@ -119,6 +121,9 @@ func (v *validator) choiceProblem(s *model.Setting, ch model.Choice) string {
 	if s.Numeric() {
 		if !ch.IsNumber {
 			return fmt.Sprintf("%q is not a number; valid values: %s", ch.Name, numericDomain(s))
+		}
+		if s.Integer && ch.Number != math.Trunc(ch.Number) {
+			return fmt.Sprintf("%s is not a whole number; valid values: %s, whole numbers only", ch, numericDomain(s))
 		}
 		if s.Range != nil && (ch.Number < s.Range.Min || ch.Number > s.Range.Max) ||
 			len(s.Values) > 0 && !slices.Contains(s.Values, ch.Number) {

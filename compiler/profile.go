@@ -28,6 +28,7 @@ func (c *compilation) flatten(name string) *rules.Profile {
 		cur = p.Extends
 	}
 	out := &rules.Profile{Name: name, Description: cfg.Profiles[name].Description, Extends: chain, ToolFamilies: map[string][]string{}}
+	classify := true
 	merged := map[string]*model.Rule{}
 	// Apply from the root ancestor down to the profile itself.
 	order := append(slices.Clone(chain), "")
@@ -44,6 +45,9 @@ func (c *compilation) flatten(name string) *rules.Profile {
 		if p.Classifier != nil {
 			cl := rules.Classifier(*p.Classifier)
 			out.Classifier = &cl
+		}
+		if p.ClassifyTurns != nil {
+			classify = *p.ClassifyTurns
 		}
 		for id, r := range p.Rules {
 			m, ok := merged[id]
@@ -71,6 +75,9 @@ func (c *compilation) flatten(name string) *rules.Profile {
 	slices.SortFunc(out.Rules, func(a, b rules.Rule) int { return cmp.Compare(a.ID, b.ID) })
 	if len(out.ToolFamilies) == 0 {
 		out.ToolFamilies = nil
+	}
+	if !classify {
+		out.Classifier = nil // classify_turns: false turns it off
 	}
 	return out
 }

@@ -170,6 +170,8 @@ type Profile struct {
 	ToolFamilies map[string][]string `json:"tool_families,omitempty"`
 	Rules        map[string]*Rule    `json:"rules,omitempty"`
 	Classifier   *Classifier         `json:"classifier,omitempty"`
+	// ClassifyTurns, when set, switches the classifier on or off.
+	ClassifyTurns *bool `json:"classify_turns,omitempty"`
 }
 
 // Rule is one profile rule; in a profile that extends another, a rule may
@@ -202,10 +204,11 @@ func (c *Condition) Rules() *rules.Condition {
 
 // Classifier picks an approach per turn.
 type Classifier struct {
-	Frequency  string   `json:"frequency"`
-	Approaches []string `json:"approaches,omitempty"`
-	Timeout    float64  `json:"timeout,omitempty"`
-	Model      string   `json:"model,omitempty"`
+	Frequency  string            `json:"frequency"`
+	Approaches []string          `json:"approaches,omitempty"`
+	Timeout    float64           `json:"timeout,omitempty"`
+	Model      string            `json:"model,omitempty"`
+	Hints      map[string]string `json:"hints,omitempty"`
 }
 
 // Agent is an agent identity as declared.

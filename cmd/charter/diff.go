@@ -170,7 +170,7 @@ func declarationChanges(a, b *evaluation) []diff.Change {
 		return toJSON(map[string]any{
 			"categories": c.Categories, "agentTypes": c.AgentTypes, "presets": c.Presets,
 			"behaviorTypes": c.BehaviorTypes, "profiles": e.prog.Profiles, "tests": c.Tests,
-			"models": c.Models, "lint": c.Lint, "a2a": c.A2A,
+			"models": c.Models, "lint": c.Lint, "a2a": c.A2A, "flows": c.Flows,
 		})
 	}
 	sa, sb := side(a), side(b)

@@ -53,3 +53,33 @@ agents: ann: {name: "Ann", type: "personal_assistant", status: "` + status + `"}
 		t.Errorf("content hash changed with status: %s, %s", h1, h2)
 	}
 }
+
+// FuzzRemoveMember: on any canonical object, removeMember equals
+// decoding, deleting the member and encoding again.
+func FuzzRemoveMember(f *testing.F) {
+	for _, s := range []string{`{"a":1,"status":"x"}`, `{"status":[1,"}",{"status":2}],"z":"\\""}`, `{}`, `[1]`, `{"st":1}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		canon, err := transform(nil, []byte(in))
+		if err != nil {
+			return
+		}
+		got := removeMember(canon, "status")
+		g, err := decode(canon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, ok := g.(map[string]any); ok {
+			delete(m, "status")
+			g = m
+		}
+		want, err := Canonical(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("removeMember(%s) = %s, want %s", canon, got, want)
+		}
+	})
+}

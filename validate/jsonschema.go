@@ -1,9 +1,12 @@
 package validate
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	jskind "github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -34,7 +37,33 @@ func JSONSchemaProblems(doc map[string]any) []string {
 	return out
 }
 
+// checkedSchemas remembers, for this process, the problems of each schema
+// by its JSON: the standard library's tool parameters are checked on
+// every validation (charter log validates hundreds of commits), and a
+// check costs tens of microseconds.
+// It holds at most maxCheckedSchemas, so that a long-running process (an
+// editor's server) does not grow without bound.
+var (
+	checkedSchemas    sync.Map
+	checkedCount      atomic.Int64
+	maxCheckedSchemas int64 = 4096
+)
+
 func jsonSchemaProblems(doc map[string]any) []schemaProblem {
+	key, err := json.Marshal(doc)
+	if err == nil {
+		if p, ok := checkedSchemas.Load(string(key)); ok {
+			return p.([]schemaProblem)
+		}
+	}
+	probs := compileSchema(doc)
+	if err == nil && checkedCount.Add(1) <= maxCheckedSchemas {
+		checkedSchemas.Store(string(key), probs)
+	}
+	return probs
+}
+
+func compileSchema(doc map[string]any) []schemaProblem {
 	const url = "mem:///schema.json"
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)

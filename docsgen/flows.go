@@ -19,11 +19,11 @@ func (g *gen) flows() []byte {
 		if f.Description != "" {
 			d.para(f.Description)
 		}
-		max := "unbounded"
+		limit := "unbounded"
 		if f.MaxIterations > 0 {
-			max = fmt.Sprint(f.MaxIterations)
+			limit = fmt.Sprint(f.MaxIterations)
 		}
-		d.list("inputs", codes(f.Inputs), "max iterations", max, "declared at", g.pos("flows", name))
+		d.list("inputs", codes(f.Inputs), "max iterations", limit, "declared at", g.pos("flows", name))
 		var rows [][]string
 		for _, s := range f.Steps {
 			var next []string

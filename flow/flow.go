@@ -29,11 +29,15 @@ type Step struct {
 	Runs string `json:"runs"`
 	// Passes are the output keys the step puts into the shared context.
 	Passes []string `json:"passes"`
+	// sure are the keys of Passes the output schema requires: the ones
+	// the context is sure to get.
+	sure []string
 	// Needs are the required runtime variables of the agent's type.
 	Needs []string         `json:"needs"`
 	Next  []model.FlowNext `json:"next,omitempty"`
-	// Missing are the needs the context may lack when the step runs (no
-	// input, and no step on some path to it, provides them). Sorted.
+	// Missing are the needs the context may lack when the step runs: no
+	// input provides them, and on some path to the step no step passes
+	// them as a property its agent's output schema requires. Sorted.
 	Missing []string `json:"-"`
 	// Reachable is false for a step no path from the first one reaches.
 	Reachable bool `json:"-"`
@@ -59,6 +63,14 @@ func Resolve(cfg *model.Config, name string) *Flow {
 		}
 		if rs.Passes == nil {
 			rs.Passes = []string{}
+		}
+		if a != nil {
+			req, _ := a.Output["required"].([]any)
+			for _, k := range rs.Passes {
+				if slices.Contains(req, any(k)) {
+					rs.sure = append(rs.sure, k)
+				}
+			}
 		}
 		rs.Needs = []string{}
 		if a != nil {
@@ -103,7 +115,7 @@ func (f *Flow) available(index map[string]int) {
 				if avail[i] == nil {
 					continue
 				}
-				out := set(f.Steps[i].Passes)
+				out := set(f.Steps[i].sure)
 				for k := range avail[i] {
 					out[k] = true
 				}

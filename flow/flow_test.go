@@ -17,7 +17,11 @@ func TestMissing(t *testing.T) {
 		for _, k := range keys {
 			props[k] = map[string]any{"type": "string"}
 		}
-		return map[string]any{"type": "object", "properties": props}
+		req := []any{}
+		for _, k := range keys {
+			req = append(req, k)
+		}
+		return map[string]any{"type": "object", "properties": props, "required": req}
 	}
 	cfg := &model.Config{
 		AgentTypes: map[string]*model.AgentType{

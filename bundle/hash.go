@@ -35,6 +35,9 @@ func removeMember(obj []byte, key string) []byte {
 			return obj
 		}
 		end := memberEnd(obj, t.pos+1) // the comma or closing brace after the value
+		if end >= len(obj) {
+			return obj // not canonical
+		}
 		if k == key {
 			out := make([]byte, 0, len(obj))
 			switch {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 
 	"github.com/charter-dev/charter/bundle"
@@ -33,6 +34,13 @@ func buildVersions(g *globals, rev string) (map[string]int, error) {
 		}
 		return bundle.ContentHashes(r.Program)
 	})
+	var shallow *source.ShallowError
+	if errors.As(err, &shallow) {
+		// The bundle itself needs only the one commit: build it, without
+		// the numbers a shallow history cannot give.
+		fmt.Fprintf(g.stderr, "charter: agent.json records no version: %v; fetch the whole history (git fetch --unshallow, or fetch-depth: 0 in CI) to have them\n", err)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fail(err, "")
 	}

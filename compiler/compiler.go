@@ -178,3 +178,24 @@ func (c *compilation) order(repo *load.Repo) {
 		})
 	}
 }
+
+// TypeDefault says where an agent's value at path (model, tools, skills,
+// behaviors, below "agents.<id>") comes from its agent type: the type's
+// position, whether the agent declares the path itself too, and ok false
+// when the type declares nothing there.
+func (p *Program) TypeDefault(a *Agent, path ...string) (pos Position, own bool, ok bool) {
+	if a.Type == nil || len(path) == 0 {
+		return Position{}, false, false
+	}
+	switch path[0] {
+	case "model", "tools", "skills", "behaviors":
+	default:
+		return Position{}, false, false
+	}
+	typePath := append([]string{"agentTypes", a.Decl.Type}, path...)
+	if !p.locate.Declares(typePath...) {
+		return Position{}, false, false
+	}
+	own = p.locate.Declares(append([]string{"agents", a.ID}, path...)...)
+	return p.locate.Pos(typePath...), own, true
+}

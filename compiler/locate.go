@@ -102,3 +102,15 @@ func dotted(path []string) string {
 	}
 	return b.String()
 }
+
+// Declares reports whether the user's files or the standard library have
+// a value exactly at path (Pos settles for the nearest ancestor).
+func (l *Locator) Declares(path ...string) bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := cue.MakePath(selectors(path)...)
+	return l.user.LookupPath(p).Exists() || l.std.LookupPath(p).Exists()
+}

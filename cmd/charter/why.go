@@ -53,6 +53,9 @@ func runWhy(g *globals, id, path, format string) error {
 	if parts[0] == "behavior" && len(parts) == 3 {
 		return whyBehavior(g, c, a, parts[1], parts[2], format)
 	}
+	if done, err := whyTypeDefault(g, c, a, parts, path, format); done || err != nil {
+		return err
+	}
 	full := append([]string{"agents", id}, parts...)
 	pos := c.Program.Locate(full...)
 	if pos.File == "" {

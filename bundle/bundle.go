@@ -7,6 +7,7 @@
 //	agents/<id>/card.json      the A2A v1.0 Agent Card, RFC 8785 canonical JSON
 //	profiles/<name>.json       each flattened rule profile
 //	categories.json            every category, setting and option
+//	flows.json                 every flow resolved, when the repository declares one
 //	team.json                  pairwise compatibility and the skill index
 //
 // The same input gives the same bytes: JSON keys are sorted (RFC 8785 order,
@@ -20,6 +21,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -50,6 +52,9 @@ type Options struct {
 	// SignCard, when set, signs each agent's card.json: it gets the
 	// canonical card and returns it with its signatures.
 	SignCard func(card []byte) ([]byte, error)
+	// Versions holds, when building from Git, each agent's version number
+	// as `charter log` counts it; agent.json records it as version.
+	Versions map[string]int
 }
 
 // Tree is a bundle in memory: slash-separated paths to contents.
@@ -98,7 +103,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	}()
 
 	errs := make([]error, len(prog.Agents))
-	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], opts.SignCard, put) })
+	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], opts, put) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -117,6 +122,13 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		return nil, err
 	}
 	put("categories.json", cats)
+	if len(prog.Config.Flows) > 0 {
+		fl, err := Pretty(flows(prog.Config))
+		if err != nil {
+			return nil, err
+		}
+		put("flows.json", fl)
+	}
 	if err := <-teamDone; err != nil {
 		return nil, err
 	}
@@ -134,7 +146,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	return t, nil
 }
 
-func buildAgent(prog *compiler.Program, a *compiler.Agent, sign func([]byte) ([]byte, error), put func(string, []byte)) error {
+func buildAgent(prog *compiler.Program, a *compiler.Agent, opts Options, put func(string, []byte)) error {
 	dir := "agents/" + a.ID + "/"
 	prompt, err := render.Render(prog, a)
 	if err != nil {
@@ -151,18 +163,23 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, sign func([]byte) ([]
 	if err != nil {
 		return err
 	}
-	canon, err = withSources(insertMember(canon, "content_hash", appendString(nil, hash)), a)
+	doc = insertMember(canon, "content_hash", appendString(nil, hash))
+	if n, ok := opts.Versions[a.ID]; ok {
+		// Outside the hash: the number follows from the hash's history.
+		doc = insertMember(doc, "version", []byte(strconv.Itoa(n)))
+	}
+	doc, err = withSources(doc, a)
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", indent(canon))
+	put(dir+"agent.json", indent(doc))
 
 	card, err := Canonical(Card(prog, a, hash))
 	if err != nil {
 		return err
 	}
-	if sign != nil {
-		if card, err = sign(card); err != nil {
+	if opts.SignCard != nil {
+		if card, err = opts.SignCard(card); err != nil {
 			return fmt.Errorf("signing the card of agent %s: %v", a.ID, err)
 		}
 	}
@@ -213,12 +230,20 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 		behavior[c.Name] = settings
 	}
 	resolved := map[string]any{"id": a.ID, "behavior": behavior, "variables": a.Variables, "prompt": prompt}
+	typeParts(a, resolved)
 	if a.Variables == nil {
 		resolved["variables"] = map[string]any{}
 	}
 	var behaviors []any
 	for _, b := range a.Behaviors {
-		behaviors = append(behaviors, map[string]any{"type": b.Type, "kind": b.Kind, "params": b.Params})
+		rb := map[string]any{"type": b.Type, "kind": b.Kind, "params": b.Params}
+		if len(b.Events) > 0 {
+			rb["events"] = b.Events
+		}
+		if len(b.Context) > 0 {
+			rb["context"] = b.Context
+		}
+		behaviors = append(behaviors, rb)
 	}
 	if behaviors != nil {
 		resolved["behaviors"] = behaviors
@@ -263,13 +288,14 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 }
 
 // canonicalHash returns the RFC 8785 form of doc (agent.json without its
-// content_hash) and the content hash: the SHA-256 of that form.
+// content_hash) and the content hash: the SHA-256 of that form without
+// the runtime state (see RuntimeState).
 func canonicalHash(doc []byte) ([]byte, string, error) {
 	canon, err := transform(nil, doc)
 	if err != nil {
 		return nil, "", err
 	}
-	sum := sha256.Sum256(canon)
+	sum := sha256.Sum256(hashed(canon))
 	return canon, hex.EncodeToString(sum[:]), nil
 }
 
@@ -354,6 +380,7 @@ func categories(prog *compiler.Program) any {
 		Options     []option     `json:"options,omitempty"`
 		Range       *model.Range `json:"range,omitempty"`
 		Values      []float64    `json:"values,omitempty"`
+		Integer     bool         `json:"integer,omitempty"`
 		Deprecated  string       `json:"deprecated,omitempty"`
 	}
 	type category struct {
@@ -368,7 +395,7 @@ func categories(prog *compiler.Program) any {
 		rc := category{Name: cname, Title: c.Title, Description: c.Description, Settings: []setting{}}
 		for _, sname := range prog.SettingOrder[cname] {
 			s := c.Settings[sname]
-			rs := setting{Name: sname, Description: s.Description, Line: s.Line, Default: s.Default, Range: s.Range, Values: s.Values, Deprecated: s.Deprecated}
+			rs := setting{Name: sname, Description: s.Description, Line: s.Line, Default: s.Default, Range: s.Range, Values: s.Values, Integer: s.Integer, Deprecated: s.Deprecated}
 			for _, oname := range model.Sorted(s.Options) {
 				o := s.Options[oname]
 				rs.Options = append(rs.Options, option{Name: oname, Text: o.Text, Description: o.Description, Deprecated: o.Deprecated})

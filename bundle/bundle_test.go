@@ -158,8 +158,9 @@ func TestTeam(t *testing.T) {
 	if len(tm.Links) != 1 || tm.Links[0].From != "ann" || tm.Links[0].To != "bob" {
 		t.Errorf("links = %+v", tm.Links)
 	}
-	// bob's mail skill defaults to proficiency 1 and so comes first.
-	if h := tm.Skills["mail"]; len(h) != 2 || h[0].Agent != "bob" || h[1].Proficiency != 0.8 {
+	// ann's primary mail skill at 0.8 routes before bob's secondary one at
+	// proficiency 1 (0.32 against 0.2).
+	if h := tm.Skills["mail"]; len(h) != 2 || h[0].Agent != "ann" || h[0].Proficiency != 0.8 {
 		t.Errorf("skill index = %+v", h)
 	}
 }

@@ -62,6 +62,10 @@ type ResolvedBehavior struct {
 	Instructions string
 	// Index is the position in the agent's behaviors list.
 	Index int
+	// Events are the lifecycle events the behavior handles, as declared.
+	Events []string
+	// Context are the behavior's context blocks, parameters filled in.
+	Context []Injection
 }
 
 // ProvidedTool is a tool a behavior brings.
@@ -182,7 +186,8 @@ func (c *compilation) behaviors(ra *Agent) {
 			}
 		}
 		maps.Copy(params, use.Params)
-		ra.Behaviors = append(ra.Behaviors, ResolvedBehavior{Type: use.Type, Kind: bt.Kind, Params: params, Instructions: bt.Instructions, Index: i})
+		ra.Behaviors = append(ra.Behaviors, ResolvedBehavior{Type: use.Type, Kind: bt.Kind, Params: params, Instructions: bt.Instructions, Index: i,
+			Events: bt.Events, Context: injections(bt, params)})
 		for _, name := range model.Sorted(bt.Tools) {
 			tool := bt.Tools[name]
 			if prev, dup := from[name]; dup {
@@ -195,4 +200,3 @@ func (c *compilation) behaviors(ra *Agent) {
 		}
 	}
 }
-

@@ -135,6 +135,7 @@ func Compile(repo *load.Repo, cfg *model.Config) (*Program, []diag.Diagnostic) {
 		c.prog.Agents = append(c.prog.Agents, c.agent(id))
 	}
 	c.checkTemplates()
+	c.checkInjections()
 	c.checkConditions()
 	return c.prog, diag.Sort(c.diags)
 }
@@ -183,4 +184,25 @@ func (c *compilation) order(repo *load.Repo) {
 			return !ok
 		})
 	}
+}
+
+// TypeDefault says where an agent's value at path (model, tools, skills,
+// behaviors, below "agents.<id>") comes from its agent type: the type's
+// position, whether the agent declares the path itself too, and ok false
+// when the type declares nothing there.
+func (p *Program) TypeDefault(a *Agent, path ...string) (pos Position, own bool, ok bool) {
+	if a.Type == nil || len(path) == 0 {
+		return Position{}, false, false
+	}
+	switch path[0] {
+	case "model", "tools", "skills", "behaviors":
+	default:
+		return Position{}, false, false
+	}
+	typePath := append([]string{"agentTypes", a.Decl.Type}, path...)
+	if !p.locate.Declares(typePath...) {
+		return Position{}, false, false
+	}
+	own = p.locate.Declares(append([]string{"agents", a.ID}, path...)...)
+	return p.locate.Pos(typePath...), own, true
 }

@@ -65,3 +65,15 @@ func (l *Locator) LiteralPos(path ...string) (token.Pos, string) {
 }
 
 func dotted(path []string) string { return fieldpath.Path(path).String() }
+
+// Declares reports whether the user's files or the standard library have
+// a value exactly at path (Pos settles for the nearest ancestor).
+func (l *Locator) Declares(path ...string) bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := cue.MakePath(fieldpath.Path(path).Selectors()...)
+	return l.user.LookupPath(p).Exists() || l.std.LookupPath(p).Exists()
+}

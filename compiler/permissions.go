@@ -78,6 +78,19 @@ func (a *Agent) ExclusionOf(name string) (Exclusion, bool) {
 	return Exclusion{}, false
 }
 
+// toolsFieldPos is where the agent's tools.field is declared: in the
+// agent's own file, or else in its agent type, whose tools its agents
+// take (the type's line is what a reader must change).
+func (c *compilation) toolsFieldPos(ra *Agent, field string) Position {
+	if c.prog.locate.Declares("agents", ra.ID, "tools", field) {
+		return c.prog.locate.Pos("agents", ra.ID, "tools", field)
+	}
+	if pos, _, ok := c.prog.TypeDefault(ra, "tools", field); ok {
+		return pos
+	}
+	return c.prog.locate.Pos("agents", ra.ID, "tools", field)
+}
+
 // permissions computes the agent's effective tools from the tools its
 // behaviors provide, once, for every later stage: the prompt, agent.json,
 // eval, the hook and the exports.
@@ -89,7 +102,7 @@ func (c *compilation) permissions(ra *Agent) {
 			if ra.ToolsDeclaredAt == nil {
 				ra.ToolsDeclaredAt = map[string]Position{}
 			}
-			ra.ToolsDeclaredAt["tools."+field] = c.prog.locate.Pos("agents", ra.ID, "tools", field)
+			ra.ToolsDeclaredAt["tools."+field] = c.toolsFieldPos(ra, field)
 		}
 	}
 	for _, t := range ra.Tools {

@@ -29,6 +29,7 @@ func (c *compilation) flatten(name string) (*rules.Profile, map[string]RuleOrigi
 	cfg := c.prog.Config
 	chain := cfg.Ancestors(name) // nearest ancestor first
 	out := &rules.Profile{Name: name, Description: cfg.Profiles[name].Description, Extends: chain, ToolFamilies: map[string][]string{}}
+	classify := true
 	merged := map[string]*model.Rule{}
 	origins := map[string]RuleOrigin{}
 	// Apply from the root ancestor down to the profile itself.
@@ -46,6 +47,9 @@ func (c *compilation) flatten(name string) (*rules.Profile, map[string]RuleOrigi
 		if p.Classifier != nil {
 			cl := rules.Classifier(*p.Classifier)
 			out.Classifier = &cl
+		}
+		if p.ClassifyTurns != nil {
+			classify = *p.ClassifyTurns
 		}
 		for id, r := range p.Rules {
 			m, ok := merged[id]
@@ -85,6 +89,9 @@ func (c *compilation) flatten(name string) (*rules.Profile, map[string]RuleOrigi
 			o.Trigger = name
 			origins[id] = o
 		}
+	}
+	if !classify {
+		out.Classifier = nil // classify_turns: false turns it off
 	}
 	expandFamilies(out.ToolFamilies, cfg.Runtimes)
 	return out, origins

@@ -42,6 +42,9 @@ func Generate(prog *compiler.Program) map[string][]byte {
 		"profiles.md":    g.profiles(),
 		"behaviors.md":   g.behaviors(),
 	}
+	if len(prog.Config.Flows) > 0 {
+		out["flows.md"] = g.flows()
+	}
 	for _, a := range prog.Agents {
 		out["agents/"+a.ID+".md"] = g.agent(a)
 	}
@@ -211,6 +214,9 @@ func (g *gen) index() []byte {
 		{"[Profiles](profiles.md)", "rule profiles with their flattened rules", fmt.Sprint(len(c.Profiles))},
 		{"[Behaviors](behaviors.md)", "behavior types with their tools", fmt.Sprint(len(c.BehaviorTypes))},
 	})
+	if len(c.Flows) > 0 {
+		d.p("[Flows](flows.md): how the agents hand work on (%d).", len(c.Flows))
+	}
 	d.WriteString("## Agents\n\n")
 	if len(g.prog.Agents) == 0 {
 		d.p("The repository declares no agents.")

@@ -78,9 +78,11 @@ var registry = mustCheck([]*Rule{
 	// Authority and team.
 	authorityUnknownAgent, approveUnknown, reportingCycle, delegationCycle, budgetExceedsManager, lowCompatibility,
 	// Options, presets, types.
-	unreachableOption, deprecatedInUse, unusedPreset, unusedAgentType, categoryLeftOut,
+	unreachableOption, deprecatedInUse, unusedPreset, unusedAgentType, categoryLeftOut, optionCountMismatch,
 	// Models and skills.
-	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription,
+	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription, modelRequirementUnmet,
+	// Flows.
+	flowInputMissing,
 })
 
 func mustCheck(rules []*Rule) []*Rule {

@@ -63,6 +63,10 @@ func eachText(cfg *model.Config, fn func(path []string, kind textKind, text stri
 		for pn, p := range b.Params {
 			str(docText, p.Description, "behaviorTypes", bn, "params", pn, "description")
 		}
+		for i, ci := range b.Context {
+			// A template of the block's own values, shown to the model.
+			str(templateText, ci.Content, "behaviorTypes", bn, "context", index(i), "content")
+		}
 	}
 	for pn, p := range cfg.Profiles {
 		str(docText, p.Description, "profiles", pn, "description")
@@ -70,6 +74,14 @@ func eachText(cfg *model.Config, fn func(path []string, kind textKind, text stri
 			str(docText, r.Rule, "profiles", pn, "rules", rn, "rule")
 			str(promptText, r.Message, "profiles", pn, "rules", rn, "message")
 		}
+		if p.Classifier != nil {
+			for h, text := range p.Classifier.Hints {
+				str(promptText, text, "profiles", pn, "classifier", "hints", h)
+			}
+		}
+	}
+	for fn, f := range cfg.Flows {
+		str(docText, f.Description, "flows", fn, "description")
 	}
 	for id, a := range cfg.Agents {
 		str(docText, a.Name, "agents", id, "name")

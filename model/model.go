@@ -23,6 +23,7 @@ type Config struct {
 	Tests         map[string]*Test         `json:"tests"`
 	Models        map[string]*ModelInfo    `json:"models"`
 	Runtimes      map[string]*Runtime      `json:"runtimes"`
+	Flows         map[string]*Flow         `json:"flows"`
 	Lint          LintSettings             `json:"lint"`
 	A2A           A2ASettings              `json:"a2a"`
 
@@ -53,7 +54,9 @@ type Setting struct {
 	Options     map[string]*Option `json:"options,omitempty"`
 	Range       *Range             `json:"range,omitempty"`
 	Values      []float64          `json:"values,omitempty"`
-	Deprecated  string             `json:"deprecated,omitempty"`
+	// Integer restricts a numeric setting to whole numbers.
+	Integer    bool   `json:"integer,omitempty"`
+	Deprecated string `json:"deprecated,omitempty"`
 }
 
 // Numeric reports whether the setting takes numbers rather than named options.
@@ -83,16 +86,27 @@ type Preset struct {
 
 // AgentType is a kind of agent with its prompt template.
 type AgentType struct {
-	Name          string   `json:"name"`
-	Description   string   `json:"description,omitempty"`
-	SchemaVersion string   `json:"schema_version,omitempty"`
-	Presets       []string `json:"presets,omitempty"`
+	Name          string `json:"name"`
+	Description   string `json:"description,omitempty"`
+	SchemaVersion string `json:"schema_version,omitempty"`
+	// OnboardingSchema is the JSON Schema of what a runtime asks a new
+	// user; DefaultActions the actions it offers them.
+	OnboardingSchema map[string]any `json:"onboarding_schema,omitempty"`
+	DefaultActions   []string       `json:"default_actions,omitempty"`
+	Presets          []string       `json:"presets,omitempty"`
 	// Categories, when not nil, are the categories the type's prompts
 	// carry, in order; nil means every category.
 	Categories   []string             `json:"categories,omitzero"`
 	Behavior     Behavior             `json:"behavior,omitempty"`
 	SystemPrompt string               `json:"system_prompt"`
 	Variables    map[string]*Variable `json:"variables,omitempty"`
+	// Model, Tools, Skills and Behaviors are the role's defaults, which
+	// validation merges into each agent of the type (see
+	// docs/declarations.md).
+	Model     *AgentModel   `json:"model,omitempty"`
+	Tools     *Tools        `json:"tools,omitempty"`
+	Skills    SkillSet      `json:"skills,omitzero"`
+	Behaviors []BehaviorUse `json:"behaviors,omitempty"`
 }
 
 // Variable is a runtime placeholder of a template.
@@ -100,6 +114,8 @@ type Variable struct {
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"`
 	Example     string `json:"example,omitempty"`
+	// Default is used when the runtime has no value.
+	Default string `json:"default,omitempty"`
 }
 
 // BehaviorType is a composable behavior.
@@ -110,6 +126,20 @@ type BehaviorType struct {
 	Tools        map[string]*Tool  `json:"tools,omitempty"`
 	Instructions string            `json:"instructions,omitempty"`
 	Events       []string          `json:"events,omitempty"`
+	// Context lists the blocks the behavior inserts into the model's
+	// context, in declaration order.
+	Context []ContextInjection `json:"context,omitempty"`
+}
+
+// ContextInjection is a block a behavior inserts into the messages sent to
+// the model: as Role, at At, When it applies.
+type ContextInjection struct {
+	Name    string            `json:"name"`
+	Role    string            `json:"role"`
+	At      string            `json:"at"`
+	When    string            `json:"when,omitempty"`
+	Content string            `json:"content"`
+	Values  map[string]string `json:"values,omitempty"`
 }
 
 // Param is a behavior parameter.
@@ -141,6 +171,8 @@ type Profile struct {
 	ToolFamilies map[string][]string `json:"tool_families,omitempty"`
 	Rules        map[string]*Rule    `json:"rules,omitempty"`
 	Classifier   *Classifier         `json:"classifier,omitempty"`
+	// ClassifyTurns, when set, switches the classifier on or off.
+	ClassifyTurns *bool `json:"classify_turns,omitempty"`
 }
 
 // Rule is one profile rule; in a profile that extends another, a rule may
@@ -167,35 +199,45 @@ type Condition struct {
 
 // Classifier picks an approach per turn.
 type Classifier struct {
-	Frequency  string   `json:"frequency"`
-	Approaches []string `json:"approaches,omitempty"`
-	Timeout    float64  `json:"timeout,omitempty"`
-	Model      string   `json:"model,omitempty"`
+	Frequency  string            `json:"frequency"`
+	Approaches []string          `json:"approaches,omitempty"`
+	Timeout    float64           `json:"timeout,omitempty"`
+	Model      string            `json:"model,omitempty"`
+	Hints      map[string]string `json:"hints,omitempty"`
 }
 
 // Agent is an agent identity as declared.
 type Agent struct {
-	Name                string         `json:"name"`
-	Role                string         `json:"role,omitempty"`
-	Department          string         `json:"department,omitempty"`
-	Level               string         `json:"level,omitempty"`
-	Description         string         `json:"description,omitempty"`
-	Type                string         `json:"type"`
-	Presets             []string       `json:"presets,omitempty"`
-	Behavior            Behavior       `json:"behavior,omitempty"`
-	Behaviors           []BehaviorUse  `json:"behaviors,omitempty"`
-	Profile             string         `json:"profile,omitempty"`
-	Personality         *Personality   `json:"personality,omitempty"`
-	Skills              SkillSet       `json:"skills"`
-	Model               *AgentModel    `json:"model,omitempty"`
-	Memory              *Memory        `json:"memory,omitempty"`
-	Tools               Tools          `json:"tools"`
-	Authority           Authority      `json:"authority"`
-	AutonomyLevel       string         `json:"autonomy_level,omitempty"`
-	StrategicOutputMode string         `json:"strategic_output_mode,omitempty"`
-	HiringDate          string         `json:"hiring_date,omitempty"`
-	Status              string         `json:"status,omitempty"`
-	Output              map[string]any `json:"output,omitempty"`
+	Name                string            `json:"name"`
+	Role                string            `json:"role,omitempty"`
+	Department          string            `json:"department,omitempty"`
+	Level               string            `json:"level,omitempty"`
+	Description         string            `json:"description,omitempty"`
+	Type                string            `json:"type"`
+	Presets             []string          `json:"presets,omitempty"`
+	Behavior            Behavior          `json:"behavior,omitempty"`
+	Behaviors           []BehaviorUse     `json:"behaviors,omitempty"`
+	Profile             string            `json:"profile,omitempty"`
+	Personality         *Personality      `json:"personality,omitempty"`
+	Skills              SkillSet          `json:"skills"`
+	Model               *AgentModel       `json:"model,omitempty"`
+	Memory              *Memory           `json:"memory,omitempty"`
+	Tools               Tools             `json:"tools"`
+	Authority           Authority         `json:"authority"`
+	AutonomyLevel       string            `json:"autonomy_level,omitempty"`
+	StrategicOutputMode string            `json:"strategic_output_mode,omitempty"`
+	HiringDate          string            `json:"hiring_date,omitempty"`
+	ModelRequirement    *ModelRequirement `json:"model_requirement,omitempty"`
+	Status              string            `json:"status,omitempty"`
+	Output              map[string]any    `json:"output,omitempty"`
+}
+
+// ModelRequirement is what a role asks of its model.
+type ModelRequirement struct {
+	Tier         string   `json:"tier,omitempty"`
+	Priority     string   `json:"priority,omitempty"`
+	MinContext   int      `json:"min_context,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"`
 }
 
 // Personality of an agent. Pointers are nil when unset.
@@ -241,14 +283,14 @@ type AgentModel struct {
 	Temperature   *float64 `json:"temperature,omitempty"`
 	MaxTokens     int      `json:"max_tokens,omitempty"`
 	FallbackModel string   `json:"fallback_model,omitempty"`
-	Tier          string   `json:"tier,omitempty"`
+	Tier          string   `json:"model_tier,omitempty"`
 }
 
 // Memory is what an agent remembers.
 type Memory struct {
 	Type          string            `json:"type"`
 	RetentionDays int               `json:"retention_days,omitempty"`
-	Overrides     []MemoryRetention `json:"overrides,omitempty"`
+	Overrides     []MemoryRetention `json:"retention_overrides,omitempty"`
 }
 
 // MemoryRetention overrides retention for one memory category.

@@ -122,6 +122,14 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 		}
 	}
 
+	if al := autonomyLines(a); len(al) > 0 {
+		blank()
+		add("AUTONOMY:", "agents."+a.ID+" "+locate("agents", a.ID).String())
+		for _, l := range al {
+			add(template.Escape(l.text), "agents."+a.ID+"."+l.field+" "+locate("agents", a.ID, l.field).String())
+		}
+	}
+
 	var instr []Line
 	for _, b := range a.Behaviors {
 		for _, l := range lines(b.Instructions) {
@@ -160,6 +168,19 @@ func render(prog *compiler.Program, a *compiler.Agent, sources bool) (*Prompt, e
 			add(template.Escape(fmt.Sprintf("- %s: %s", t.Name, t.Description)), "behavior "+t.Behavior+" "+locate("behaviorTypes", t.Behavior, "tools", t.Name).String())
 		}
 	}
+
+	out, err := outputLines(a)
+	if err != nil {
+		return nil, fmt.Errorf("agents.%s.output: %v", a.ID, err)
+	}
+	if len(out) > 0 {
+		blank()
+		src := "agents." + a.ID + ".output " + locate("agents", a.ID, "output").String()
+		add("OUTPUT:", src)
+		for _, l := range out {
+			add(l, src)
+		}
+	}
 	return p, nil
 }
 
@@ -178,9 +199,10 @@ func (e *MissingVariableError) Error() string {
 	return fmt.Sprintf("missing required runtime variable(s): %s; give each with --var NAME=VALUE", strings.Join(e.Names, ", "))
 }
 
-// Fill renders a compiled prompt with runtime values. Variables without a
-// value stay as {name}; a required one without a value is reported in a
-// *MissingVariableError along with the text.
+// Fill renders a compiled prompt with runtime values. A variable without
+// a value takes its declared default, else stays as {name}; a required one
+// without a value is reported in a *MissingVariableError along with the
+// text.
 func Fill(a *compiler.Agent, prompt string, values map[string]string) (string, error) {
 	tmpl, err := template.Parse(prompt)
 	if err != nil {
@@ -198,6 +220,9 @@ func Fill(a *compiler.Agent, prompt string, values map[string]string) (string, e
 	out, err := tmpl.Execute(func(name string) (string, bool) {
 		if v, ok := values[name]; ok {
 			return v, true
+		}
+		if v, ok := a.Variables[name]; ok && v.Default != "" {
+			return v.Default, true
 		}
 		return "{" + name + "}", true
 	})

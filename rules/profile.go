@@ -144,6 +144,9 @@ type Classifier struct {
 	Timeout float64 `json:"timeout,omitempty"`
 	// Model names the model the classifier runs on.
 	Model string `json:"model,omitempty"`
+	// Hints are the texts prepended to the system prompt for the turn, by
+	// approach.
+	Hints map[string]string `json:"hints,omitempty"`
 }
 
 // DecodeProfile reads one compiled profile in JSON. Unknown fields, in the

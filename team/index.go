@@ -23,7 +23,12 @@ type Link struct {
 type Holder struct {
 	Agent       string  `json:"agent"`
 	Proficiency float64 `json:"proficiency"`
-	Tier        string  `json:"tier"`
+	// Score is the routing score of a task that asks for this skill
+	// alone: the tier's weight times the proficiency (see RouteScore).
+	Score float64 `json:"score"`
+	Tier  string  `json:"tier"`
+	// Weight is the tier's weight in the routing score.
+	Weight float64 `json:"weight"`
 }
 
 // Team is what dist/team.json holds. Fields are declared in key order, so
@@ -32,11 +37,17 @@ type Holder struct {
 type Team struct {
 	// Agents lists every agent id in order; Compatibility[i][j] is the
 	// score of Agents[i] with Agents[i+1+j] (the upper triangle).
-	Agents        []string    `json:"agents"`
+	Agents []string `json:"agents"`
+	// Average is the mean score of every pair of agents (nil for fewer
+	// than two agents).
+	Average       *float64    `json:"average"`
 	Compatibility [][]float64 `json:"compatibility"`
+	// Departments are the agents of each department with the mean score
+	// of their pairs.
+	Departments map[string]Department `json:"departments"`
 	// Links are the reports_to and can_delegate_to pairs, scored in full.
 	Links []Link `json:"links"`
-	// Skills maps a skill id to the agents that have it, by proficiency
+	// Skills maps a skill id to the agents that have it, by routing score
 	// (highest first), then tier (primary first), then agent id.
 	Skills  map[string][]Holder `json:"skills"`
 	Weights map[string]float64  `json:"weights"`
@@ -47,7 +58,8 @@ func Build(agents map[string]*model.Agent) *Team {
 	ids := model.Sorted(agents)
 	t := &Team{
 		Weights: map[string]float64{"big_five": WeightBigFive, "collaboration": WeightCollaboration,
-			"conflict": WeightConflict, "extraversion_peak": ExtraversionPeak},
+			"conflict": WeightConflict, "extraversion_peak": ExtraversionPeak,
+			"route_primary": WeightPrimary, "route_secondary": WeightSecondary, "route_tags": WeightTags},
 		Agents:        ids,
 		Compatibility: make([][]float64, len(ids)),
 		Links:         []Link{},
@@ -84,14 +96,19 @@ func Build(agents map[string]*model.Agent) *Team {
 				if s.Proficiency != nil {
 					p = *s.Proficiency
 				}
-				t.Skills[s.ID] = append(t.Skills[s.ID], Holder{Agent: id, Proficiency: p, Tier: tier.name})
+				w := WeightPrimary
+				if tier.name == "secondary" {
+					w = WeightSecondary
+				}
+				t.Skills[s.ID] = append(t.Skills[s.ID], Holder{Agent: id, Proficiency: p, Tier: tier.name, Weight: w, Score: round(w * p)})
 			}
 		}
 	}
 	for _, hs := range t.Skills {
 		slices.SortFunc(hs, func(x, y Holder) int {
-			return cmp.Or(cmp.Compare(y.Proficiency, x.Proficiency), cmp.Compare(x.Tier, y.Tier), cmp.Compare(x.Agent, y.Agent))
+			return cmp.Or(cmp.Compare(y.Score, x.Score), cmp.Compare(x.Tier, y.Tier), cmp.Compare(x.Agent, y.Agent))
 		})
 	}
+	t.Average, t.Departments = averages(ids, agents, t.Compatibility)
 	return t
 }

@@ -148,7 +148,7 @@ func TestMessages(t *testing.T) {
 			name:  "unknown field: nothing close lists the valid fields",
 			files: agent(base + "\tmemory: {type: \"none\", zzz: 1}"),
 			want: []string{
-				`agents/ann.cue:6:25: error: [unknown-field] agents.ann.memory.zzz: unknown field "zzz"; valid fields: overrides, retention_days, type`,
+				`agents/ann.cue:6:25: error: [unknown-field] agents.ann.memory.zzz: unknown field "zzz"; valid fields: retention_days, retention_overrides, type`,
 			},
 		},
 		{

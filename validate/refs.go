@@ -3,6 +3,7 @@ package validate
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -26,6 +27,9 @@ func (v *validator) references() {
 		v.refList(Path{"agentTypes", slug, "presets"}, t.Presets, "presets", "preset")
 		v.refList(Path{"agentTypes", slug, "categories"}, t.Categories, "categories", "category")
 		v.behavior(Path{"agentTypes", slug, "behavior"}, t.Behavior)
+		v.behaviorUses(Path{"agentTypes", slug, "behaviors"}, t.Behaviors)
+		v.skills(Path{"agentTypes", slug, "skills"}, t.Skills)
+		v.agentTypeParts(slug, t)
 	}
 	for _, name := range names(c.BehaviorTypes) {
 		v.behaviorType(name, c.BehaviorTypes[name])
@@ -37,6 +41,7 @@ func (v *validator) references() {
 	for _, name := range names(c.Tests) {
 		v.test(name, c.Tests[name])
 	}
+	v.flows()
 }
 
 // exists reports whether kind.name is declared (valid or not).
@@ -126,6 +131,9 @@ func (v *validator) choiceProblem(s *model.Setting, ch model.Choice) string {
 		if !ch.IsNumber {
 			return fmt.Sprintf("%q is not a number; valid values: %s", ch.Name, numericDomain(s))
 		}
+		if s.Integer && ch.Number != math.Trunc(ch.Number) {
+			return fmt.Sprintf("%s is not a whole number; valid values: %s, whole numbers only", ch, numericDomain(s))
+		}
 		if s.Range != nil && (ch.Number < s.Range.Min || ch.Number > s.Range.Max) ||
 			len(s.Values) > 0 && !slices.Contains(s.Values, ch.Number) {
 			return fmt.Sprintf("%s is out of range; valid values: %s", ch, numericDomain(s))
@@ -183,6 +191,7 @@ func (v *validator) behavior(path Path, b model.Behavior) {
 }
 
 func (v *validator) behaviorType(name string, bt *model.BehaviorType) {
+	v.behaviorTypeParts(name, bt)
 	for _, pname := range names(bt.Params) {
 		p := bt.Params[pname]
 		if p.Default != nil && !paramTypeOK(p.Type, p.Default) {
@@ -254,8 +263,16 @@ func (v *validator) agent(id string, a *model.Agent) {
 	}
 	v.refList(p.Child("presets"), a.Presets, "presets", "preset")
 	v.behavior(p.Child("behavior"), a.Behavior)
-	for i, use := range a.Behaviors {
-		bp := p.Child("behaviors", Index(i))
+	v.behaviorUses(p.Child("behaviors"), a.Behaviors)
+	v.skills(p.Child("skills"), a.Skills)
+	v.agentOutput(id, a)
+}
+
+// behaviorUses checks a list of behaviors attached to an agent or type.
+func (v *validator) behaviorUses(p Path, uses []model.BehaviorUse) {
+	c := v.res.Config
+	for i, use := range uses {
+		bp := p.Child(Index(i))
 		bt, ok := c.BehaviorTypes[use.Type]
 		if !ok {
 			v.ref(bp.Child("type"), "behaviorTypes", "behavior type", use.Type, false, names(c.BehaviorTypes))
@@ -272,7 +289,6 @@ func (v *validator) agent(id string, a *model.Agent) {
 			}
 		}
 	}
-	v.skills(p.Child("skills"), a.Skills)
 }
 
 func (v *validator) skills(p Path, s model.SkillSet) {
@@ -324,6 +340,7 @@ func (v *validator) profiles() {
 			}
 			cur = next.Extends
 		}
+		v.classifier(name, pr)
 		inherited := v.inheritedRules(name)
 		for _, rid := range names(pr.Rules) {
 			v.rule(p.Child("rules", rid), pr.Rules[rid], inherited[rid])

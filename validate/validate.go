@@ -56,6 +56,8 @@ var kinds = []kind{
 		func(c *model.Config, n string, v any) { c.Models[n] = v.(*model.ModelInfo) }},
 	{"runtimes", "#Runtime", "runtime", "", func() any { return new(model.Runtime) },
 		func(c *model.Config, n string, v any) { c.Runtimes[n] = v.(*model.Runtime) }},
+	{"flows", "#Flow", "flow", "flow name", func() any { return new(model.Flow) },
+		func(c *model.Config, n string, v any) { c.Flows[n] = v.(*model.Flow) }},
 }
 
 // singletons are top-level fields that hold one struct.
@@ -114,6 +116,7 @@ func runWith(repo *load.Repo, workers int) *Result {
 		Tests:         map[string]*model.Test{},
 		Models:        map[string]*model.ModelInfo{},
 		Runtimes:      map[string]*model.Runtime{},
+		Flows:         map[string]*model.Flow{},
 		Builtin:       map[string]bool{},
 	}
 	res := &Result{Config: cfg, Invalid: map[string]bool{}, repo: repo}
@@ -143,6 +146,7 @@ func runWith(repo *load.Repo, workers int) *Result {
 	v.others()
 	v.broken = slices.Clone(v.failed)
 	v.references()
+	applyTypeDefaults(cfg)
 	res.Diagnostics = diag.Sort(v.diags)
 	return res
 }

@@ -136,13 +136,19 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 			hint: "read each at run time (\"env:NAME\"), or, when one is no credential, say so above it: // charter:ignore secret-literal REASON"}
 	}
 	var commit *bundle.Source
+	var versions map[string]int
 	if c := rev.Commit; c != nil {
 		commit = &bundle.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time}
 	}
 	prog.ReleaseSource()
 	rev = nil // the CUE values: garbage from here on
+	if commit != nil {
+		if versions, err = buildVersions(g, src.Rev); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	info := buildinfo.Read()
-	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: commit, SignCard: sign})
+	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: commit, SignCard: sign, Versions: versions})
 	if err != nil {
 		return nil, nil, nil, fail(fmt.Errorf("building the bundle: %w", err), "")
 	}

@@ -29,8 +29,9 @@ team can publish what its agents are and may do: index.md; categories.md
 agent-types.md (every agent type with its template, variables and presets,
 and every preset); profiles.md (every rule profile with its flattened rules:
 trigger, condition, action, message and the profile each came from);
-behaviors.md (every behavior type with its parameters and tools); and
-agents/<id>.md (every agent's resolved settings and what decided each,
+behaviors.md (every behavior type with its parameters and tools);
+flows.md when the repository declares flows (each step's agent, needs,
+passes and next); and agents/<id>.md (every agent's resolved settings and what decided each,
 its tools, rules and authority).
 
 The output is deterministic. --out is written atomically, like build's: a

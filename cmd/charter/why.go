@@ -49,6 +49,9 @@ func runWhy(g *globals, id, path, format string) error {
 	if parts[0] == "tools" && len(parts) == 2 && !slices.Contains([]string{"allowed", "denied", "access_level"}, parts[1]) {
 		return whyTool(g, prog, a, parts[1], format)
 	}
+	if done, err := whyTypeDefault(g, prog, a, parts, path, format); done || err != nil {
+		return err
+	}
 	full := append([]string{"agents", id}, parts...)
 	pos := prog.Locate(full...)
 	if pos.File == "" {

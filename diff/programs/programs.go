@@ -73,7 +73,7 @@ func declarationChanges(a, b *compiler.Program) []diff.Change {
 		return toJSON(map[string]any{
 			"categories": c.Categories, "agentTypes": c.AgentTypes, "presets": c.Presets,
 			"behaviorTypes": c.BehaviorTypes, "profiles": prog.Profiles, "tests": c.Tests,
-			"models": c.Models, "lint": c.Lint, "a2a": c.A2A, "runtimes": c.Runtimes,
+			"models": c.Models, "lint": c.Lint, "a2a": c.A2A, "runtimes": c.Runtimes, "flows": c.Flows,
 		})
 	}
 	sa, sb := side(a), side(b)

@@ -264,7 +264,7 @@ func agent(r *rand.Rand, i, n, width int) string {
 	}
 	w("\t\t]\n\t}\n")
 	m := pick(r, models)
-	w("\tmodel: {provider: %q, model_id: %q, temperature: %.1f, max_tokens: %d, fallback_model: %q, tier: %q}\n",
+	w("\tmodel: {provider: %q, model_id: %q, temperature: %.1f, max_tokens: %d, fallback_model: %q, model_tier: %q}\n",
 		m.provider, m.id, float64(r.IntN(11))/10, 1024<<r.IntN(4), m.fallback, m.tier)
 	if mt := pick(r, memoryTypes); mt == "persistent" {
 		w("\tmemory: {type: %q, retention_days: %d}\n", mt, 30+r.IntN(335))

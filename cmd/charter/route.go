@@ -1,0 +1,102 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/team"
+)
+
+type routeOptions struct {
+	skills []string
+	tags   []string
+	format string
+	rev    string
+}
+
+func newRouteCmd(g *globals) *cobra.Command {
+	o := &routeOptions{}
+	cmd := &cobra.Command{
+		Use:   "route --skill ID [--tags T,...]",
+		Short: "Rank the agents for a task by the routing score",
+		Long: `route ranks the agents that have a task's skills by the routing score of
+the identity design (AgentTaskScorer): for each skill asked for, 40% when
+it is one of the agent's primary skills and 20% when secondary, times the
+agent's proficiency (1.0 when unset), plus 10% when the task gives --tags
+and that skill's tags cover every one of them; averaged over the skills
+asked for. Each agent's line shows the three parts. Agents with none of
+the skills are left out; ties go by agent id.`,
+		Example: `  charter route --skill python
+  charter route --skill python --tags backend,api
+  charter route --skill python --skill sql --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runRoute(g, o) },
+	}
+	cmd.Flags().StringArrayVar(&o.skills, "skill", nil, "a skill id the task needs (repeat for several)")
+	cmd.Flags().StringSliceVar(&o.tags, "tags", nil, "tags the matched skills should cover, comma-separated")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&o.rev, "rev", "", "read the config root as of this Git revision instead of the working tree")
+	return cmd
+}
+
+func runRoute(g *globals, o *routeOptions) error {
+	if o.format != "text" && o.format != "json" {
+		return usage("unknown format %q; valid formats: text, json", o.format)
+	}
+	if len(o.skills) == 0 {
+		return usage("--skill is required: name a skill id the task needs, such as --skill python")
+	}
+	var ev revision.Evaluator
+	r, err := ev.Evaluate(revision.Source{Dir: g.dir, Rev: o.rev})
+	if err != nil {
+		var re *revision.Error
+		if errors.As(err, &re) {
+			return fail(re.Err, re.Hint)
+		}
+		return fail(err, "")
+	}
+	if !r.OK() {
+		_ = writeDiagnostics(g, "text", r.Diagnostics)
+		fmtErrors(g, r.Diagnostics)
+		return findings()
+	}
+	agents := r.Program.Config.Agents
+	skills, tags := map[string]bool{}, map[string]bool{}
+	for _, a := range agents {
+		for _, s := range slices.Concat(a.Skills.Primary, a.Skills.Secondary) {
+			skills[s.ID] = true
+			for _, t := range s.Tags {
+				tags[t] = true
+			}
+		}
+	}
+	for _, s := range o.skills {
+		if !skills[s] {
+			return unknownName("skill", s, model.Sorted(skills))
+		}
+	}
+	for _, t := range o.tags {
+		if !tags[t] {
+			return unknownName("tag", t, model.Sorted(tags))
+		}
+	}
+	ranked := team.Rank(agents, team.Task{Skills: o.skills, Tags: o.tags})
+	if o.format == "json" {
+		if ranked == nil {
+			ranked = []team.Route{}
+		}
+		return writeJSON(g.stdout, ranked)
+	}
+	w := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	for _, rt := range ranked {
+		fmt.Fprintf(w, "%s\t%.4f\t= primary %.4f + secondary %.4f + tags %.4f\t%s\n", rt.Agent, rt.Score, rt.Primary, rt.Secondary, rt.Tags, strings.Join(rt.Matched, ", "))
+	}
+	return w.Flush()
+}

@@ -233,14 +233,16 @@ func TestOtherFiles(t *testing.T) {
 	src := c.read(sarah)
 	c.open(sarah, strings.Replace(src, "agents: sarah:", "agents: sara:", 1))
 	c.wait()
-	got := messages(c.diagnostics(marco))
-	if !strings.Contains(got, `reports_to names no agent "sarah"`) && !strings.Contains(got, `"sarah"`) {
-		t.Errorf("marco.cue: got\n%s\nwant a finding about sarah", got)
+	// The dev flow's step names sarah (flows.cue).
+	const flows = "flows.cue"
+	got := messages(c.diagnostics(flows))
+	if !strings.Contains(got, `unknown agent "sarah"`) {
+		t.Errorf("flows.cue: got\n%s\nwant a finding about sarah", got)
 	}
 	c.change(sarah, src)
 	c.wait()
-	if ds := c.diagnostics(marco); len(ds) != 0 {
-		t.Errorf("marco.cue still has diagnostics after the fix:\n%s", messages(ds))
+	if ds := c.diagnostics(flows); len(ds) != 0 {
+		t.Errorf("flows.cue still has diagnostics after the fix:\n%s", messages(ds))
 	}
 }
 
@@ -274,7 +276,7 @@ func TestHover(t *testing.T) {
 		{`communication: {`, 2, []string{"behavior category", "Settings:"}},
 		{`type:        "coder"`, 16, []string{"**coder** — agent type", "Declared in types.cue:"}},
 		{`reports_to:   "sarah"`, 17, []string{"**sarah** — agent Sarah Chen", "Declared in agents/sarah.cue:5"}},
-		{`{type: "FileToolsBehavior"}`, 9, []string{"**FileToolsBehavior** — behavior type", "Built in: charter's stdlib/behavior_types.cue:"}},
+		{`{type: "SubAgentContextBehavior"}`, 9, []string{"**SubAgentContextBehavior** — behavior type", "Built in: charter's stdlib/behavior_types.cue:"}},
 		{`max_repeats: 2`, 2, []string{"**max_repeats** — parameter of LoopDetectionBehavior"}},
 		{`"read_file"`, 2, []string{"**read_file** — tool of behavior type FileToolsBehavior"}},
 		{`profile: "team"`, 11, []string{"**team** — rule profile", "Extends: coding"}},
@@ -329,7 +331,7 @@ func TestCompletion(t *testing.T) {
 		{typing, `verbosity: "con`, len(`verbosity: "con`), []string{"concise", "detailed", "minimal"}},
 		{src, `reports_to:   "sarah"`, 16, []string{"sarah", "priya", "tess"}},
 		{src, `type:        "coder"`, 15, []string{"coder", "planner", "personal_assistant"}},
-		{src, `{type: "FileToolsBehavior"}`, 8, []string{"FileToolsBehavior", "CommandToolsBehavior"}},
+		{src, `{type: "SubAgentContextBehavior"}`, 8, []string{"FileToolsBehavior", "CommandToolsBehavior"}},
 		{src, `"read_file"`, 1, []string{"read_file", "run_bash"}},
 		{src, `profile: "team"`, 10, []string{"team", "coding"}},
 		{src, `progress_updates:`, 0, []string{"verbosity", "progress_updates"}},
@@ -721,7 +723,8 @@ func TestFastPath(t *testing.T) {
 	}
 	c.wait()
 
-	// Renaming sarah: her file first, marco's once the full evaluation ran.
+	// Renaming sarah: her file first, the flow that names her once the
+	// full evaluation ran.
 	const sarah = "agents/sarah.cue"
 	ssrc := c.read(sarah)
 	c.change(marco, src)
@@ -730,8 +733,8 @@ func TestFastPath(t *testing.T) {
 	c.open(sarah, strings.Replace(ssrc, "agents: sarah:", "agents: sara:", 1))
 	c.wait()
 	c.wait()
-	if got := messages(c.diagnostics(marco)); !strings.Contains(got, `"sarah"`) {
-		t.Errorf("after the full evaluation, marco.cue: got\n%s\nwant a finding about sarah", got)
+	if got := messages(c.diagnostics("flows.cue")); !strings.Contains(got, `unknown agent "sarah"`) {
+		t.Errorf("after the full evaluation, flows.cue: got\n%s\nwant a finding about sarah", got)
 	}
 }
 

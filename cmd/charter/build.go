@@ -73,19 +73,25 @@ func runBuild(g *globals, o *buildOptions) error {
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
 	if o.archive != "" {
-		mtime, err := bundle.Epoch(src)
-		if err != nil {
-			return usage("%v", err)
-		}
-		var buf bytes.Buffer
-		if err := bundle.WriteArchive(&buf, tree, mtime); err != nil {
-			return fail(err, "")
-		}
-		if err := writeFileAtomic(o.archive, buf.Bytes()); err != nil {
-			return fail(fmt.Errorf("writing %s: %w", o.archive, err), "")
-		}
-		g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), buf.Len())
+		return writeArchive(g, o.archive, tree, src)
 	}
+	return nil
+}
+
+// writeArchive writes the bundle as a reproducible tar.gz to name.
+func writeArchive(g *globals, name string, tree bundle.Tree, src *bundle.Source) error {
+	mtime, err := bundle.Epoch(src)
+	if err != nil {
+		return usage("%w", err)
+	}
+	var buf bytes.Buffer
+	if err := bundle.WriteArchive(&buf, tree, mtime); err != nil {
+		return fail(err, "")
+	}
+	if err := writeFileAtomic(name, buf.Bytes()); err != nil {
+		return fail(fmt.Errorf("writing %s: %w", name, err), "")
+	}
+	g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", name, len(tree), buf.Len())
 	return nil
 }
 

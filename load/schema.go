@@ -86,7 +86,14 @@ var embeddedSyntax = sync.OnceValues(func() (map[string][]*ast.File, error) {
 	return out, nil
 })
 
+// embeddedMu serializes builds from the shared syntax of embeddedSyntax:
+// adding a file to an instance resolves its identifiers in place
+// (astutil.Resolve), so two builds at once race on the same nodes.
+var embeddedMu sync.Mutex
+
 func buildEmbedded(ctx *cue.Context, dir string) (cue.Value, error) {
+	embeddedMu.Lock()
+	defer embeddedMu.Unlock()
 	files, err := embeddedSyntax()
 	if err != nil {
 		return cue.Value{}, err

@@ -39,7 +39,10 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"time"
+
+	"cuelang.org/go/cue"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/diag"
@@ -232,4 +235,39 @@ func Snapshot(repo *source.Repo, rev string) (*source.Snapshot, error) {
 		return nil, &Error{Err: err}
 	}
 	return snap, nil
+}
+
+// Declared is an agent a revision declares, as written: its id and name.
+type Declared struct {
+	ID   string
+	Name string // "" when it has none, or not a plain string
+}
+
+// DeclaredAgents lists the agents the config root dir in the working tree
+// declares, in id order, reading the user's files only: nothing is
+// validated, so it is fast and answers for a repository with errors too
+// (completion, an editor).
+func (e *Evaluator) DeclaredAgents(dir string) ([]Declared, error) {
+	fsys, err := Worktree(dir)
+	if err != nil {
+		return nil, err
+	}
+	repo, _, err := e.loader.Load(fsys, dir)
+	if err != nil {
+		return nil, &Error{Err: fmt.Errorf("cannot read %s: %w", dir, err)}
+	}
+	it, err := repo.Value.LookupPath(cue.MakePath(cue.Str("agents"))).Fields()
+	if err != nil {
+		return nil, nil // no agents, or none readable
+	}
+	var out []Declared
+	for it.Next() {
+		d := Declared{ID: it.Selector().Unquoted()}
+		if name, err := it.Value().LookupPath(cue.MakePath(cue.Str("name"))).String(); err == nil {
+			d.Name = name
+		}
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b Declared) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
 }

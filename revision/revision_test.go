@@ -2,6 +2,7 @@ package revision_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -96,5 +97,22 @@ func TestEvaluateErrors(t *testing.T) {
 		if (re.Hint != "") != tt.wantHint {
 			t.Errorf("%+v: hint %q", tt.src, re.Hint)
 		}
+	}
+}
+
+// TestDeclaredAgents lists agents without validating: a repository with
+// errors answers too.
+func TestDeclaredAgents(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.cue"), []byte(bad+"agents: zed: {type: \"personal_assistant\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := new(revision.Evaluator).DeclaredAgents(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []revision.Declared{{ID: "ann", Name: "Ann"}, {ID: "zed"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("DeclaredAgents (-want +got):\n%s", d)
 	}
 }

@@ -54,7 +54,7 @@ func TestParallelMatchesSerial(t *testing.T) {
 		}
 		return runWith(repo, workers)
 	}
-	serial, parallel := validateWith(0), validateWith(2)
+	serial, parallel := validateWith(0), validateWith(4)
 	if len(serial.Diagnostics) != 3 {
 		t.Errorf("want 3 diagnostics, got %v", serial.Diagnostics)
 	}

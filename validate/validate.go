@@ -375,32 +375,27 @@ func (v *validator) run(jobs []job) {
 		}
 	}
 	workers := min(v.workers, runtime.GOMAXPROCS(0), max(1, len(alone)/64))
-	pool := []worker{{defs: map[string]cue.Value{}}}
+	first := worker{defs: map[string]cue.Value{}}
 	for _, k := range kinds {
-		pool[0].defs[k.def] = v.defs[k.def].value
-	}
-	for len(pool) < workers {
-		ctx := cuecontext.New()
-		d, err := load.SchemaIn(ctx)
-		if err != nil {
-			workers = len(pool) // an internal error: fewer goroutines
-			break
-		}
-		w := worker{ctx: ctx, defs: map[string]cue.Value{}}
-		for _, k := range kinds {
-			w.defs[k.def] = d.LookupPath(cue.MakePath(cue.Def(k.def)))
-		}
-		pool = append(pool, w)
+		first.defs[k.def] = v.defs[k.def].value
 	}
 	done := make([]bool, len(jobs))
 	if workers > 0 {
 		var wg sync.WaitGroup
 		next := make(chan int)
-		for w := range workers {
+		for n := range workers {
 			wg.Go(func() {
+				w := first
+				if n > 0 {
+					// Built here, while the first worker already works.
+					var ok bool
+					if w, ok = newWorker(); !ok {
+						return // an internal error: the others do its share
+					}
+				}
 				for n := range next {
 					i := alone[n]
-					if x, ok := pool[w].quick(jobs[i], lits[n]); ok {
+					if x, ok := w.quick(jobs[i], lits[n]); ok {
 						out[i], done[i] = x, true
 					}
 				}
@@ -432,6 +427,20 @@ func (v *validator) run(jobs []job) {
 type worker struct {
 	ctx  *cue.Context
 	defs map[string]cue.Value // by definition name
+}
+
+// newWorker returns a worker with a CUE context and schema of its own.
+func newWorker() (worker, bool) {
+	ctx := cuecontext.New()
+	d, err := load.SchemaIn(ctx)
+	if err != nil {
+		return worker{}, false
+	}
+	w := worker{ctx: ctx, defs: map[string]cue.Value{}}
+	for _, k := range kinds {
+		w.defs[k.def] = d.LookupPath(cue.MakePath(cue.Def(k.def)))
+	}
+	return w, true
 }
 
 // quick validates a declaration that shares nothing with any other

@@ -70,19 +70,25 @@ func runBuild(g *globals, o *buildOptions) error {
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
 	if o.archive != "" {
-		mtime, err := bundle.Epoch(commit)
-		if err != nil {
-			return usage("%v", err)
-		}
-		archive, err := bundle.Archive(tree, mtime)
-		if err != nil {
-			return fail(err, "")
-		}
-		if err := writeFileAtomic(o.archive, archive); err != nil {
-			return fail(fmt.Errorf("writing %s: %w", o.archive, err), "")
-		}
-		g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", o.archive, len(tree), len(archive))
+		return writeArchive(g, o.archive, tree, commit)
 	}
+	return nil
+}
+
+// writeArchive writes the bundle as a reproducible tar.gz to name.
+func writeArchive(g *globals, name string, tree bundle.Tree, src *bundle.Source) error {
+	mtime, err := bundle.Epoch(src)
+	if err != nil {
+		return usage("%w", err)
+	}
+	archive, err := bundle.Archive(tree, mtime)
+	if err != nil {
+		return fail(err, "")
+	}
+	if err := writeFileAtomic(name, archive); err != nil {
+		return fail(fmt.Errorf("writing %s: %w", name, err), "")
+	}
+	g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", name, len(tree), len(archive))
 	return nil
 }
 

@@ -9,12 +9,10 @@ import (
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/revision"
 
-	"cuelang.org/go/cue"
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/importer"
-	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/schema"
 )
 
@@ -146,26 +144,18 @@ func registerCompletions(root *cobra.Command, g *globals) {
 // validation), and returns nothing when the directory is no charter
 // repository or cannot be read: completion never fails.
 func completeAgents(g *globals, prefix string) []string {
-	fsys, err := revision.Worktree(g.dir)
-	if err != nil {
-		return nil
-	}
-	repo, _, err := load.Load(fsys, g.dir)
-	if err != nil {
-		return nil
-	}
-	it, err := repo.Value.LookupPath(cue.MakePath(cue.Str("agents"))).Fields()
+	agents, err := new(revision.Evaluator).DeclaredAgents(g.dir)
 	if err != nil {
 		return nil
 	}
 	var ids []string
-	for it.Next() {
-		id := it.Selector().Unquoted()
-		if !strings.HasPrefix(id, prefix) {
+	for _, a := range agents {
+		if !strings.HasPrefix(a.ID, prefix) {
 			continue
 		}
-		if name, err := it.Value().LookupPath(cue.MakePath(cue.Str("name"))).String(); err == nil && name != "" {
-			id += "\t" + name
+		id := a.ID
+		if a.Name != "" {
+			id += "\t" + a.Name
 		}
 		ids = append(ids, id)
 	}

@@ -71,21 +71,24 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 		return fail(err, "")
 	}
 	report := &diff.Report{From: revA, To: nameB, Changes: changes}
-	switch o.format {
-	case "json":
-		err = writeJSON(g.stdout, report)
-	case "markdown":
-		err = report.WriteMarkdown(g.stdout)
-	default:
-		err = report.WriteText(g.stdout)
-	}
-	if err != nil {
+	if err := writeReport(g, o.format, report); err != nil {
 		return err
 	}
 	if o.exitCode && len(report.Changes) > 0 {
 		return findings()
 	}
 	return nil
+}
+
+// writeReport prints a diff report in format.
+func writeReport(g *globals, format string, report *diff.Report) error {
+	switch format {
+	case "json":
+		return writeJSON(g.stdout, report)
+	case "markdown":
+		return report.WriteMarkdown(g.stdout)
+	}
+	return report.WriteText(g.stdout)
 }
 
 // diffSide evaluates one side of a diff, which must validate.

@@ -50,32 +50,13 @@ func runFmt(g *globals, o *fmtOptions) error {
 	var bad []diag.Diagnostic
 	changed := 0
 	for _, p := range paths {
-		name := filepath.Join(g.dir, filepath.FromSlash(p))
-		src, err := os.ReadFile(name)
+		ch, ds, err := fmtFile(g, o, p)
 		if err != nil {
-			return fail(err, "")
+			return err
 		}
-		out, ds := cuefmt.Source(p, src)
-		if ds != nil {
-			bad = append(bad, ds...)
-			continue
-		}
-		if bytes.Equal(src, out) {
-			continue
-		}
-		changed++
-		switch {
-		case o.diff:
-			if _, err := g.stdout.Write(diff.Diff(p, src, p+" (formatted)", out)); err != nil {
-				return err
-			}
-		case o.check:
-			fmt.Fprintln(g.stdout, p)
-		default:
-			if err := writeFileAtomic(name, out); err != nil {
-				return fail(err, "")
-			}
-			fmt.Fprintf(g.stdout, "formatted %s\n", p)
+		bad = append(bad, ds...)
+		if ch {
+			changed++
 		}
 	}
 	if len(bad) > 0 {
@@ -90,4 +71,37 @@ func runFmt(g *globals, o *fmtOptions) error {
 		return findings()
 	}
 	return nil
+}
+
+// fmtFile formats the file p of the config root as o says: it rewrites it,
+// lists it (--check) or prints its diff (--diff). It reports whether the
+// file was not formatted, and its syntax errors, when it has any (the file
+// is then left as it is).
+func fmtFile(g *globals, o *fmtOptions, p string) (bool, []diag.Diagnostic, error) {
+	name := filepath.Join(g.dir, filepath.FromSlash(p))
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return false, nil, fail(err, "")
+	}
+	out, ds := cuefmt.Source(p, src)
+	if ds != nil {
+		return false, ds, nil
+	}
+	if bytes.Equal(src, out) {
+		return false, nil, nil
+	}
+	switch {
+	case o.diff:
+		if _, err := g.stdout.Write(diff.Diff(p, src, p+" (formatted)", out)); err != nil {
+			return true, nil, err
+		}
+	case o.check:
+		fmt.Fprintln(g.stdout, p)
+	default:
+		if err := writeFileAtomic(name, out); err != nil {
+			return true, nil, fail(err, "")
+		}
+		fmt.Fprintf(g.stdout, "formatted %s\n", p)
+	}
+	return true, nil, nil
 }

@@ -59,19 +59,28 @@ a REV that does not validate is named and lint exits 1, as diff does.`,
 	return cmd
 }
 
-func runLint(g *globals, o *lintOptions) error {
+// check checks the flags and returns the fail level.
+func (o *lintOptions) check() (diag.Severity, error) {
 	if !slices.Contains(lintFormats, o.format) {
-		return usage("unknown format %q; valid formats: %s", o.format, strings.Join(lintFormats, ", "))
+		return 0, usage("unknown format %q; valid formats: %s", o.format, strings.Join(lintFormats, ", "))
 	}
 	failLevel, err := lint.FailLevel(o.failLevel)
 	if err != nil {
-		return usage("%v", err)
+		return 0, usage("%w", err)
 	}
 	if err := lint.CheckIDs(o.enable); err != nil {
-		return usage("%w", err)
+		return 0, usage("%w", err)
 	}
 	if err := lint.CheckDisable(o.disable); err != nil {
-		return usage("%w", err)
+		return 0, usage("%w", err)
+	}
+	return failLevel, nil
+}
+
+func runLint(g *globals, o *lintOptions) error {
+	failLevel, err := o.check()
+	if err != nil {
+		return err
 	}
 	rev, err := evaluate(g, o.source(g))
 	if err != nil {
@@ -110,12 +119,18 @@ func runLint(g *globals, o *lintOptions) error {
 	if err := writeLint(g, o.format, ds, infos, failLevel); err != nil {
 		return err
 	}
+	return lintVerdict(g, o.format, ds, len(prog.Agents), failLevel)
+}
+
+// lintVerdict prints lint's summary line and returns exit 1 when a finding
+// reaches the fail level.
+func lintVerdict(g *globals, format string, ds []diag.Diagnostic, agents int, failLevel diag.Severity) error {
 	worst, any := diag.Max(ds)
-	if o.format == "text" {
+	if format == "text" {
 		if any {
 			g.summaryf(g.stderr, "charter: %s\n", countBySeverity(ds))
 		} else {
-			g.summaryf(g.stdout, "ok: no findings in %s\n", plural(len(prog.Agents), "agent"))
+			g.summaryf(g.stdout, "ok: no findings in %s\n", plural(agents, "agent"))
 		}
 	}
 	if any && worst >= failLevel {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -47,14 +48,8 @@ func runRender(g *globals, o *renderOptions, id string) error {
 	if err != nil {
 		return err
 	}
-	for k := range values {
-		if _, ok := a.Variables[k]; !ok {
-			var names []string
-			for n := range a.Variables {
-				names = append(names, n)
-			}
-			return unknownName("runtime variable of agent "+id, k, names)
-		}
+	if err := checkVariables(a, values); err != nil {
+		return err
 	}
 	renderFn := render.Render
 	if o.sources {
@@ -72,15 +67,9 @@ func runRender(g *globals, o *renderOptions, id string) error {
 		return fail(err, "")
 	}
 	if o.sources {
-		tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-		for _, line := range p.Lines {
-			lt, err := render.Fill(a, line.Text, values)
-			if err != nil && !errors.As(err, new(*render.MissingVariableError)) {
-				return fail(err, "")
-			}
-			fmt.Fprintf(tw, "%s\t| %s\n", line.Source, lt)
+		if err := writeSources(g, a, p, values); err != nil {
+			return err
 		}
-		tw.Flush()
 	} else {
 		fmt.Fprint(g.stdout, text)
 	}
@@ -89,4 +78,32 @@ func runRender(g *globals, o *renderOptions, id string) error {
 		return findings()
 	}
 	return nil
+}
+
+// checkVariables says which --var names no runtime variable of a.
+func checkVariables(a *compiler.Agent, values map[string]string) error {
+	for k := range values {
+		if _, ok := a.Variables[k]; !ok {
+			var names []string
+			for n := range a.Variables {
+				names = append(names, n)
+			}
+			return unknownName("runtime variable of agent "+a.ID, k, names)
+		}
+	}
+	return nil
+}
+
+// writeSources prints each line of the prompt, filled, beside where it
+// comes from (--sources).
+func writeSources(g *globals, a *compiler.Agent, p *render.Prompt, values map[string]string) error {
+	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	for _, line := range p.Lines {
+		lt, err := render.Fill(a, line.Text, values)
+		if err != nil && !errors.As(err, new(*render.MissingVariableError)) {
+			return fail(err, "")
+		}
+		fmt.Fprintf(tw, "%s\t| %s\n", line.Source, lt)
+	}
+	return tw.Flush()
 }

@@ -34,33 +34,17 @@ func runShow(g *globals, arg, outFormat string) error {
 	}
 	id, at, hasAt := strings.Cut(arg, "@")
 	var doc map[string]any
+	var err error
 	switch {
 	case !hasAt:
-		d, err := showAt(g, revision.Source{Name: "the working tree"}, id)
-		if err != nil {
-			return err
-		}
-		doc = d
+		doc, err = showAt(g, revision.Source{Name: "the working tree"}, id)
 	case isVersion(at):
-		n, _ := strconv.Atoi(at[1:])
-		versions, err := agentVersions(g, "HEAD", id)
-		if err != nil {
-			return err
-		}
-		if n < 1 || n > len(versions) {
-			return usage("agent %s has versions v1 to v%d; see charter log %s", id, len(versions), id)
-		}
-		v := versions[n-1]
-		if v.Removed {
-			return usage("%s@v%d is the version that removed the agent (commit %s)", id, n, v.Entry.Commit.String()[:12])
-		}
-		doc = v.Doc
+		doc, err = showVersion(g, id, at)
 	default:
-		d, err := showAt(g, revision.Source{Rev: at}, id)
-		if err != nil {
-			return err
-		}
-		doc = d
+		doc, err = showAt(g, revision.Source{Rev: at}, id)
+	}
+	if err != nil {
+		return err
 	}
 	// A credential held by a field named like one (the writer redacts
 	// credential shapes, not names).
@@ -74,6 +58,24 @@ func runShow(g *globals, arg, outFormat string) error {
 	}
 	_, err = fmt.Fprintf(g.stdout, "%s\n", b)
 	return err
+}
+
+// showVersion returns agent id's document at its version at ("v2"), as
+// charter log numbers them.
+func showVersion(g *globals, id, at string) (map[string]any, error) {
+	n, _ := strconv.Atoi(at[1:])
+	versions, err := agentVersions(g, "HEAD", id)
+	if err != nil {
+		return nil, err
+	}
+	if n < 1 || n > len(versions) {
+		return nil, usage("agent %s has versions v1 to v%d; see charter log %s", id, len(versions), id)
+	}
+	v := versions[n-1]
+	if v.Removed {
+		return nil, usage("%s@v%d is the version that removed the agent (commit %s)", id, n, v.Entry.Commit.String()[:12])
+	}
+	return v.Doc, nil
 }
 
 func isVersion(s string) bool {

@@ -24,6 +24,7 @@ package history
 
 import (
 	"container/heap"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -81,6 +82,28 @@ type Entry struct {
 	// Signature is Signed when the commit carries a signature, which
 	// charter does not verify.
 	Signature SignatureStatus `json:"signature"`
+}
+
+// MarshalJSON writes the commit, tree and parent ids as 40-digit hex
+// strings, as Git prints them (plumbing.Hash alone would be an array of 20
+// numbers); tree is null when the commit removed the config root.
+func (e *Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry // without this method
+	parents := make([]string, len(e.Parents))
+	for i, p := range e.Parents {
+		parents[i] = p.String()
+	}
+	var tree *string
+	if !e.Tree.IsZero() {
+		t := e.Tree.String()
+		tree = &t
+	}
+	return json.Marshal(struct {
+		Commit  string   `json:"commit"`
+		Tree    *string  `json:"tree"`
+		Parents []string `json:"parents"`
+		*plain
+	}{e.Commit.String(), tree, parents, (*plain)(e)})
 }
 
 // SkipAll, returned by Walk's callback, stops the walk without error.

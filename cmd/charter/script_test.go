@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -29,10 +30,15 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	junitXSD, err := filepath.Abs("../../diag/testdata/junit-10.xsd")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("JUNIT_XSD", junitXSD)
 			// Deterministic git: fixed identities and dates, no user config.
 			for k, v := range map[string]string{
 				"GIT_AUTHOR_NAME":     "Ada Author",
@@ -54,10 +60,21 @@ func TestScript(t *testing.T) {
 			"exitcode": exitcode,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
-		// unreadable.
+		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a
+		// missing one fails the script instead, since every program the
+		// scripts read outputs with (jq, xmllint) must be there.
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
+			}
+			if prog, ok := strings.CutPrefix(cond, "have:"); ok {
+				if _, err := exec.LookPath(prog); err == nil {
+					return true, nil
+				}
+				if v := os.Getenv("CI"); v != "" && v != "false" && v != "0" {
+					return false, fmt.Errorf("%s is not installed, and CI is set: install it (.ci/run does)", prog)
+				}
+				return false, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -111,3 +128,4 @@ func exitcode(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
 }
+

@@ -71,11 +71,13 @@ type Diagnostic struct {
 	Path string `json:"path"`
 }
 
-// String formats d as file:line:col: severity: [rule] message.
+// String formats d as file:line:col: severity: [rule] message, on one
+// line: control characters in the file name and the message are escaped
+// (Escape).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.File != "" {
-		b.WriteString(d.File)
+		b.WriteString(Escape(d.File, false))
 		if d.Line > 0 {
 			fmt.Fprintf(&b, ":%d:%d", d.Line, d.Column)
 		}
@@ -84,9 +86,9 @@ func (d Diagnostic) String() string {
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
 	if d.Rule != "" {
-		fmt.Fprintf(&b, "[%s] ", d.Rule)
+		fmt.Fprintf(&b, "[%s] ", Escape(d.Rule, false))
 	}
-	b.WriteString(d.Message)
+	b.WriteString(Escape(d.Message, false))
 	return b.String()
 }
 

@@ -33,6 +33,7 @@ func loadWorktree(g *globals) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.reportFrom(fsys, nil)
 	return loadFS(fsys, g.dir)
 }
 
@@ -81,12 +82,18 @@ func loadRev(g *globals, r *revFlags) (l *loaded, src *bundle.Source, err error)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer repo.Close()
+	kept := false
+	defer func() {
+		if !kept {
+			repo.Close()
+		}
+	}()
 	if r.staged {
 		fsys, err := repo.Index()
 		if err != nil {
 			return nil, nil, fail(err, "")
 		}
+		kept = g.reportFrom(fsys, repo)
 		l, err := loadFS(fsys, g.dir+" (staged)")
 		return l, nil, err
 	}
@@ -94,6 +101,7 @@ func loadRev(g *globals, r *revFlags) (l *loaded, src *bundle.Source, err error)
 	if err != nil {
 		return nil, nil, err
 	}
+	kept = g.reportFrom(snap.FS, repo)
 	l, err = loadFS(snap.FS, r.rev)
 	if err != nil {
 		return nil, nil, err
@@ -153,7 +161,7 @@ func writeDiagnostics(g *globals, format string, ds []diag.Diagnostic) error {
 	case "text":
 		return writeTextDiagnostics(g, ds)
 	case "json":
-		b, err := diag.JSON(ds)
+		b, err := diag.JSON(g.columns(ds))
 		if err != nil {
 			return err
 		}

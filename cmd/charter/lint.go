@@ -1,15 +1,12 @@
 package main
 
 import (
-	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/lint"
 )
 
@@ -44,7 +41,12 @@ The reason is required. Repository-wide settings live in CUE:
 lint exits 1 when a finding reaches --fail-level (default warning). With
 --new-from-rev REV it reports only the findings REV did not already have.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runLint(g, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.format == "sarif" {
+				return sarifOnFailure(g, func() error { return runLint(g, o) })
+			}
+			return runLint(g, o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))
@@ -78,7 +80,11 @@ func runLint(g *globals, o *lintOptions) error {
 	// Validation and compilation first: their errors stop lint.
 	prog, ds := check(l)
 	if prog == nil {
-		if err := writeLint(g, o.format, ds, nil, diag.Error); err != nil {
+		var rules []diag.RuleInfo
+		if o.format == "sarif" {
+			rules = sarifRules()
+		}
+		if err := writeLint(g, o.format, ds, rules, diag.Error); err != nil {
 			return err
 		}
 		if o.format == "text" {
@@ -107,7 +113,7 @@ func runLint(g *globals, o *lintOptions) error {
 			infos = append(infos, r.Info())
 		}
 	} else {
-		infos = lint.Infos() // SARIF describes every rule
+		infos = sarifRules() // SARIF describes every rule
 	}
 	if err := writeLint(g, o.format, ds, infos, failLevel); err != nil {
 		return err
@@ -132,15 +138,11 @@ func writeLint(g *globals, format string, ds []diag.Diagnostic, rules []diag.Rul
 	case "text", "json":
 		return writeDiagnostics(g, format, ds)
 	case "sarif":
-		tool := diag.ToolInfo{Version: buildinfo.Read().Version}
-		if abs, err := filepath.Abs(g.dir); err == nil {
-			tool.RootURI = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs) + "/"}).String()
-		}
-		return diag.WriteSARIF(g.stdout, ds, rules, tool)
+		return writeSARIF(g, ds, rules)
 	case "github":
-		return diag.WriteGitHub(g.stdout, ds)
+		return writeGitHub(g, ds)
 	case "junit":
-		return diag.WriteJUnit(g.stdout, ds, rules, failLevel)
+		return diag.WriteJUnit(g.stdout, g.columns(ds), rules, failLevel)
 	}
 	return usage("unknown format %q", format)
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/charter-dev/charter/internal/npmtools"
 )
 
 func TestMain(m *testing.M) {
@@ -58,6 +60,12 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cpdir":    cpdir,
 			"exitcode": exitcode,
+			// sarif-multitool FILE: the SARIF multitool's validator with
+			// GitHub's rules finds no error in FILE.
+			"sarif-multitool": sarifMultitool,
+			// actions-core JSON [PREFIX]: stdout is charter's JSON
+			// diagnostics annotated by GitHub's @actions/core.
+			"actions-core": actionsCore,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a
@@ -66,6 +74,15 @@ func TestScript(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
+			}
+			if cond == "have:npmtools" {
+				if npmtools.Multitool() != "" {
+					return true, nil
+				}
+				if npmtools.InCI() {
+					return false, errors.New(npmtools.Missing("the SARIF multitool and @actions/core") + ", and CI is set")
+				}
+				return false, nil
 			}
 			if prog, ok := strings.CutPrefix(cond, "have:"); ok {
 				if _, err := exec.LookPath(prog); err == nil {
@@ -106,6 +123,44 @@ func cpdir(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 }
 
+// sarifMultitool checks a SARIF file with Microsoft's multitool and
+// GitHub's ingestion rules: sarif-multitool FILE.
+func sarifMultitool(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sarif-multitool FILE")
+	}
+	problems, err := npmtools.Validate(ts.MkAbs(args[0]))
+	if err != nil {
+		ts.Fatalf("%v", npmError(err))
+	}
+	if len(problems) > 0 {
+		ts.Fatalf("the SARIF multitool's GitHub rules reject %s:\n%s", args[0], strings.Join(problems, "\n"))
+	}
+}
+
+// actionsCore writes charter's JSON diagnostics as @actions/core writes
+// the same annotations, to stdout: actions-core JSON [PREFIX].
+func actionsCore(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: actions-core JSON [PREFIX]")
+	}
+	prefix := ""
+	if len(args) == 2 {
+		prefix = args[1]
+	}
+	out, err := npmtools.AnnotateCmd(ts.MkAbs(args[0]), prefix)
+	if err != nil {
+		ts.Fatalf("%v", npmError(err))
+	}
+	ts.Stdout().Write([]byte(out))
+}
+
+// npmError says, for a tool that is not installed, how to install it;
+// outside CI the scripts guard these commands with [have:npmtools].
+func npmError(err error) error {
+	return fmt.Errorf("%v (npm ci --prefix internal/npmtools installs it)", err)
+}
+
 // exitcode runs a program like exec and checks its exit status:
 // exitcode N PROG ARGS... Its stdout and stderr are checked as exec's are.
 func exitcode(ts *testscript.TestScript, neg bool, args []string) {
@@ -128,4 +183,3 @@ func exitcode(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
 }
-

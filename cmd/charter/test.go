@@ -25,14 +25,16 @@ type testOptions struct {
 func newTestCmd(g *globals) *cobra.Command {
 	o := &testOptions{}
 	cmd := &cobra.Command{
-		Use:   "test [--run REGEXP] [-v] [--format text|json] [--against REV]",
+		Use:   "test [--run REGEXP] [-v] [--format text|json|junit] [--against REV]",
 		Short: "Run the rule-profile tests declared in the repository",
 		Long: `test runs every test declared under tests: in the repository against the
 rules engine, as go test runs Go tests: each test replays its recorded
 calls through the profile it names (or its agent's profile) and checks that
 exactly the expected rules fire, with the expected actions. It prints
 --- FAIL lines with what fired and what was expected, then ok or FAIL, and
-exits 1 when a test fails.
+exits 1 when a test fails. --format json prints every test's outcome as a
+JSON array, --format junit as a JUnit XML report for CI test reporters
+(docs/output.md).
 
 --std also runs the standard library's tests of every built-in rule.
 --against REV runs the same tests on REV's profiles as well and lists
@@ -43,7 +45,7 @@ change to a profile does to recorded sessions.`,
 	}
 	cmd.Flags().StringVar(&o.run, "run", "", "run only the tests whose names match this regular expression")
 	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "print every test, not only failures")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json or junit")
 	cmd.Flags().StringVar(&o.against, "against", "", "also run the tests on this revision's profiles and list the verdicts that changed")
 	cmd.Flags().BoolVar(&o.std, "std", false, "also run the standard library's tests")
 	return cmd
@@ -69,8 +71,8 @@ type verdictChange struct {
 }
 
 func runTests(g *globals, o *testOptions) error {
-	if o.format != "text" && o.format != "json" {
-		return usage("unknown format %q; valid formats: text, json", o.format)
+	if o.format != "text" && o.format != "json" && o.format != "junit" {
+		return usage("unknown format %q; valid formats: text, json, junit", o.format)
 	}
 	var filter *regexp.Regexp
 	if o.run != "" {
@@ -149,20 +151,46 @@ func runTests(g *globals, o *testOptions) error {
 			failed++
 		}
 	}
-	if o.format == "json" {
+	switch o.format {
+	case "json":
 		if runs == nil {
 			runs = []testRun{}
 		}
 		if err := writeJSON(g.stdout, runs); err != nil {
 			return err
 		}
-	} else {
+	case "junit":
+		if err := rules.WriteJUnit(g.stdout, junitCases(o, runs)); err != nil {
+			return err
+		}
+	default:
 		writeTestText(g, o, runs, failed)
 	}
 	if failed > 0 {
 		return findings()
 	}
 	return nil
+}
+
+func junitCases(o *testOptions, runs []testRun) []rules.ReportCase {
+	cases := make([]rules.ReportCase, 0, len(runs))
+	for _, r := range runs {
+		c := rules.ReportCase{Name: r.Name, Profile: r.Profile, Seconds: r.Duration.Seconds(), Error: r.Error}
+		if r.Error == "" && !r.Passed {
+			c.Failure = r.Result.String()
+		}
+		var out []string
+		for _, ch := range r.Changed {
+			if ch.Call < 0 {
+				out = append(out, fmt.Sprintf("against %s: %s", o.against, ch.Tool))
+				continue
+			}
+			out = append(out, fmt.Sprintf("changed against %s: call %d (%s): here %s, at %s %s", o.against, ch.Call, ch.Tool, fires(ch.Here), o.against, fires(ch.There)))
+		}
+		c.Output = strings.Join(out, "\n")
+		cases = append(cases, c)
+	}
+	return cases
 }
 
 func writeTestText(g *globals, o *testOptions, runs []testRun, failed int) {

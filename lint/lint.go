@@ -69,7 +69,7 @@ var registry = mustCheck([]*Rule{
 	// Options, presets, types.
 	unreachableOption, deprecatedInUse, unusedPreset, unusedAgentType, categoryLeftOut,
 	// Models and skills.
-	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription,
+	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription, cardWithoutSkills, skillWithoutTags,
 })
 
 func mustCheck(rules []*Rule) []*Rule {

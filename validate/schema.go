@@ -154,6 +154,10 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error,
 		if found[full.String()] && all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
 			continue
 		}
+		if msg, at, ok := v.typeConflict(schemaAt(def, g.rel), user.LookupPath(cue.MakePath(g.rel.selectors()...)), g.errs); ok {
+			v.reportAt("schema", full, at, "%s", msg)
+			continue
+		}
 		pos := token.NoPos
 		for _, e := range g.errs {
 			if p := userPosOfErr(e); p.IsValid() {

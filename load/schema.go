@@ -109,3 +109,9 @@ func buildEmbedded(ctx *cue.Context, dir string) (cue.Value, error) {
 // vertex of the schema, so declarations can be unified with them on
 // different goroutines.
 func (r *Repo) SchemaCopy() (cue.Value, error) { return buildEmbedded(r.ctx, "schema") }
+
+// Whole returns the repository's whole value: the standard library and the
+// user's files unified, which `charter show --repo` prints and the
+// repository JSON Schema (charter schema --for repo) describes. `cue
+// export` of the user's files alone leaves the standard library out.
+func (r *Repo) Whole() cue.Value { return r.Schema.Stdlib.Unify(r.Value) }

@@ -18,7 +18,10 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"charter": func() { os.Exit(Main()) },
+		"charter": func() {
+			installFaults(os.Getenv("CHARTER_FAULTS"))
+			os.Exit(Main())
+		},
 	})
 }
 

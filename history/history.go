@@ -23,6 +23,7 @@
 package history
 
 import (
+	"bytes"
 	"container/heap"
 	"encoding/json"
 	"errors"
@@ -98,12 +99,18 @@ func (e *Entry) MarshalJSON() ([]byte, error) {
 		t := e.Tree.String()
 		tree = &t
 	}
-	return json.Marshal(struct {
+	// An Encoder, not json.Marshal: an address in a trailer keeps its <>
+	// (Marshal would write \u003c, which the caller's encoder keeps).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
 		Commit  string   `json:"commit"`
 		Tree    *string  `json:"tree"`
 		Parents []string `json:"parents"`
 		*plain
 	}{e.Commit.String(), tree, parents, (*plain)(e)})
+	return bytes.TrimRight(b.Bytes(), "\n"), err
 }
 
 // SkipAll, returned by Walk's callback, stops the walk without error.

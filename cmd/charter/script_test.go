@@ -126,18 +126,22 @@ func cpdir(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 }
 
-// sarifMultitool checks a SARIF file with Microsoft's multitool and
-// GitHub's ingestion rules: sarif-multitool FILE.
+// sarifMultitool checks SARIF files with Microsoft's multitool and
+// GitHub's ingestion rules: sarif-multitool FILE...
 func sarifMultitool(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: sarif-multitool FILE")
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: sarif-multitool FILE...")
 	}
-	problems, err := npmtools.Validate(ts.MkAbs(args[0]))
+	files := make([]string, len(args))
+	for i, a := range args {
+		files[i] = ts.MkAbs(a)
+	}
+	problems, err := npmtools.Validate(files...)
 	if err != nil {
 		ts.Fatalf("%v", npmError(err))
 	}
 	if len(problems) > 0 {
-		ts.Fatalf("the SARIF multitool's GitHub rules reject %s:\n%s", args[0], strings.Join(problems, "\n"))
+		ts.Fatalf("the SARIF multitool's GitHub rules reject %s:\n%s", strings.Join(args, " "), strings.Join(problems, "\n"))
 	}
 }
 

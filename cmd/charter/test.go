@@ -96,18 +96,17 @@ func runTests(g *globals, o *testOptions) error {
 		if err != nil {
 			return err
 		}
+		defer repo.Close()
 		snap, err := snapshot(repo, o.against)
 		if err != nil {
-			repo.Close()
 			return err
 		}
 		e, err := evaluate(snap.FS, o.against)
-		repo.Close()
 		if err != nil {
 			return err
 		}
 		if e.prog == nil {
-			return errorsAt(g, o.against, e.diags)
+			return errorsAt(g, o.against, e)
 		}
 		there = e.prog
 	}

@@ -68,13 +68,13 @@ func Multitool() string {
 }
 
 // ValidateSARIF runs the multitool's validator with the SARIF rules and
-// GitHub's (--rule-kind "Gh;Sarif") over file and returns what it reports
+// GitHub's (--rule-kind "Gh;Sarif") over the files and returns what it reports
 // at level error, one line each, as the multitool prints it; nil when the
 // log is one GitHub accepts. It skips t (fails in CI) when the multitool is
 // not installed.
-func ValidateSARIF(t testing.TB, file string) []string {
+func ValidateSARIF(t testing.TB, files ...string) []string {
 	t.Helper()
-	problems, err := Validate(file)
+	problems, err := Validate(files...)
 	if err != nil {
 		if _, ok := err.(missingError); ok {
 			need(t, err.Error())
@@ -86,7 +86,7 @@ func ValidateSARIF(t testing.TB, file string) []string {
 
 // Validate is ValidateSARIF without a testing.TB; a missing multitool is an
 // error whose text names it.
-func Validate(file string) ([]string, error) {
+func Validate(files ...string) ([]string, error) {
 	mt := Multitool()
 	if mt == "" {
 		return nil, missingError("the SARIF multitool (@microsoft/sarif-multitool)")
@@ -97,7 +97,7 @@ func Validate(file string) ([]string, error) {
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "validation.sarif")
-	cmd := exec.Command(mt, "validate", "--rule-kind", "Gh;Sarif", "-o", out, file)
+	cmd := exec.Command(mt, append([]string{"validate", "--rule-kind", "Gh;Sarif", "-o", out}, files...)...)
 	// The multitool is a .NET program: without ICU on the machine it needs
 	// invariant globalization, and it should not phone home.
 	cmd.Env = append(os.Environ(), "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1", "DOTNET_CLI_TELEMETRY_OPTOUT=1")

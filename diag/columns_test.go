@@ -1,8 +1,10 @@
 package diag
 
 import (
+	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -72,4 +74,52 @@ func TestEscape(t *testing.T) {
 			t.Errorf("Escape(%q, %v) = %q, want %q", tt.in, tt.keepLines, got, tt.want)
 		}
 	}
+}
+
+// FuzzEscape checks that Escape leaves no character that acts on a
+// terminal, writes valid UTF-8, and changes nothing in text without such
+// characters.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\x1b[2Jb", "Zoë\u202e", "\xff\xfe", "line\r\nnext", "\\x1b"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, keepLines bool) {
+		out := Escape(s, keepLines)
+		if !utf8.ValidString(out) {
+			t.Fatalf("Escape(%q) = %q: not UTF-8", s, out)
+		}
+		for _, r := range out {
+			if needsEscape(r, keepLines) {
+				t.Fatalf("Escape(%q) = %q: still holds %U", s, out, r)
+			}
+		}
+		clean := utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, keepLines) }) < 0
+		if clean && out != s {
+			t.Fatalf("Escape(%q) = %q: changed clean text", s, out)
+		}
+	})
+}
+
+// FuzzCharColumns checks that a character column is never past the byte
+// column, never below 1, and equal to it on ASCII lines.
+func FuzzCharColumns(f *testing.F) {
+	f.Add("a: \"Zoë\", b: 1\n", 1, 13)
+	f.Add("\xff\xfe\n", 1, 2)
+	f.Fuzz(func(t *testing.T, src string, line, col int) {
+		if line < 1 || line > 1000 || col < 1 || col > 10000 {
+			return
+		}
+		d := CharColumns([]Diagnostic{{File: "a.cue", Line: line, Column: col}}, fstest.MapFS{"a.cue": {Data: []byte(src)}})[0]
+		if d.Column < 1 || d.Column > col {
+			t.Fatalf("column %d of line %d became %d in %q", col, line, d.Column, src)
+		}
+		ascii := true
+		for i := 0; i < len(src); i++ {
+			ascii = ascii && src[i] < utf8.RuneSelf
+		}
+		if ascii && d.Column != col {
+			t.Fatalf("ASCII: column %d became %d", col, d.Column)
+		}
+	})
 }

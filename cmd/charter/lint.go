@@ -40,14 +40,22 @@ The reason is required. Repository-wide settings live in CUE:
 'charter explain' lists the rules; 'charter explain RULE' documents one.
 lint exits 1 when a finding reaches --fail-level (default warning). With
 --new-from-rev REV it reports only the findings REV did not already have.`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			return o.sarifOnFailure(g, func() error {
+				if err := cobra.NoArgs(cmd, args); err != nil {
+					return usage("%v", err)
+				}
+				return nil
+			})
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.format == "sarif" {
-				return sarifOnFailure(g, func() error { return runLint(g, o) })
-			}
-			return runLint(g, o)
+			return o.sarifOnFailure(g, func() error { return runLint(g, o) })
 		},
 	}
+	// A bad flag after --format sarif still gets its SARIF log.
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return o.sarifOnFailure(g, func() error { return usage("%v (see 'charter %s --help')", err, c.Name()) })
+	})
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))
 	f.StringSliceVar(&o.enable, "enable", nil, "turn on rules (comma-separated or repeated), including those off by default")
@@ -57,6 +65,15 @@ lint exits 1 when a finding reaches --fail-level (default warning). With
 	f.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings that this Git revision did not already have (matched by rule, path and message, not line)")
 	o.register(cmd, true)
 	return cmd
+}
+
+// sarifOnFailure runs f, and with --format sarif writes a SARIF log of its
+// usage error (report.go).
+func (o *lintOptions) sarifOnFailure(g *globals, f func() error) error {
+	if o.format != "sarif" {
+		return f()
+	}
+	return sarifOnFailure(g, f)
 }
 
 func runLint(g *globals, o *lintOptions) error {

@@ -8,6 +8,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 
+	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
 )
 
@@ -18,11 +19,25 @@ import (
 type Locator struct {
 	mu        sync.Mutex
 	user, std cue.Value
+	// source gives a user file's bytes, to count columns in characters.
+	source func(string) ([]byte, bool)
 }
 
 // NewLocator returns a Locator over repo.
 func NewLocator(repo *load.Repo) *Locator {
-	return &Locator{user: repo.Value, std: repo.Schema.Stdlib}
+	return &Locator{user: repo.Value, std: repo.Schema.Stdlib, source: repo.Source}
+}
+
+// chars returns p with its column counted in characters (Unicode code
+// points) instead of CUE's bytes, when p is in a user file.
+func (l *Locator) chars(p Position) Position {
+	if l == nil || l.source == nil {
+		return p
+	}
+	if src, ok := l.source(p.File); ok {
+		p.Column = diag.CharColumn(src, p.Line, p.Column)
+	}
+	return p
 }
 
 // Pos returns the position of the value at path, or of its nearest ancestor.
@@ -43,7 +58,7 @@ func (l *Locator) Pos(path ...string) Position {
 				continue
 			}
 			if p := load.ValuePos(v); p.IsValid() {
-				return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
+				return l.chars(Position{File: p.Filename(), Line: p.Line(), Column: p.Column()})
 			}
 		}
 	}

@@ -198,10 +198,10 @@ func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagno
 		d.Message = d.Path + ": " + f.msg
 	}
 	if f.pos.IsValid() {
-		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), f.pos.Column()
+		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), l.prog.Column(f.pos)
 	} else if len(f.path) > 0 {
 		if pos, ok := l.elements[d.Path]; ok {
-			d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+			d.File, d.Line, d.Column = pos.Filename(), pos.Line(), l.prog.Column(pos)
 			return d
 		}
 		p := l.prog.Locate(f.path...)

@@ -68,8 +68,8 @@ func (v *validator) typeConflict(schema, got cue.Value, errs []cueerrors.Error) 
 		if schema.Exists() {
 			want = "want " + describe(schema) + "; "
 		}
-		return fmt.Sprintf("conflicting values %s (%s, set here) and %s (%s, set at %s:%d:%d): %sa field has one value: keep one of them",
-			first.text, article(first.kind), other.text, article(other.kind), other.pos.Filename(), other.pos.Line(), other.pos.Column(), want), first.pos, true
+		return fmt.Sprintf("conflicting values %s (%s, set here) and %s (%s, set at %s): %sa field has one value: keep one of them",
+			first.text, article(first.kind), other.text, article(other.kind), v.where(other.pos), want), first.pos, true
 	}
 	return "", token.NoPos, false
 }

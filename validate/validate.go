@@ -200,7 +200,7 @@ func (v *validator) cueErrors(err error) {
 	for _, e := range cueerrors.Errors(err) {
 		pos, msg := userPosOfErr(e), msgOf(e)
 		if strings.HasPrefix(msg, "conflicting values") && fromUsers(e) {
-			msg = conflictMessage(e, pos)
+			msg = v.conflictMessage(e, pos)
 		}
 		v.reportAt("schema", relPath(e.Path()), pos, "%s", msg)
 	}
@@ -227,7 +227,7 @@ func (v *validator) reportAt(rule string, path Path, pos token.Pos, format strin
 	}
 	d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Path: path.String(), Message: msg}
 	if pos.IsValid() {
-		d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+		d.File, d.Line, d.Column = pos.Filename(), pos.Line(), v.repo.Column(pos)
 	}
 	v.mu.Lock()
 	v.diags = append(v.diags, d)

@@ -16,8 +16,6 @@ import (
 type evaluation struct {
 	prog  *compiler.Program
 	diags []diag.Diagnostic
-	// src is what was evaluated, to read lines from for columns.
-	src fs.FS
 }
 
 // evaluate loads, validates and compiles fsys without printing anything.
@@ -32,7 +30,7 @@ func evaluateWith(ld *load.Loader, fsys fs.FS, name string) (*evaluation, error)
 		return nil, err
 	}
 	prog, ds := check(l)
-	return &evaluation{prog: prog, diags: ds, src: fsys}, nil
+	return &evaluation{prog: prog, diags: ds}, nil
 }
 
 // agentDoc returns one agent's agent.json object, or nil when it does not
@@ -80,13 +78,10 @@ func (e *evaluation) agentJSONs(only string) (map[string][]byte, error) {
 	return out, nil
 }
 
-// errorsAt reports that a side of a comparison does not validate, with
-// columns counted in e's files (not the working tree's); e's file system
-// must still be readable.
-func errorsAt(g *globals, side string, e *evaluation) error {
+// errorsAt reports that a side of a comparison does not validate.
+func errorsAt(g *globals, side string, ds []diag.Diagnostic) error {
 	fmt.Fprintf(g.stderr, "%s does not validate:\n", side)
-	ds := diag.CharColumns(e.diags, e.src)
-	_ = diag.WriteText(g.stderr, ds, diag.TextOptions{Color: g.colorFor(g.stderr)})
+	_ = writeDiagnostics(g, "text", ds)
 	fmtErrors(g, ds)
 	return findings()
 }

@@ -33,7 +33,6 @@ func loadWorktree(g *globals) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.reportFrom(fsys, nil)
 	return loadFS(fsys, g.dir)
 }
 
@@ -90,18 +89,12 @@ func loadRev(g *globals, r *revFlags) (l *loaded, src *bundle.Source, err error)
 	if err != nil {
 		return nil, nil, err
 	}
-	kept := false
-	defer func() {
-		if !kept {
-			repo.Close()
-		}
-	}()
+	defer repo.Close()
 	if r.staged {
 		fsys, err := repo.Index()
 		if err != nil {
 			return nil, nil, fail(err, "")
 		}
-		kept = g.reportFrom(fsys, repo)
 		l, err := loadFS(fsys, g.dir+" (staged)")
 		return l, nil, err
 	}
@@ -109,7 +102,6 @@ func loadRev(g *globals, r *revFlags) (l *loaded, src *bundle.Source, err error)
 	if err != nil {
 		return nil, nil, err
 	}
-	kept = g.reportFrom(snap.FS, repo)
 	l, err = loadFS(snap.FS, r.rev)
 	if err != nil {
 		return nil, nil, err
@@ -169,7 +161,7 @@ func writeDiagnostics(g *globals, format string, ds []diag.Diagnostic) error {
 	case "text":
 		return writeTextDiagnostics(g, ds)
 	case "json":
-		b, err := diag.JSON(g.columns(ds))
+		b, err := diag.JSON(ds)
 		if err != nil {
 			return err
 		}

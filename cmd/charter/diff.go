@@ -95,7 +95,7 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 		e    *evaluation
 	}{{revA, a}, {nameB, b}} {
 		if s.e.prog == nil {
-			return errorsAt(g, s.name, s.e)
+			return errorsAt(g, s.name, s.e.diags)
 		}
 	}
 	if o.agent != "" && !hasAgent(a, o.agent) && !hasAgent(b, o.agent) {

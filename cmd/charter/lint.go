@@ -159,7 +159,7 @@ func writeLint(g *globals, format string, ds []diag.Diagnostic, rules []diag.Rul
 	case "github":
 		return writeGitHub(g, ds)
 	case "junit":
-		return diag.WriteJUnit(g.stdout, g.columns(ds), rules, failLevel)
+		return diag.WriteJUnit(g.stdout, ds, rules, failLevel)
 	}
 	return usage("unknown format %q", format)
 }

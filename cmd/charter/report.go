@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 
 	"github.com/charter-dev/charter/diag"
@@ -14,36 +12,6 @@ import (
 	"github.com/charter-dev/charter/source"
 	"github.com/charter-dev/charter/validate"
 )
-
-// reportFrom records fsys as the revision the command reports on, when it
-// is the first one read (lint --new-from-rev reads a second one only to
-// compare): the output formats read the lines of the files they point into
-// from it, to count columns in characters. closer, when not nil, keeps the
-// Git repository behind fsys open until the command ends; reportFrom says
-// whether it took it.
-func (g *globals) reportFrom(fsys fs.FS, closer io.Closer) bool {
-	if g.src != nil {
-		return false
-	}
-	g.src, g.srcCloser = fsys, closer
-	return closer != nil
-}
-
-func (g *globals) closeSource() {
-	if g.srcCloser != nil {
-		g.srcCloser.Close()
-	}
-}
-
-// columns returns ds with columns in characters (diag.CharColumns), read
-// from the revision reported on, or the config root in the working tree.
-func (g *globals) columns(ds []diag.Diagnostic) []diag.Diagnostic {
-	fsys := g.src
-	if fsys == nil {
-		fsys = os.DirFS(g.dir)
-	}
-	return diag.CharColumns(ds, fsys)
-}
 
 // reportBase gives the directory GitHub resolves paths from (the Git top
 // level, or the current directory outside Git) as a file URI, and the
@@ -68,7 +36,7 @@ func writeSARIF(g *globals, ds []diag.Diagnostic, rules []diag.RuleInfo) error {
 		return err
 	}
 	tool := diag.ToolInfo{Version: buildinfo.Read().Version, RootURI: uri}
-	return diag.WriteSARIF(g.stdout, diag.Rebase(g.columns(ds), rel), rules, tool)
+	return diag.WriteSARIF(g.stdout, diag.Rebase(ds, rel), rules, tool)
 }
 
 // writeGitHub writes ds as workflow commands, files relative to the
@@ -78,7 +46,7 @@ func writeGitHub(g *globals, ds []diag.Diagnostic) error {
 	if err != nil {
 		return err
 	}
-	return diag.WriteGitHub(g.stdout, diag.Rebase(g.columns(ds), rel))
+	return diag.WriteGitHub(g.stdout, diag.Rebase(ds, rel))
 }
 
 // sarifOnFailure runs a command that writes SARIF to stdout; when it ends

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime/debug"
 
@@ -51,9 +50,6 @@ type globals struct {
 	color  string // --color: auto, always or never (term.go)
 	stdout io.Writer
 	stderr io.Writer
-	// src is the revision a command reports on, as read (report.go).
-	src       fs.FS
-	srcCloser io.Closer
 }
 
 // Main runs charter with os.Args and returns the exit code. It is the one
@@ -71,7 +67,6 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	g := &globals{stdout: stdout, stderr: stderr}
-	defer g.closeSource()
 	root := newRoot(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)

@@ -159,7 +159,7 @@ func showAt(g *globals, fsys fs.FS, name, id string) (map[string]any, error) {
 		return nil, err
 	}
 	if e.prog == nil {
-		return nil, errorsAt(g, name, e)
+		return nil, errorsAt(g, name, e.diags)
 	}
 	doc, err := e.agentDoc(id)
 	if err != nil {

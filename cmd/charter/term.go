@@ -60,7 +60,7 @@ func isTerminal(w io.Writer) bool {
 // writeTextDiagnostics prints diagnostics in text form to stderr, coloured
 // when stderr is a terminal (see colorFor). validate and lint share it.
 func writeTextDiagnostics(g *globals, ds []diag.Diagnostic) error {
-	return diag.WriteText(g.stderr, g.columns(ds), diag.TextOptions{Color: g.colorFor(g.stderr)})
+	return diag.WriteText(g.stderr, ds, diag.TextOptions{Color: g.colorFor(g.stderr)})
 }
 
 // summaryf prints an ok or summary line ("ok: 2 agents ...", "charter: 3

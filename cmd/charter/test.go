@@ -96,17 +96,18 @@ func runTests(g *globals, o *testOptions) error {
 		if err != nil {
 			return err
 		}
-		defer repo.Close()
 		snap, err := snapshot(repo, o.against)
 		if err != nil {
+			repo.Close()
 			return err
 		}
 		e, err := evaluate(snap.FS, o.against)
+		repo.Close()
 		if err != nil {
 			return err
 		}
 		if e.prog == nil {
-			return errorsAt(g, o.against, e)
+			return errorsAt(g, o.against, e.diags)
 		}
 		there = e.prog
 	}

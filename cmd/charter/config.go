@@ -17,6 +17,7 @@ import (
 
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/validate"
 )
 
@@ -47,20 +48,12 @@ func worktreeFS(g *globals) (fs.FS, error) {
 	case !fi.IsDir():
 		return nil, fail(fmt.Errorf("config root %s is not a directory", g.dir), "-C takes the directory that holds your .cue files")
 	}
-	fsys, err := openDir(g.dir)
+	fsys, err := revision.OpenDir(g.dir)
 	if err != nil {
 		return nil, fail(err, "")
 	}
 	return fsys, nil
 }
-
-// The file system operations the tests replace to fail as an unreadable
-// file or a read-only directory would: CI runs as root, whom chmod does
-// not stop (script_test.go, CHARTER_FAULTS).
-var (
-	openDir  = source.Dir
-	writeDir = bundle.WriteDir
-)
 
 // revFlags select what to read: the working tree (default), the Git index
 // (--staged) or a commit (--rev).

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/revision"
 )
 
 // installFaults makes the file system fail as chmod would make it fail
@@ -41,8 +42,8 @@ func installFaults(spec string) {
 		}
 	}
 	if len(unreadable) > 0 {
-		open := openDir
-		openDir = func(dir string) (fs.FS, error) {
+		open := revision.OpenDir
+		revision.OpenDir = func(dir string) (fs.FS, error) {
 			fsys, err := open(dir)
 			if err != nil {
 				return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/revision"
 	"github.com/spf13/cobra"
 )
 
@@ -54,15 +56,20 @@ func runShowRepo(g *globals, outFormat string) error {
 	if outFormat != "json" {
 		return usage("show --repo prints JSON only; drop --format %s", outFormat)
 	}
-	l, err := loadWorktree(g)
+	rev, err := new(revision.Evaluator).Evaluate(revision.Source{Dir: g.dir})
 	if err != nil {
+		var re *revision.Error
+		if errors.As(err, &re) {
+			return fail(re.Err, re.Hint)
+		}
 		return err
 	}
-	if !l.OK() {
-		_ = writeDiagnostics(g, "text", l.Diagnostics)
+	if !rev.OK() {
+		_ = writeDiagnostics(g, "text", rev.Diagnostics)
+		fmtErrors(g, rev.Diagnostics)
 		return findings()
 	}
-	b, err := l.Repo().Whole().MarshalJSON()
+	b, err := rev.Validation.Repo().Whole().MarshalJSON()
 	if err != nil {
 		return fail(fmt.Errorf("cannot print the repository as JSON: %v", err), "")
 	}

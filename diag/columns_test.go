@@ -53,22 +53,21 @@ func TestRebase(t *testing.T) {
 
 func TestEscape(t *testing.T) {
 	tests := []struct {
-		in        string
-		keepLines bool
-		want      string
+		in, keep, want string
 	}{
-		{"plain text, tab\tand \\ kept", false, "plain text, tab\tand \\ kept"},
-		{"Zoë ☃", false, "Zoë ☃"},
-		{"a\x1b[2Jb", false, `a\x1b[2Jb`},
-		{"line\nnext\r", false, `line\nnext\r`},
-		{"line\nnext\r", true, "line\nnext\r"},
-		{"nul\x00 del\x7f c1\u0085", false, `nul\x00 del\x7f c1\u0085`},
-		{"bidi \u202etxt.exe\u2066", false, `bidi \u202etxt.exe\u2066`},
-		{"bad \xff utf8", false, `bad \xff utf8`},
+		{"plain text, tab\tand \\ kept", "", "plain text, tab\tand \\ kept"},
+		{"Zoë ☃", "", "Zoë ☃"},
+		{"a\x1b[2Jb", "\n", `a\x1b[2Jb`},
+		{"line\nnext\r", "", `line\nnext\r`},
+		{"line\nnext\r", "\n", "line\nnext\\r"},
+		{"line\nnext\r", "\r\n", "line\nnext\r"},
+		{"nul\x00 del\x7f c1\u0085", "", `nul\x00 del\x7f c1\u0085`},
+		{"bidi \u202etxt.exe\u2066", "", `bidi \u202etxt.exe\u2066`},
+		{"bad \xff utf8", "", `bad \xff utf8`},
 	}
 	for _, tt := range tests {
-		if got := Escape(tt.in, tt.keepLines); got != tt.want {
-			t.Errorf("Escape(%q, %v) = %q, want %q", tt.in, tt.keepLines, got, tt.want)
+		if got := Escape(tt.in, tt.keep); got != tt.want {
+			t.Errorf("Escape(%q, %q) = %q, want %q", tt.in, tt.keep, got, tt.want)
 		}
 	}
 }
@@ -78,20 +77,21 @@ func TestEscape(t *testing.T) {
 // characters.
 func FuzzEscape(f *testing.F) {
 	for _, s := range []string{"", "plain", "a\x1b[2Jb", "Zoë\u202e", "\xff\xfe", "line\r\nnext", "\\x1b"} {
-		f.Add(s, false)
-		f.Add(s, true)
+		f.Add(s, "")
+		f.Add(s, "\n")
+		f.Add(s, "\r\n")
 	}
-	f.Fuzz(func(t *testing.T, s string, keepLines bool) {
-		out := Escape(s, keepLines)
+	f.Fuzz(func(t *testing.T, s, keep string) {
+		out := Escape(s, keep)
 		if !utf8.ValidString(out) {
 			t.Fatalf("Escape(%q) = %q: not UTF-8", s, out)
 		}
 		for _, r := range out {
-			if needsEscape(r, keepLines) {
+			if needsEscape(r, keep) {
 				t.Fatalf("Escape(%q) = %q: still holds %U", s, out, r)
 			}
 		}
-		clean := utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, keepLines) }) < 0
+		clean := utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, keep) }) < 0
 		if clean && out != s {
 			t.Fatalf("Escape(%q) = %q: changed clean text", s, out)
 		}

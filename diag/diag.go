@@ -71,13 +71,13 @@ type Diagnostic struct {
 	Path string `json:"path"`
 }
 
-// String formats d as file:line:col: severity: [rule] message, on one
-// line: control characters in the file name and the message are escaped
-// (Escape).
+// String formats d as file:line:col: severity: [rule] message, with the
+// control characters of the file name and the message but the message's
+// line feeds made visible (Escape).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.File != "" {
-		b.WriteString(Escape(d.File, false))
+		b.WriteString(Escape(d.File, ""))
 		if d.Line > 0 {
 			fmt.Fprintf(&b, ":%d:%d", d.Line, d.Column)
 		}
@@ -86,9 +86,9 @@ func (d Diagnostic) String() string {
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
 	if d.Rule != "" {
-		fmt.Fprintf(&b, "[%s] ", Escape(d.Rule, false))
+		fmt.Fprintf(&b, "[%s] ", Escape(d.Rule, ""))
 	}
-	b.WriteString(Escape(d.Message, false))
+	b.WriteString(Escape(d.Message, "\n"))
 	return b.String()
 }
 

@@ -12,14 +12,16 @@ import (
 // or \uNNNN, and the Unicode bidirectional overrides and isolates
 // (U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees, as
 // \uNNNN. A backslash is left alone, so text without such characters is
-// unchanged. Bytes of invalid UTF-8 become \xNN. With keepLines, \n and \r
-// are kept (a format that escapes them its own way, as GitHub's does).
+// unchanged. Bytes of invalid UTF-8 become \xNN. The characters in keep
+// (among \n and \r) are kept: the text format keeps line feeds, which
+// charter's own messages use to list choices on lines of their own, and
+// GitHub's format keeps both, which it escapes its own way.
 //
 // Messages quote values from the configuration (a model name, a rule's
 // message), and a value holding ESC [2J would clear the screen of whoever
 // runs charter lint.
-func Escape(s string, keepLines bool) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, keepLines) })
+func Escape(s string, keep string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, keep) })
 	if i < 0 && utf8.ValidString(s) {
 		return s
 	}
@@ -29,7 +31,7 @@ func Escape(s string, keepLines bool) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case !needsEscape(r, keepLines):
+		case !needsEscape(r, keep):
 			b.WriteString(s[i : i+n])
 		case r == '\n':
 			b.WriteString(`\n`)
@@ -45,12 +47,12 @@ func Escape(s string, keepLines bool) string {
 	return b.String()
 }
 
-func needsEscape(r rune, keepLines bool) bool {
+func needsEscape(r rune, keep string) bool {
 	switch {
 	case r == '\t':
 		return false
 	case r == '\n' || r == '\r':
-		return !keepLines
+		return !strings.ContainsRune(keep, r)
 	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:

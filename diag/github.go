@@ -16,7 +16,7 @@ import (
 // order GitHub's own toolkit (@actions/core) writes them, and one is left
 // out when the diagnostic has no value for it (no rule, no file, no line,
 // no column). Control characters are first made visible (Escape, keeping
-// line breaks); then values are escaped as the runner unescapes them
+// CR and LF); then values are escaped as the runner unescapes them
 // (actions/runner ActionCommand.cs, @actions/core escapeData and
 // escapeProperty): in the message %, CR and LF become %25, %0D and %0A; in
 // properties : and , also become %3A and %2C. So a message never spans two
@@ -42,7 +42,7 @@ func githubCommand(d Diagnostic) string {
 		b.WriteString(sep)
 		b.WriteString(key)
 		b.WriteByte('=')
-		b.WriteString(escapeGitHubProperty(Escape(value, true)))
+		b.WriteString(escapeGitHubProperty(Escape(value, "\r\n")))
 		sep = ","
 	}
 	if d.Rule != "" {
@@ -58,7 +58,7 @@ func githubCommand(d Diagnostic) string {
 		}
 	}
 	b.WriteString("::")
-	b.WriteString(escapeGitHubData(Escape(d.Message, true)))
+	b.WriteString(escapeGitHubData(Escape(d.Message, "\r\n")))
 	return b.String()
 }
 

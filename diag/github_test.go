@@ -89,7 +89,7 @@ func TestWriteGitHub(t *testing.T) {
 				t.Fatalf("the runner would not parse %q", got)
 			}
 			visible := tt.d
-			visible.File, visible.Rule, visible.Message = Escape(visible.File, true), Escape(visible.Rule, true), Escape(visible.Message, true)
+			visible.File, visible.Rule, visible.Message = Escape(visible.File, "\r\n"), Escape(visible.Rule, "\r\n"), Escape(visible.Message, "\r\n")
 			if diff := cmp.Diff(wantWorkflowCommand(visible), cmd); diff != "" {
 				t.Errorf("the runner reads (-want +got):\n%s", diff)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/lint"
+	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
 	"github.com/charter-dev/charter/validate"
 )
@@ -59,13 +60,22 @@ func sarifOnFailure(g *globals, run func() error) error {
 	g.stdout = w
 	err := run()
 	g.stdout = stdout
-	var ee *exitErr
-	if w.n > 0 || !errors.As(err, &ee) || ee.code != exitError || ee.err == nil {
+	if w.n > 0 {
 		return err
 	}
-	msg := ee.err.Error()
-	if ee.hint != "" {
-		msg += " (hint: " + ee.hint + ")"
+	var msg, hint string
+	var ee *exitErr
+	var re *revision.Error
+	switch {
+	case errors.As(err, &ee) && ee.code == exitError && ee.err != nil:
+		msg, hint = ee.err.Error(), ee.hint
+	case errors.As(err, &re):
+		msg, hint = re.Err.Error(), re.Hint
+	default:
+		return err
+	}
+	if hint != "" {
+		msg += " (hint: " + hint + ")"
 	}
 	tool := diag.ToolInfo{Version: buildinfo.Read().Version}
 	if uri, _, uerr := reportBase(g); uerr == nil {

@@ -8,7 +8,6 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 
-	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
 )
 
@@ -19,24 +18,22 @@ import (
 type Locator struct {
 	mu        sync.Mutex
 	user, std cue.Value
-	// source gives a user file's bytes, to count columns in characters.
-	source func(string) ([]byte, bool)
+	// column counts a user file's column in characters.
+	column func(file string, line, col int) int
 }
 
 // NewLocator returns a Locator over repo.
 func NewLocator(repo *load.Repo) *Locator {
-	return &Locator{user: repo.Value, std: repo.Schema.Stdlib, source: repo.Source}
+	return &Locator{user: repo.Value, std: repo.Schema.Stdlib, column: repo.CharColumn}
 }
 
 // chars returns p with its column counted in characters (Unicode code
 // points) instead of CUE's bytes, when p is in a user file.
 func (l *Locator) chars(p Position) Position {
-	if l == nil || l.source == nil {
+	if l == nil || l.column == nil {
 		return p
 	}
-	if src, ok := l.source(p.File); ok {
-		p.Column = diag.CharColumn(src, p.Line, p.Column)
-	}
+	p.Column = l.column(p.File, p.Line, p.Column)
 	return p
 }
 

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"cuelang.org/go/cue"
@@ -67,6 +68,10 @@ type Repo struct {
 	// sources holds the bytes of every file read, skipped ones too, so
 	// positions can be given in characters (Column).
 	sources map[string][]byte
+	// lineStarts caches each file's line offsets for CharColumn: a file
+	// can hold thousands of findings.
+	lineMu     sync.Mutex
+	lineStarts map[string][]int
 }
 
 // Source returns the bytes of a user file as read, by its path relative to
@@ -81,10 +86,34 @@ func (r *Repo) Source(path string) ([]byte, bool) {
 // other positions (the embedded schema and standard library, which are
 // ASCII) keep CUE's column.
 func (r *Repo) Column(pos token.Pos) int {
-	if src, ok := r.sources[pos.Filename()]; ok {
-		return diag.CharColumn(src, pos.Line(), pos.Column())
+	return r.CharColumn(pos.Filename(), pos.Line(), pos.Column())
+}
+
+// CharColumn is Column for a file, a line and CUE's byte column.
+func (r *Repo) CharColumn(file string, line, col int) int {
+	src, ok := r.sources[file]
+	if !ok || line <= 0 || col <= 1 {
+		return col
 	}
-	return pos.Column()
+	r.lineMu.Lock()
+	starts, ok := r.lineStarts[file]
+	if !ok {
+		starts = []int{0}
+		for i, b := range src {
+			if b == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		if r.lineStarts == nil {
+			r.lineStarts = map[string][]int{}
+		}
+		r.lineStarts[file] = starts
+	}
+	r.lineMu.Unlock()
+	if line > len(starts) {
+		return col
+	}
+	return diag.CharColumn(src[starts[line-1]:], 1, col)
 }
 
 // Context returns the CUE context the repository was built in.

@@ -78,3 +78,29 @@ func TestWriteJUnit(t *testing.T) {
 		t.Errorf("xmllint rejects the report: %v\n%s", err, out)
 	}
 }
+
+// FuzzWriteJUnit checks that any test name, failure and output give a
+// well-formed report with one case per test.
+func FuzzWriteJUnit(f *testing.F) {
+	f.Add("t", "p", "call 0: fired []\nwant [x]", "", "changed")
+	f.Add("a<b>&\"c\"", "\x1b[2J", "]]>", "\x00\uFFFE", "\xff")
+	f.Fuzz(func(t *testing.T, name, profile, failure, errText, output string) {
+		var buf bytes.Buffer
+		if err := WriteJUnit(&buf, []ReportCase{{Name: name, Profile: profile, Failure: failure, Error: errText, Output: output, Seconds: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Suites []struct {
+				Cases []struct {
+					Name string `xml:"name,attr"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
+			t.Fatalf("not well-formed: %v\n%s", err, buf.Bytes())
+		}
+		if len(got.Suites) != 1 || len(got.Suites[0].Cases) != 1 {
+			t.Fatalf("want one suite with one case:\n%s", buf.Bytes())
+		}
+	})
+}

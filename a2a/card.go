@@ -167,29 +167,49 @@ func binding(b string) string {
 	return b
 }
 
-// CardV03 is the A2A v0.3 card shape.
+// CardV03 is the A2A v0.3 card shape. It holds only fields of the v0.3
+// specification: strict v0.3 readers (a2a-go v0.3, @a2a-js/sdk 0.3) reject
+// v1.0's, such as capabilities.extendedAgentCard, whose v0.3 counterpart is
+// the top-level supportsAuthenticatedExtendedCard.
 type CardV03 struct {
-	ProtocolVersion    string       `json:"protocolVersion"`
-	Name               string       `json:"name"`
-	Description        string       `json:"description"`
-	URL                string       `json:"url"`
-	PreferredTransport string       `json:"preferredTransport"`
-	Provider           *Provider    `json:"provider,omitempty"`
-	Version            string       `json:"version"`
-	DocumentationURL   string       `json:"documentationUrl,omitempty"`
-	Capabilities       Capabilities `json:"capabilities"`
-	DefaultInputModes  []string     `json:"defaultInputModes"`
-	DefaultOutputModes []string     `json:"defaultOutputModes"`
-	Skills             []Skill      `json:"skills"`
+	ProtocolVersion                   string          `json:"protocolVersion"`
+	Name                              string          `json:"name"`
+	Description                       string          `json:"description"`
+	URL                               string          `json:"url"`
+	PreferredTransport                string          `json:"preferredTransport"`
+	Provider                          *Provider       `json:"provider,omitempty"`
+	Version                           string          `json:"version"`
+	DocumentationURL                  string          `json:"documentationUrl,omitempty"`
+	Capabilities                      CapabilitiesV03 `json:"capabilities"`
+	DefaultInputModes                 []string        `json:"defaultInputModes"`
+	DefaultOutputModes                []string        `json:"defaultOutputModes"`
+	Skills                            []Skill         `json:"skills"`
+	SupportsAuthenticatedExtendedCard bool            `json:"supportsAuthenticatedExtendedCard,omitempty"`
+}
+
+// CapabilitiesV03 is the v0.3 AgentCapabilities.
+type CapabilitiesV03 struct {
+	Streaming         bool           `json:"streaming"`
+	PushNotifications bool           `json:"pushNotifications"`
+	Extensions        []ExtensionV03 `json:"extensions,omitempty"`
+}
+
+// ExtensionV03 is a v0.3 AgentExtension, named by its URI.
+type ExtensionV03 struct {
+	URI string `json:"uri"`
 }
 
 // V03 converts a v1.0 card to the v0.3 shape.
 func (c *Card) V03() *CardV03 {
+	caps := CapabilitiesV03{Streaming: c.Capabilities.Streaming, PushNotifications: c.Capabilities.PushNotifications}
+	for _, uri := range c.Capabilities.Extensions {
+		caps.Extensions = append(caps.Extensions, ExtensionV03{URI: uri})
+	}
 	return &CardV03{
 		ProtocolVersion: "0.3.0", Name: c.Name, Description: c.Description,
 		URL: c.SupportedInterfaces[0].URL, PreferredTransport: c.SupportedInterfaces[0].ProtocolBinding,
 		Provider: c.Provider, Version: c.Version, DocumentationURL: c.DocumentationURL,
-		Capabilities: c.Capabilities, DefaultInputModes: c.DefaultInputModes, DefaultOutputModes: c.DefaultOutputModes,
-		Skills: c.Skills,
+		Capabilities: caps, DefaultInputModes: c.DefaultInputModes, DefaultOutputModes: c.DefaultOutputModes,
+		Skills: c.Skills, SupportsAuthenticatedExtendedCard: c.Capabilities.ExtendedAgentCard,
 	}
 }

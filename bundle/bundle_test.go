@@ -260,7 +260,7 @@ func TestArchiveReproducible(t *testing.T) {
 	if e, err := Epoch(nil); err != nil || !e.Equal(mtime) {
 		t.Errorf("Epoch = %v, %v", e, err)
 	}
-	for _, bad := range []string{"soon", "1.5", "0x10", "17 junk"} {
+	for _, bad := range []string{"soon", "1.5", "0x10", "17 junk", "-1", "-1700000000", "+1700000000", " 1700000000"} {
 		t.Setenv("SOURCE_DATE_EPOCH", bad)
 		if e, err := Epoch(nil); err == nil {
 			t.Errorf("Epoch accepted SOURCE_DATE_EPOCH=%q as %v", bad, e)

@@ -374,6 +374,11 @@ func removeStale(parent, base string) {
 func Epoch(src *Source) (time.Time, error) {
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
 		sec, err := strconv.ParseInt(s, 10, 64)
+		// The specification allows only ASCII digits: no sign, so no time
+		// before 1970, which tar headers and many tools mishandle.
+		if err == nil && strings.Trim(s, "0123456789") != "" {
+			err = errors.New("not digits only")
+		}
 		if err != nil {
 			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a whole number of seconds since 1970 (see reproducible-builds.org)", s)
 		}

@@ -7,6 +7,7 @@
 package compiler
 
 import (
+	"cuelang.org/go/cue/token"
 	"fmt"
 	"slices"
 
@@ -117,6 +118,13 @@ func (p *Program) ReleaseSource() { p.locate = nil }
 // Locate returns the source position of a CUE path (user files first, then
 // the standard library).
 func (p *Program) Locate(path ...string) Position { return p.locate.Pos(path...) }
+
+// Column returns pos's column in characters (Unicode code points), as
+// every Position of the program counts them, when pos is in a user file;
+// CUE's byte column otherwise, or after ReleaseSource.
+func (p *Program) Column(pos token.Pos) int {
+	return p.locate.chars(Position{File: pos.Filename(), Line: pos.Line(), Column: pos.Column()}).Column
+}
 
 // Compile resolves every agent and profile. It expects a repository that
 // validated without errors; the diagnostics it returns are problems only

@@ -18,11 +18,23 @@ import (
 type Locator struct {
 	mu        sync.Mutex
 	user, std cue.Value
+	// column counts a user file's column in characters.
+	column func(file string, line, col int) int
 }
 
 // NewLocator returns a Locator over repo.
 func NewLocator(repo *load.Repo) *Locator {
-	return &Locator{user: repo.Value, std: repo.Schema.Stdlib}
+	return &Locator{user: repo.Value, std: repo.Schema.Stdlib, column: repo.CharColumn}
+}
+
+// chars returns p with its column counted in characters (Unicode code
+// points) instead of CUE's bytes, when p is in a user file.
+func (l *Locator) chars(p Position) Position {
+	if l == nil || l.column == nil {
+		return p
+	}
+	p.Column = l.column(p.File, p.Line, p.Column)
+	return p
 }
 
 // Pos returns the position of the value at path, or of its nearest
@@ -38,7 +50,7 @@ func (l *Locator) Pos(path ...string) Position {
 	if !p.IsValid() {
 		return Position{}
 	}
-	return Position{File: p.Filename(), Line: p.Line(), Column: p.Column()}
+	return l.chars(Position{File: p.Filename(), Line: p.Line(), Column: p.Column()})
 }
 
 // LiteralPos returns the position and source text of the string literal at

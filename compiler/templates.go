@@ -79,7 +79,7 @@ func (prog *Program) TemplatePos(path []string, p template.Pos) Position {
 	if !lit.IsValid() {
 		return prog.locate.Pos(path...)
 	}
-	return templatePos(lit, raw, p)
+	return prog.locate.chars(templatePos(lit, raw, p))
 }
 
 func templatePos(lit token.Pos, raw string, p template.Pos) Position {

@@ -23,7 +23,7 @@ func Source(path string, src []byte) ([]byte, []diag.Diagnostic) {
 			msg, args := e.Msg()
 			d := diag.Diagnostic{File: path, Severity: diag.Error, Rule: "syntax", Message: fmt.Sprintf(msg, args...)}
 			if p := e.Position(); p.IsValid() {
-				d.Line, d.Column = p.Line(), p.Column()
+				d.Line, d.Column = p.Line(), diag.CharColumn(src, p.Line(), p.Column())
 			}
 			ds = append(ds, d)
 		}

@@ -76,11 +76,13 @@ type Diagnostic struct {
 	Suggestion string `json:"-"`
 }
 
-// String formats d as file:line:col: severity: [rule] message.
+// String formats d as file:line:col: severity: [rule] message, with the
+// control characters of the file name and the message but the message's
+// line feeds made visible (Escape).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.File != "" {
-		b.WriteString(d.File)
+		b.WriteString(Escape(d.File, ""))
 		if d.Line > 0 {
 			fmt.Fprintf(&b, ":%d:%d", d.Line, d.Column)
 		}
@@ -89,9 +91,9 @@ func (d Diagnostic) String() string {
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
 	if d.Rule != "" {
-		fmt.Fprintf(&b, "[%s] ", d.Rule)
+		fmt.Fprintf(&b, "[%s] ", Escape(d.Rule, ""))
 	}
-	b.WriteString(d.Message)
+	b.WriteString(Escape(d.Message, "\n"))
 	return b.String()
 }
 

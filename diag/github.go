@@ -10,14 +10,18 @@ import (
 // WriteGitHub writes ds, in the order given, as GitHub Actions workflow
 // commands, one a line, which the runner turns into annotations:
 //
-//	::error file=agents/a.cue,line=12,col=20,title=[rule-id]::message
+//	::error title=[rule-id],file=agents/a.cue,line=12,col=20::message
 //
-// Warnings become ::warning and infos ::notice. A property is left out when
-// the diagnostic has no value for it (no file, no line, no column, no rule).
-// Values are escaped as the runner unescapes them (actions/runner
-// ActionCommand.cs): in the message %, CR and LF become %25, %0D and %0A; in
+// Warnings become ::warning and infos ::notice. The properties come in the
+// order GitHub's own toolkit (@actions/core) writes them, and one is left
+// out when the diagnostic has no value for it (no rule, no file, no line,
+// no column). Control characters are first made visible (Escape, keeping
+// CR and LF); then values are escaped as the runner unescapes them
+// (actions/runner ActionCommand.cs, @actions/core escapeData and
+// escapeProperty): in the message %, CR and LF become %25, %0D and %0A; in
 // properties : and , also become %3A and %2C. So a message never spans two
-// lines and a file name cannot forge another property.
+// lines and a file name cannot forge another property. Files are as ds
+// holds them: GitHub resolves them from the repository root (Rebase).
 func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range ds {
@@ -38,8 +42,11 @@ func githubCommand(d Diagnostic) string {
 		b.WriteString(sep)
 		b.WriteString(key)
 		b.WriteByte('=')
-		b.WriteString(escapeGitHubProperty(value))
+		b.WriteString(escapeGitHubProperty(Escape(value, "\r\n")))
 		sep = ","
+	}
+	if d.Rule != "" {
+		prop("title", "["+d.Rule+"]")
 	}
 	if d.File != "" {
 		prop("file", d.File)
@@ -50,11 +57,8 @@ func githubCommand(d Diagnostic) string {
 			prop("col", strconv.Itoa(d.Column))
 		}
 	}
-	if d.Rule != "" {
-		prop("title", "["+d.Rule+"]")
-	}
 	b.WriteString("::")
-	b.WriteString(escapeGitHubData(d.Message))
+	b.WriteString(escapeGitHubData(Escape(d.Message, "\r\n")))
 	return b.String()
 }
 

@@ -18,27 +18,27 @@ func TestWriteGitHub(t *testing.T) {
 		{
 			name: "error with every property",
 			d:    Diagnostic{File: "agents/sarah.cue", Line: 12, Column: 20, Severity: Error, Rule: "tool-conflict", Message: "tool bash is both allowed and denied"},
-			want: "::error file=agents/sarah.cue,line=12,col=20,title=[tool-conflict]::tool bash is both allowed and denied",
+			want: "::error title=[tool-conflict],file=agents/sarah.cue,line=12,col=20::tool bash is both allowed and denied",
 		},
 		{
 			name: "warning",
 			d:    Diagnostic{File: "a.cue", Line: 1, Column: 2, Severity: Warning, Rule: "r", Message: "m"},
-			want: "::warning file=a.cue,line=1,col=2,title=[r]::m",
+			want: "::warning title=[r],file=a.cue,line=1,col=2::m",
 		},
 		{
 			name: "info is a notice",
 			d:    Diagnostic{File: "a.cue", Line: 1, Column: 2, Severity: Info, Rule: "r", Message: "m"},
-			want: "::notice file=a.cue,line=1,col=2,title=[r]::m",
+			want: "::notice title=[r],file=a.cue,line=1,col=2::m",
 		},
 		{
 			name: "no column",
 			d:    Diagnostic{File: "a.cue", Line: 4, Severity: Error, Rule: "r", Message: "m"},
-			want: "::error file=a.cue,line=4,title=[r]::m",
+			want: "::error title=[r],file=a.cue,line=4::m",
 		},
 		{
 			name: "no line: no line and no column",
 			d:    Diagnostic{File: "a.cue", Column: 3, Severity: Error, Rule: "r", Message: "m"},
-			want: "::error file=a.cue,title=[r]::m",
+			want: "::error title=[r],file=a.cue::m",
 		},
 		{
 			name: "no rule: no title",
@@ -63,7 +63,12 @@ func TestWriteGitHub(t *testing.T) {
 		{
 			name: "property colons, commas, percent signs and newlines",
 			d:    Diagnostic{File: "dir, v2: 100%/x\ny.cue", Line: 2, Column: 1, Severity: Error, Rule: "a:b,c", Message: "m"},
-			want: "::error file=dir%2C v2%3A 100%25/x%0Ay.cue,line=2,col=1,title=[a%3Ab%2Cc]::m",
+			want: "::error title=[a%3Ab%2Cc],file=dir%2C v2%3A 100%25/x%0Ay.cue,line=2,col=1::m",
+		},
+		{
+			name: "control characters from config values are made visible",
+			d:    Diagnostic{File: "a\x1b.cue", Line: 1, Severity: Warning, Rule: "r", Message: "model \x1b[2Jx\u202e\x00 and\nmore"},
+			want: `::warning title=[r],file=a\x1b.cue,line=1::model \x1b[2Jx\u202e\x00 and%0Amore`,
 		},
 		{
 			name: "a file name cannot forge a property",
@@ -77,12 +82,15 @@ func TestWriteGitHub(t *testing.T) {
 			if diff := cmp.Diff(tt.want+"\n", string(got)); diff != "" {
 				t.Errorf("WriteGitHub (-want +got):\n%s", diff)
 			}
-			// What the runner reads back is what we meant.
+			// What the runner reads back is what we meant, control
+			// characters made visible.
 			cmd, ok := parseWorkflowCommand(strings.TrimSuffix(string(got), "\n"))
 			if !ok {
 				t.Fatalf("the runner would not parse %q", got)
 			}
-			if diff := cmp.Diff(wantWorkflowCommand(tt.d), cmd); diff != "" {
+			visible := tt.d
+			visible.File, visible.Rule, visible.Message = Escape(visible.File, "\r\n"), Escape(visible.Rule, "\r\n"), Escape(visible.Message, "\r\n")
+			if diff := cmp.Diff(wantWorkflowCommand(visible), cmd); diff != "" {
 				t.Errorf("the runner reads (-want +got):\n%s", diff)
 			}
 		})

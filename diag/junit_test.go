@@ -130,10 +130,10 @@ func TestWriteJUnit(t *testing.T) {
 			}},
 		},
 		{
-			name: "characters XML cannot hold are replaced",
+			name: "control characters are made visible",
 			ds:   []Diagnostic{{Severity: Error, Rule: "r", Message: "nul\x00 esc\x1b ]]> end"}},
 			want: readSuite{Tests: 1, Failures: 1, Cases: []readCase{
-				{Classname: "charter.lint", Name: "r", Failure: &readFailure{Message: "1 finding", Type: "error", Body: "error: [r] nul\uFFFD esc\uFFFD ]]> end\n"}},
+				{Classname: "charter.lint", Name: "r", Failure: &readFailure{Message: "1 finding", Type: "error", Body: "error: [r] nul\\x00 esc\\x1b ]]> end\n"}},
 			}},
 		},
 		{name: "nothing at all", want: readSuite{}},

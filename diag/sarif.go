@@ -2,10 +2,13 @@ package diag
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,10 +23,12 @@ type ToolInfo struct {
 	// by the rule id, so "https://charter.dev/rules/" or ".../rules.html#"
 	// both work.
 	HelpURIBase string
-	// RootURI, when set, is the absolute URI of the config root, e.g.
-	// "file:///home/ci/repo/"; it becomes the run's originalUriBaseIds entry
-	// for %SRCROOT%, against which every result's file is resolved. A
-	// trailing slash is added when missing, as SARIF requires.
+	// RootURI, when set, is the absolute URI of the directory the results'
+	// files are relative to, e.g. "file:///home/ci/repo/"; it becomes the
+	// run's originalUriBaseIds entry for %SRCROOT%. A trailing slash is
+	// added when missing, as SARIF requires. GitHub ignores it and resolves
+	// every uri from the repository root, so the files must be relative to
+	// that root (Rebase), and RootURI should name it.
 	RootURI string
 }
 
@@ -38,6 +43,13 @@ const (
 	sarifSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 	// srcRoot is the uriBaseId every result's file is relative to.
 	srcRoot = "%SRCROOT%"
+	// columnKind: columns count Unicode code points (CharColumns), which is
+	// SARIF's default; saying so keeps readers from guessing.
+	columnKind = "unicodeCodePoints"
+	// fingerprintKey names charter's partialFingerprints entry; the /v1 is
+	// bumped if the hashed fields ever change, so GitHub does not match
+	// alerts by an old scheme.
+	fingerprintKey = "charterFinding/v1"
 )
 
 // WriteSARIF writes ds as a SARIF 2.1.0 log with one run of charter.
@@ -46,25 +58,54 @@ const (
 // (shortDescription), the first paragraph of its doc (fullDescription), the
 // whole doc (help, as text and Markdown), its default level and, when
 // tool.HelpURIBase is set, a helpUri. A diagnostic whose rule is not in rules
-// (a validation check, say) gets a rule entry holding just its id, so every
-// result that names a rule also has a ruleIndex; a diagnostic with no rule
-// has neither.
+// gets a rule entry that says only what is known (the id, and that charter
+// reports it), with every field GitHub requires, so every result that names
+// a rule also has a ruleIndex; a diagnostic with no rule has neither.
 //
 // Results keep the order of ds. Each has a level (error, warning, note), the
 // message, the file as a relative URI under %SRCROOT% with the line and
 // column (no region when the line is unknown, no location when there is no
-// file), and the CUE field path as properties.path. The output is indented
-// JSON ending in a newline; the same input always gives the same bytes.
+// file), a partialFingerprints entry that stays the same while the finding
+// does (rule, file, field path and message, not the line; see
+// Fingerprints), and the CUE field path as properties.path. Columns are
+// whatever ds holds: pass it through CharColumns first, as the run declares
+// columnKind unicodeCodePoints. The run's one invocation says the
+// execution succeeded. The output is indented JSON ending in a newline; the
+// same input always gives the same bytes.
 func WriteSARIF(w io.Writer, ds []Diagnostic, rules []RuleInfo, tool ToolInfo) error {
 	descriptors, index := sarifRules(ds, rules, tool.HelpURIBase)
+	run := newSARIFRun(tool, descriptors, true)
+	fps := Fingerprints(ds)
+	for i, d := range ds {
+		res := sarifResultFor(d, index)
+		res.PartialFingerprints = map[string]string{fingerprintKey: fps[i]}
+		run.Results = append(run.Results, res)
+	}
+	return encodeSARIF(w, run)
+}
+
+// WriteSARIFFailure writes a SARIF 2.1.0 log for a run that could not
+// judge the repository (a usage error, an unreadable revision): no results,
+// and one invocation with executionSuccessful false and the error as a
+// toolExecutionNotification. A CI job that uploads charter's SARIF then
+// uploads a valid log that says what went wrong, not an empty file.
+func WriteSARIFFailure(w io.Writer, message string, tool ToolInfo) error {
+	run := newSARIFRun(tool, []sarifRule{}, false)
+	run.Invocations[0].ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifMessage{Text: message}}}
+	return encodeSARIF(w, run)
+}
+
+func newSARIFRun(tool ToolInfo, rules []sarifRule, ok bool) sarifRun {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "charter",
 			Version:        tool.Version,
 			InformationURI: cmp.Or(tool.InformationURI, DefaultInformationURI),
-			Rules:          descriptors,
+			Rules:          rules,
 		}},
-		Results: make([]sarifResult, 0, len(ds)),
+		Invocations: []sarifInvocation{{ExecutionSuccessful: ok}},
+		ColumnKind:  columnKind,
+		Results:     []sarifResult{},
 	}
 	if tool.RootURI != "" {
 		root := tool.RootURI
@@ -73,14 +114,32 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, rules []RuleInfo, tool ToolInfo) e
 		}
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: root}}
 	}
-	for _, d := range ds {
-		run.Results = append(run.Results, sarifResultFor(d, index))
-	}
+	return run
+}
 
+func encodeSARIF(w io.Writer, run sarifRun) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+// Fingerprints returns, for each diagnostic of ds, a fingerprint that
+// stays the same while the finding does: a hash of its rule, file, field
+// path and message (not its line, which moves when lines above it are
+// added), followed by ":N" for the Nth diagnostic of ds with that hash, so
+// two equal findings in one file stay two alerts. GitHub code scanning
+// matches alerts across commits by it.
+func Fingerprints(ds []Diagnostic) []string {
+	out := make([]string, len(ds))
+	seen := map[string]int{}
+	for i, d := range ds {
+		h := sha256.Sum256([]byte(d.Rule + "\x00" + d.File + "\x00" + d.Path + "\x00" + d.Message))
+		key := hex.EncodeToString(h[:16])
+		seen[key]++
+		out[i] = key + ":" + strconv.Itoa(seen[key])
+	}
+	return out
 }
 
 // sarifRules builds tool.driver.rules and the index of each rule id in it.
@@ -110,7 +169,7 @@ func sarifRules(ds []Diagnostic, rules []RuleInfo, helpBase string) ([]sarifRule
 		if r := byID[id]; r != nil {
 			out[i] = sarifRuleFor(*r, helpBase)
 		} else {
-			out[i] = sarifRule{ID: id} // nothing to say that would not be made up
+			out[i] = sarifUnknownRule(id)
 		}
 	}
 	return out, index
@@ -135,6 +194,19 @@ func sarifRuleFor(r RuleInfo, helpBase string) sarifRule {
 		out.HelpURI = helpBase + r.ID
 	}
 	return out
+}
+
+// sarifUnknownRule describes a rule known only by its id, saying nothing
+// that would be made up: GitHub (and the SARIF multitool's GH2012) requires
+// shortDescription, fullDescription and help on every rule.
+func sarifUnknownRule(id string) sarifRule {
+	text := "charter reports " + id + " findings; the message of each result says what is wrong and how to fix it."
+	return sarifRule{
+		ID:               id,
+		ShortDescription: &sarifMultiformat{Text: "charter check " + id},
+		FullDescription:  &sarifMultiformat{Text: text},
+		Help:             &sarifMultiformat{Text: text, Markdown: text},
+	}
 }
 
 func sarifResultFor(d Diagnostic, index map[string]int) sarifResult {
@@ -199,8 +271,18 @@ type (
 	}
 	sarifRun struct {
 		Tool               sarifTool                        `json:"tool"`
+		Invocations        []sarifInvocation                `json:"invocations"`
 		OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds,omitempty"`
+		ColumnKind         string                           `json:"columnKind"`
 		Results            []sarifResult                    `json:"results"`
+	}
+	sarifInvocation struct {
+		ExecutionSuccessful        bool                `json:"executionSuccessful"`
+		ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	}
+	sarifNotification struct {
+		Level   string       `json:"level"`
+		Message sarifMessage `json:"message"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -227,12 +309,13 @@ type (
 		Level string `json:"level"`
 	}
 	sarifResult struct {
-		RuleID     string                 `json:"ruleId,omitempty"`
-		RuleIndex  *int                   `json:"ruleIndex,omitempty"`
-		Level      string                 `json:"level"`
-		Message    sarifMessage           `json:"message"`
-		Locations  []sarifLocation        `json:"locations,omitempty"`
-		Properties *sarifResultProperties `json:"properties,omitempty"`
+		RuleID              string                 `json:"ruleId,omitempty"`
+		RuleIndex           *int                   `json:"ruleIndex,omitempty"`
+		Level               string                 `json:"level"`
+		Message             sarifMessage           `json:"message"`
+		Locations           []sarifLocation        `json:"locations,omitempty"`
+		PartialFingerprints map[string]string      `json:"partialFingerprints,omitempty"`
+		Properties          *sarifResultProperties `json:"properties,omitempty"`
 	}
 	sarifMessage struct {
 		Text string `json:"text"`

@@ -134,7 +134,7 @@ func TestWriteSARIFRuleMetadata(t *testing.T) {
 	}
 
 	// Every RuleInfo is there, sorted, with all its metadata; "schema", used
-	// by a finding but not registered, is there with its id alone.
+	// by a finding but not registered, is there with what GitHub requires.
 	var ids []string
 	for _, r := range driver.Rules {
 		ids = append(ids, r["id"].(string))
@@ -158,7 +158,13 @@ func TestWriteSARIFRuleMetadata(t *testing.T) {
 			t.Errorf("rule %s (-want +got):\n%s", info.ID, diff)
 		}
 	}
-	if diff := cmp.Diff(map[string]any{"id": "schema"}, driver.Rules[slices.Index(ids, "schema")]); diff != "" {
+	unknown := "charter reports schema findings; the message of each result says what is wrong and how to fix it."
+	if diff := cmp.Diff(map[string]any{
+		"id":               "schema",
+		"shortDescription": map[string]any{"text": "charter check schema"},
+		"fullDescription":  map[string]any{"text": unknown},
+		"help":             map[string]any{"text": unknown, "markdown": unknown},
+	}, driver.Rules[slices.Index(ids, "schema")]); diff != "" {
 		t.Errorf("unregistered rule (-want +got):\n%s", diff)
 	}
 
@@ -238,18 +244,64 @@ func TestWriteSARIFResults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := render(t, func(b *bytes.Buffer) error { return WriteSARIF(b, []Diagnostic{tt.d}, rules, ToolInfo{}) })
-			var log struct{ Runs []struct{ Results []any } }
+			var log struct {
+				Runs []struct{ Results []map[string]any }
+			}
 			if err := json.Unmarshal(out, &log); err != nil {
 				t.Fatal(err)
+			}
+			for _, r := range log.Runs[0].Results {
+				fp, _ := r["partialFingerprints"].(map[string]any)
+				if len(fp) != 1 || fp["charterFinding/v1"] == nil {
+					t.Errorf("partialFingerprints = %v, want one charterFinding/v1", r["partialFingerprints"])
+				}
+				delete(r, "partialFingerprints") // TestFingerprints checks the values
 			}
 			var want any
 			if err := json.Unmarshal([]byte(tt.want), &want); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([]any{want}, log.Runs[0].Results); diff != "" {
+			if diff := cmp.Diff([]any{want}, anys(log.Runs[0].Results)); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// TestFingerprints checks that a finding keeps its fingerprint when its
+// line moves, that any other change gives a new one, and that equal
+// findings are told apart by their count.
+func TestFingerprints(t *testing.T) {
+	base := Diagnostic{File: "agents/a.cue", Line: 3, Column: 5, Severity: Warning, Rule: "r", Path: "agents.a.model", Message: "m"}
+	moved := base
+	moved.Line, moved.Column = 30, 1
+	fp := func(d Diagnostic) string { return Fingerprints([]Diagnostic{d})[0] }
+	if fp(base) != fp(moved) {
+		t.Errorf("moving a finding changed its fingerprint: %s, %s", fp(base), fp(moved))
+	}
+	for _, change := range []func(*Diagnostic){
+		func(d *Diagnostic) { d.File = "agents/b.cue" },
+		func(d *Diagnostic) { d.Rule = "s" },
+		func(d *Diagnostic) { d.Path = "agents.b.model" },
+		func(d *Diagnostic) { d.Message = "n" },
+	} {
+		d := base
+		change(&d)
+		if fp(d) == fp(base) {
+			t.Errorf("%+v has the fingerprint of %+v", d, base)
+		}
+	}
+	two := Fingerprints([]Diagnostic{base, moved})
+	if two[0] == two[1] || two[0][:len(two[0])-2] != two[1][:len(two[1])-2] {
+		t.Errorf("equal findings: %v, want the same hash with :1 and :2", two)
 	}
 }
 

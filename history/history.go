@@ -23,7 +23,9 @@
 package history
 
 import (
+	"bytes"
 	"container/heap"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -81,6 +83,34 @@ type Entry struct {
 	// Signature is Signed when the commit carries a signature, which
 	// charter does not verify.
 	Signature SignatureStatus `json:"signature"`
+}
+
+// MarshalJSON writes the commit, tree and parent ids as 40-digit hex
+// strings, as Git prints them (plumbing.Hash alone would be an array of 20
+// numbers); tree is null when the commit removed the config root.
+func (e *Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry // without this method
+	parents := make([]string, len(e.Parents))
+	for i, p := range e.Parents {
+		parents[i] = p.String()
+	}
+	var tree *string
+	if !e.Tree.IsZero() {
+		t := e.Tree.String()
+		tree = &t
+	}
+	// An Encoder, not json.Marshal: an address in a trailer keeps its <>
+	// (Marshal would write \u003c, which the caller's encoder keeps).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		Commit  string   `json:"commit"`
+		Tree    *string  `json:"tree"`
+		Parents []string `json:"parents"`
+		*plain
+	}{e.Commit.String(), tree, parents, (*plain)(e)})
+	return bytes.TrimRight(b.Bytes(), "\n"), err
 }
 
 // SkipAll, returned by Walk's callback, stops the walk without error.

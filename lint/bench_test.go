@@ -80,7 +80,7 @@ agents: %q: {
 		agreeableness: 0.7
 		stress_response: 0.6
 	}
-	skills: primary: [{id: "skill-%d", name: "Skill %d", description: "Does thing %d well.", proficiency: 0.8}]
+	skills: primary: [{id: "skill-%d", name: "Skill %d", description: "Does thing %d well.", tags: ["work"], proficiency: 0.8}]
 	model: {provider: "p", model_id: %q, temperature: 0.3, max_tokens: 2000}
 	tools: denied: ["list_dir"]
 	authority: {%s}

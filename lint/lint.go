@@ -80,7 +80,7 @@ var registry = mustCheck([]*Rule{
 	// Options, presets, types.
 	unreachableOption, deprecatedInUse, unusedPreset, unusedAgentType, categoryLeftOut, optionCountMismatch,
 	// Models and skills.
-	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription, modelRequirementUnmet,
+	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription, modelRequirementUnmet, cardWithoutSkills, skillWithoutTags,
 	// Flows.
 	flowInputMissing,
 })

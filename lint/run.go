@@ -214,7 +214,7 @@ func (l *locator) diag(f finding, severity map[string]diag.Severity) diag.Diagno
 		d.Message = d.Path + ": " + f.msg
 	}
 	if f.pos.IsValid() {
-		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), f.pos.Column()
+		d.File, d.Line, d.Column = f.pos.Filename(), f.pos.Line(), l.prog.Column(f.pos)
 	} else if len(f.path) > 0 {
 		p := l.prog.Locate(f.path...)
 		d.File, d.Line, d.Column = p.File, p.Line, p.Column

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"cuelang.org/go/cue"
@@ -65,6 +66,55 @@ type Repo struct {
 	// Package is the CUE package name the user's files declare.
 	Package string
 	ctx     *cue.Context
+	// sources holds the bytes of every file read, skipped ones too, so
+	// positions can be given in characters (Column).
+	sources map[string][]byte
+	// lineStarts caches each file's line offsets for CharColumn: a file
+	// can hold thousands of findings.
+	lineMu     sync.Mutex
+	lineStarts map[string][]int
+}
+
+// Source returns the bytes of a user file as read, by its path relative to
+// the config root; false for a file that was not read.
+func (r *Repo) Source(path string) ([]byte, bool) {
+	b, ok := r.sources[path]
+	return b, ok
+}
+
+// Column returns the column of pos counted in characters (Unicode code
+// points) rather than CUE's UTF-8 bytes, for a position in a user file;
+// other positions (the embedded schema and standard library, which are
+// ASCII) keep CUE's column.
+func (r *Repo) Column(pos token.Pos) int {
+	return r.CharColumn(pos.Filename(), pos.Line(), pos.Column())
+}
+
+// CharColumn is Column for a file, a line and CUE's byte column.
+func (r *Repo) CharColumn(file string, line, col int) int {
+	src, ok := r.sources[file]
+	if !ok || line <= 0 || col <= 1 {
+		return col
+	}
+	r.lineMu.Lock()
+	starts, ok := r.lineStarts[file]
+	if !ok {
+		starts = []int{0}
+		for i, b := range src {
+			if b == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		if r.lineStarts == nil {
+			r.lineStarts = map[string][]int{}
+		}
+		r.lineStarts[file] = starts
+	}
+	r.lineMu.Unlock()
+	if line > len(starts) {
+		return col
+	}
+	return diag.CharColumn(src[starts[line-1]:], 1, col)
 }
 
 // Context returns the CUE context the repository was built in.
@@ -138,8 +188,12 @@ func (l *Loader) Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error)
 	}
 	var unreadable ReadError
 	pkg := ""
+	sources := make(map[string][]byte, len(paths))
 	for _, r := range parseAll(fsys, paths) {
 		p, f, fds, err := r.path, r.file, r.diags, r.err
+		if r.src != nil {
+			sources[p] = r.src
+		}
 		if err != nil {
 			unreadable.Paths = append(unreadable.Paths, p)
 			unreadable.Errs = append(unreadable.Errs, err)
@@ -175,7 +229,7 @@ func (l *Loader) Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &Repo{Files: files, Skipped: skipped, Schema: schema, Package: pkg, ctx: ctx}
+	r := &Repo{Files: files, Skipped: skipped, Schema: schema, Package: pkg, ctx: ctx, sources: sources}
 
 	inst := build.NewContext().NewInstance("", nil)
 	inst.PkgName = pkg
@@ -190,7 +244,7 @@ func (l *Loader) Load(fsys fs.FS, root string) (*Repo, []diag.Diagnostic, error)
 	// Errors in the value (a conflict, a reference to nothing) are
 	// validate's to report, in context and in plain words.
 	r.Value = ctx.BuildInstance(inst)
-	return r, diag.Sort(ds), nil
+	return r, diag.Sort(diag.CharColumns(ds, r.Source)), nil
 }
 
 // walk lists the .cue files of fsys in lexical order, skipping what the cue
@@ -341,6 +395,7 @@ func unwrapPathError(err error) error {
 // parsed is the outcome of reading and parsing one file.
 type parsed struct {
 	path  string
+	src   []byte
 	file  *File
 	diags []diag.Diagnostic
 	err   error
@@ -358,8 +413,8 @@ func parseAll(fsys fs.FS, paths []string) []parsed {
 	}
 	par.Each(len(paths), 0, func(i int) {
 		if srcs[i] != nil {
+			out[i].src = srcs[i]
 			out[i].file, out[i].diags = parseSource(paths[i], srcs[i])
-			srcs[i] = nil
 		}
 	})
 	return out

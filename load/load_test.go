@@ -288,3 +288,25 @@ func TestSkipsAndReads(t *testing.T) {
 		}
 	}
 }
+
+// TestCharColumns checks that positions are given in characters: a syntax
+// error after non-ASCII text, and Repo.CharColumn on a file that parsed.
+func TestCharColumns(t *testing.T) {
+	repo, ds, err := load.Load(files(map[string]string{
+		"a.cue":   "package charter\n\nagents: zoe: {name: \"Zoë ☃\", role: \"x\"}\n",
+		"bad.cue": "package charter\n\nx: \"ünïcödé\" ]\n",
+	}), "repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].File != "bad.cue" || ds[0].Line != 3 || ds[0].Column != 14 {
+		t.Errorf("syntax error: %v, want bad.cue:3:14 (character 14, byte 18)", ds)
+	}
+	// role is at byte 33 of line 3, character 30.
+	if got := repo.CharColumn("a.cue", 3, 33); got != 30 {
+		t.Errorf("CharColumn(a.cue, 3, 33) = %d, want 30", got)
+	}
+	if got := repo.CharColumn("<charter>/stdlib/x.cue", 3, 34); got != 34 {
+		t.Errorf("a file that was not read keeps its column: got %d", got)
+	}
+}

@@ -65,11 +65,11 @@ func TestHooksFile(t *testing.T) {
 		if h.PassFilenames == nil || *h.PassFilenames {
 			t.Errorf("%s: pass_filenames must be false: charter reads the whole staged config root", h.ID)
 		}
-		if h.AlwaysRun == nil || *h.AlwaysRun {
-			t.Errorf("%s: always_run must be false", h.ID)
+		if h.AlwaysRun == nil || !*h.AlwaysRun {
+			t.Errorf("%s: always_run must be true: pre-commit passes no deleted files, so a commit that only deletes .cue files would skip the hook", h.ID)
 		}
-		if h.Files != `\.cue$` {
-			t.Errorf("%s: files %q, want \\.cue$", h.ID, h.Files)
+		if h.Files != "" {
+			t.Errorf("%s: files %q: a filter cannot see deleted files; leave it out", h.ID, h.Files)
 		}
 		if h.Name == "" || h.Description == "" {
 			t.Errorf("%s: name and description are shown to users; set both", h.ID)
@@ -128,7 +128,7 @@ func TestPreCommit(t *testing.T) {
 		}
 		local = append(local, map[string]any{
 			"id": h.ID, "name": h.Name, "entry": charter + " " + strings.Join(args[1:], " "),
-			"language": "system", "pass_filenames": *h.PassFilenames, "files": h.Files, "always_run": *h.AlwaysRun,
+			"language": "system", "pass_filenames": *h.PassFilenames, "always_run": *h.AlwaysRun,
 		})
 	}
 	config, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": local}}})
@@ -231,11 +231,41 @@ func TestPreCommit(t *testing.T) {
 		t.Errorf("the unstaged change in the working tree was lost")
 	}
 
-	// A commit that touches no .cue file does not run the hooks.
+	// A commit that touches no .cue file runs the hooks, which pass.
 	write("README.md", "notes\n")
 	must("git", "add", "README.md")
 	out = must("git", "commit", "-q", "-m", "readme")
-	if !strings.Contains(out, "(no files to check)Skipped") {
-		t.Errorf("commit without .cue files: want the hooks skipped:\n%s", out)
+	if strings.Contains(out, "Skipped") || !strings.Contains(out, "Passed") {
+		t.Errorf("commit without .cue files: want the hooks run and passed:\n%s", out)
+	}
+
+	// A commit that only deletes a .cue file still runs the hooks, and
+	// they refuse it when the deletion breaks the configuration: ann
+	// reports to bob.
+	must("git", "rm", "-q", "agents/bob.cue")
+	before := head()
+	out, err = run("git", "commit", "-q", "-m", "remove bob")
+	if err == nil {
+		t.Fatalf("a commit deleting the agent ann reports to was accepted:\n%s", out)
+	}
+	if !strings.Contains(out, "Failed") || !strings.Contains(out, "bob") {
+		t.Errorf("deleting bob: want the hooks' failure naming bob:\n%s", out)
+	}
+	if head() != before {
+		t.Errorf("HEAD moved after a refused commit")
+	}
+}
+
+// TestHookInstallBuildsCharterOnly checks what pre-commit builds for
+// language: golang hooks: it runs `go install ./...` in this repository,
+// so charter must be its only main package.
+func TestHookInstallBuildsCharterOnly(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{if eq .Name \"main\"}}{{.ImportPath}}{{end}}", "../...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	got := strings.Fields(string(out))
+	if len(got) != 1 || got[0] != "github.com/charter-dev/charter/cmd/charter" {
+		t.Errorf("go install ./... would install %v; want only github.com/charter-dev/charter/cmd/charter (give other commands a build tag)", got)
 	}
 }

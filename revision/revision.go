@@ -212,12 +212,18 @@ func Worktree(dir string) (fs.FS, error) {
 	case !fi.IsDir():
 		return nil, &Error{Err: fmt.Errorf("config root %s is not a directory", dir), Hint: "-C takes the directory that holds your .cue files"}
 	}
-	fsys, err := source.Dir(dir)
+	fsys, err := OpenDir(dir)
 	if err != nil {
 		return nil, &Error{Err: err}
 	}
 	return fsys, nil
 }
+
+// OpenDir opens a config root in the working tree (source.Dir). It is a
+// variable so that tests can make reading fail as an unreadable file or
+// folder does, whoever runs them: CI runs as root, whom chmod does not
+// stop (cmd/charter/faults_test.go).
+var OpenDir = source.Dir
 
 // Snapshot reads a revision of repo, split as REV:PATH by charter itself.
 func Snapshot(repo *source.Repo, rev string) (*source.Snapshot, error) {

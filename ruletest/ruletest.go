@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charter-dev/charter/compiler"
@@ -153,4 +154,41 @@ func compareVerdicts(here, there rules.TestResult) []Change {
 		}
 	}
 	return out
+}
+
+// Fires says which rules fired, for people: "nothing fires" or the rules
+// with their actions.
+func Fires(fs []rules.Fire) string {
+	if len(fs) == 0 {
+		return "nothing fires"
+	}
+	var s []string
+	for _, f := range fs {
+		s = append(s, f.String())
+	}
+	return strings.Join(s, ", ")
+}
+
+// ReportCases turns runs into the cases of a JUnit report (rules.WriteJUnit):
+// a failed test's verdicts as its failure, and with against (the revision
+// --against named) each verdict that changed there as its output.
+func ReportCases(runs []Run, against string) []rules.ReportCase {
+	cases := make([]rules.ReportCase, 0, len(runs))
+	for _, r := range runs {
+		c := rules.ReportCase{Name: r.Name, Profile: r.Profile, Seconds: r.Duration.Seconds(), Error: r.Error}
+		if r.Error == "" && !r.Passed {
+			c.Failure = r.Result.String()
+		}
+		var out []string
+		for _, ch := range r.Changed {
+			if ch.Call < 0 {
+				out = append(out, fmt.Sprintf("against %s: %s", against, ch.Tool))
+				continue
+			}
+			out = append(out, fmt.Sprintf("changed against %s: call %d (%s): here %s, at %s %s", against, ch.Call, ch.Tool, Fires(ch.Here), against, Fires(ch.There)))
+		}
+		c.Output = strings.Join(out, "\n")
+		cases = append(cases, c)
+	}
+	return cases
 }

@@ -39,7 +39,7 @@ bin=$dir/charter
 
 # The repository, as a Git repository with two commits (for diff).
 cfg=$dir/repo
-(cd "$repo" && go run ./internal/gen/cmd/gen -n "$n" -o "$cfg")
+(cd "$repo" && go run -tags gen ./internal/gen/cmd/gen -n "$n" -o "$cfg")
 git -C "$cfg" init -q -b main
 git -C "$cfg" add -A
 git -C "$cfg" commit -q -m generated

@@ -155,6 +155,10 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error,
 		if found[full.String()] && all(g.errs, func(e cueerrors.Error) bool { return strings.Contains(msgOf(e), "not allowed") }) {
 			continue
 		}
+		if msg, at, ok := v.typeConflict(schemaAt(def, g.rel), user.LookupPath(cue.MakePath(g.rel.Selectors()...)), g.errs); ok {
+			v.reportAt("schema", full, at, "%s", msg)
+			continue
+		}
 		pos := token.NoPos
 		for _, e := range g.errs {
 			if p := userPosOfErr(e); p.IsValid() {
@@ -182,7 +186,7 @@ func (v *validator) atEveryClaim(full Path, reported token.Pos, errs []cueerrors
 		}
 		for _, p := range e.InputPositions() {
 			if p.IsValid() && p != reported && !load.IsEmbedded(p.Filename()) {
-				v.reportAt("schema", full, p, "%s", conflictMessage(e, p))
+				v.reportAt("schema", full, p, "%s", v.conflictMessage(e, p))
 			}
 		}
 		return
@@ -222,7 +226,7 @@ func (v *validator) explain(kind, name string, rel Path, errs []cueerrors.Error,
 	case strings.Contains(m, "mismatched types"):
 		return fmt.Sprintf("%s has the wrong type: want %s", show(got), describe(schema))
 	case strings.HasPrefix(m, "conflicting values") && fromUsers(errs[0]):
-		return conflictMessage(errs[0], userPosOfErr(errs[0]))
+		return v.conflictMessage(errs[0], userPosOfErr(errs[0]))
 	case strings.HasPrefix(m, "conflicting values") && schema.Exists():
 		return fmt.Sprintf("%s is not allowed here: want %s", show(got), describe(schema))
 	}
@@ -273,14 +277,20 @@ func fromUsers(e cueerrors.Error) bool {
 
 // conflictMessage says that two user values conflict, naming the places
 // of the others than at (where the diagnostic is).
-func conflictMessage(e cueerrors.Error, at token.Pos) string {
+func (v *validator) conflictMessage(e cueerrors.Error, at token.Pos) string {
 	var where []string
 	for _, p := range e.InputPositions() {
 		if p.IsValid() && p != at {
-			where = append(where, fmt.Sprintf("%s:%d:%d", p.Filename(), p.Line(), p.Column()))
+			where = append(where, v.where(p))
 		}
 	}
 	return fmt.Sprintf("%s (the other is set at %s); a field has one value: keep one of them", msgOf(e), strings.Join(where, ", "))
+}
+
+// where formats a position of a user file as file:line:col, the column in
+// characters as every diagnostic's.
+func (v *validator) where(p token.Pos) string {
+	return fmt.Sprintf("%s:%d:%d", p.Filename(), p.Line(), v.repo.Column(p))
 }
 
 // relPath drops the definition name CUE puts first in paths, and marks

@@ -215,7 +215,7 @@ func (v *validator) cueErrors(err error) {
 	for _, e := range cueerrors.Errors(err) {
 		pos, msg := userPosOfErr(e), msgOf(e)
 		if strings.HasPrefix(msg, "conflicting values") && fromUsers(e) {
-			msg = conflictMessage(e, pos)
+			msg = v.conflictMessage(e, pos)
 		}
 		v.reportAt("schema", relPath(e.Path()), pos, "%s", msg)
 	}
@@ -259,7 +259,7 @@ func (v *validator) reportFix(rule string, path Path, pos token.Pos, suggestion,
 	}
 	d := diag.Diagnostic{Severity: diag.Error, Rule: rule, Path: path.String(), Message: msg, Suggestion: suggestion}
 	if pos.IsValid() {
-		d.File, d.Line, d.Column = pos.Filename(), pos.Line(), pos.Column()
+		d.File, d.Line, d.Column = pos.Filename(), pos.Line(), v.repo.Column(pos)
 	}
 	v.mu.Lock()
 	v.diags = append(v.diags, d)

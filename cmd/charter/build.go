@@ -64,7 +64,7 @@ func runBuild(g *globals, o *buildOptions) error {
 		return err
 	}
 	if o.out != "" {
-		if err := bundle.WriteDir(o.out, tree); err != nil {
+		if err := writeDir(o.out, tree); err != nil {
 			return fail(fmt.Errorf("writing %s: %w", o.out, err), "the previous bundle, if any, is untouched")
 		}
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))

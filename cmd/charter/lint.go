@@ -1,15 +1,12 @@
 package main
 
 import (
-	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/revision"
 )
@@ -45,9 +42,22 @@ The reason is required. Repository-wide settings live in CUE:
 lint exits 1 when a finding reaches --fail-level (default warning). With
 --new-from-rev REV it reports only the findings REV did not already have;
 a REV that does not validate is named and lint exits 1, as diff does.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runLint(g, o) },
+		Args: func(cmd *cobra.Command, args []string) error {
+			return o.sarifOnFailure(g, func() error {
+				if err := cobra.NoArgs(cmd, args); err != nil {
+					return usage("%v", err)
+				}
+				return nil
+			})
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.sarifOnFailure(g, func() error { return runLint(g, o) })
+		},
 	}
+	// A bad flag after --format sarif still gets its SARIF log.
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return o.sarifOnFailure(g, func() error { return usage("%v (see 'charter %s --help')", err, c.Name()) })
+	})
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))
 	f.StringSliceVar(&o.enable, "enable", nil, "turn on rules (comma-separated or repeated), including those off by default")
@@ -57,6 +67,15 @@ a REV that does not validate is named and lint exits 1, as diff does.`,
 	f.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings that this Git revision did not already have (matched by rule, path and message, not line)")
 	o.register(cmd, true)
 	return cmd
+}
+
+// sarifOnFailure runs f, and with --format sarif writes a SARIF log of its
+// usage error (report.go).
+func (o *lintOptions) sarifOnFailure(g *globals, f func() error) error {
+	if o.format != "sarif" {
+		return f()
+	}
+	return sarifOnFailure(g, f)
 }
 
 // check checks the flags and returns the fail level.
@@ -90,7 +109,11 @@ func runLint(g *globals, o *lintOptions) error {
 	// Validation and compilation first: their errors stop lint.
 	prog, ds := rev.Program, rev.Diagnostics
 	if prog == nil {
-		if err := writeLint(g, o.format, ds, nil, diag.Error); err != nil {
+		var rules []diag.RuleInfo
+		if o.format == "sarif" {
+			rules = sarifRules()
+		}
+		if err := writeLint(g, o.format, ds, rules, diag.Error); err != nil {
 			return err
 		}
 		if o.format == "text" {
@@ -112,9 +135,11 @@ func runLint(g *globals, o *lintOptions) error {
 		found = lint.NewFindings(found, old)
 	}
 	ds = diag.Sort(append(ds, found...))
-	infos := lint.Infos() // SARIF describes every rule
+	var infos []diag.RuleInfo
 	if o.format == "junit" {
 		infos = lint.EnabledInfos(rev.Validation.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) // one test case per rule that ran
+	} else {
+		infos = sarifRules() // SARIF describes every rule
 	}
 	if err := writeLint(g, o.format, ds, infos, failLevel); err != nil {
 		return err
@@ -145,13 +170,9 @@ func writeLint(g *globals, format string, ds []diag.Diagnostic, rules []diag.Rul
 	case "text", "json":
 		return writeDiagnostics(g, format, ds)
 	case "sarif":
-		tool := diag.ToolInfo{Version: buildinfo.Read().Version}
-		if abs, err := filepath.Abs(g.dir); err == nil {
-			tool.RootURI = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs) + "/"}).String()
-		}
-		return diag.WriteSARIF(g.stdout, ds, rules, tool)
+		return writeSARIF(g, ds, rules)
 	case "github":
-		return diag.WriteGitHub(g.stdout, ds)
+		return writeGitHub(g, ds)
 	case "junit":
 		return diag.WriteJUnit(g.stdout, ds, rules, failLevel)
 	}

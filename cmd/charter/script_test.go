@@ -2,15 +2,18 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/charter-dev/charter/internal/npmtools"
 	"github.com/charter-dev/charter/internal/registrytest"
 )
 
@@ -20,6 +23,7 @@ func TestMain(m *testing.M) {
 			// Registries are reached without DNS: a name other than
 			// localhost is an unknown host, as on a machine offline.
 			registryClient = registrytest.OfflineClient(registrytest.NoDNS)
+			installFaults(os.Getenv("CHARTER_FAULTS"))
 			os.Exit(Main())
 		},
 	})
@@ -40,11 +44,16 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	junitXSD, err := filepath.Abs("../../diag/testdata/junit-10.xsd")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("SEEDS", seeds)
+			env.Setenv("JUNIT_XSD", junitXSD)
 			// Deterministic git: fixed identities and dates, no user config.
 			for k, v := range map[string]string{
 				"GIT_AUTHOR_NAME":     "Ada Author",
@@ -71,12 +80,38 @@ func TestScript(t *testing.T) {
 			"setjson":      scriptSetJSON,
 			"replace":      scriptReplace,
 			"pushartifact": scriptPushArtifact,
+			// sarif-multitool FILE: the SARIF multitool's validator with
+			// GitHub's rules finds no error in FILE.
+			"sarif-multitool": sarifMultitool,
+			// actions-core JSON [PREFIX]: stdout is charter's JSON
+			// diagnostics annotated by GitHub's @actions/core.
+			"actions-core": actionsCore,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
-		// unreadable.
+		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a
+		// missing one fails the script instead, since every program the
+		// scripts read outputs with (jq, xmllint) must be there.
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
+			}
+			if cond == "have:npmtools" {
+				if npmtools.Multitool() != "" {
+					return true, nil
+				}
+				if npmtools.InCI() {
+					return false, errors.New(npmtools.Missing("the SARIF multitool and @actions/core") + ", and CI is set")
+				}
+				return false, nil
+			}
+			if prog, ok := strings.CutPrefix(cond, "have:"); ok {
+				if _, err := exec.LookPath(prog); err == nil {
+					return true, nil
+				}
+				if v := os.Getenv("CI"); v != "" && v != "false" && v != "0" {
+					return false, fmt.Errorf("%s is not installed, and CI is set: install it (.ci/run does)", prog)
+				}
+				return false, nil
 			}
 			return releaseCondition(cond)
 		},
@@ -106,6 +141,48 @@ func cpdir(ts *testscript.TestScript, neg bool, args []string) {
 		return os.WriteFile(target, b, 0o644)
 	})
 	ts.Check(err)
+}
+
+// sarifMultitool checks SARIF files with Microsoft's multitool and
+// GitHub's ingestion rules: sarif-multitool FILE...
+func sarifMultitool(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: sarif-multitool FILE...")
+	}
+	files := make([]string, len(args))
+	for i, a := range args {
+		files[i] = ts.MkAbs(a)
+	}
+	problems, err := npmtools.Validate(files...)
+	if err != nil {
+		ts.Fatalf("%v", npmError(err))
+	}
+	if len(problems) > 0 {
+		ts.Fatalf("the SARIF multitool's GitHub rules reject %s:\n%s", strings.Join(args, " "), strings.Join(problems, "\n"))
+	}
+}
+
+// actionsCore writes charter's JSON diagnostics as @actions/core writes
+// the same annotations, to stdout: actions-core JSON [PREFIX].
+func actionsCore(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: actions-core JSON [PREFIX]")
+	}
+	prefix := ""
+	if len(args) == 2 {
+		prefix = args[1]
+	}
+	out, err := npmtools.AnnotateCmd(ts.MkAbs(args[0]), prefix)
+	if err != nil {
+		ts.Fatalf("%v", npmError(err))
+	}
+	ts.Stdout().Write([]byte(out))
+}
+
+// npmError says, for a tool that is not installed, how to install it;
+// outside CI the scripts guard these commands with [have:npmtools].
+func npmError(err error) error {
+	return fmt.Errorf("%v (npm ci --prefix internal/npmtools installs it)", err)
 }
 
 // exitcode runs a program like exec and checks its exit status:

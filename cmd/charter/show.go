@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,17 +18,67 @@ import (
 
 func newShowCmd(g *globals) *cobra.Command {
 	var fmtFlag string
+	var whole bool
 	cmd := &cobra.Command{
-		Use:   "show AGENT[@REV|@vN]",
+		Use:   "show AGENT[@REV|@vN] | show --repo",
 		Short: "Print one agent, resolved, as of the working tree, a commit or a version",
 		Long: `show prints the resolved agent (agent.json of the bundle) as of the working
 tree, of a Git revision (coder@v1.2.0, coder@HEAD~3) or of one of its
-versions as charter log numbers them (coder@v2).`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runShow(g, args[0], fmtFlag) },
+versions as charter log numbers them (coder@v2).
+
+show --repo prints instead the repository's whole value as JSON: the
+standard library and your files unified, the document that
+'charter schema --format jsonschema' describes (cue export of your files
+leaves the standard library out). It prints the diagnostics and exits 1
+when the working tree does not validate.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if whole {
+				return cobra.NoArgs(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if whole {
+				return runShowRepo(g, fmtFlag)
+			}
+			return runShow(g, args[0], fmtFlag)
+		},
 	}
-	cmd.Flags().StringVar(&fmtFlag, "format", "json", "output format: json or cue")
+	cmd.Flags().StringVar(&fmtFlag, "format", "json", "output format: json or cue (json only with --repo)")
+	cmd.Flags().BoolVar(&whole, "repo", false, "print the repository's whole value (standard library and your files) as JSON")
 	return cmd
+}
+
+// runShowRepo prints the working tree's whole value.
+func runShowRepo(g *globals, outFormat string) error {
+	if outFormat != "json" {
+		return usage("show --repo prints JSON only; drop --format %s", outFormat)
+	}
+	rev, err := new(revision.Evaluator).Evaluate(revision.Source{Dir: g.dir})
+	if err != nil {
+		var re *revision.Error
+		if errors.As(err, &re) {
+			return fail(re.Err, re.Hint)
+		}
+		return err
+	}
+	if !rev.OK() {
+		_ = writeDiagnostics(g, "text", rev.Diagnostics)
+		fmtErrors(g, rev.Diagnostics)
+		return findings()
+	}
+	b, err := rev.Validation.Repo().Whole().MarshalJSON()
+	if err != nil {
+		return fail(fmt.Errorf("cannot print the repository as JSON: %v", err), "")
+	}
+	// Indented like every other JSON charter prints; numbers as written.
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fail(err, "")
+	}
+	return writeJSON(g.stdout, v)
 }
 
 func runShow(g *globals, arg, outFormat string) error {

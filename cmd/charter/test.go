@@ -24,14 +24,16 @@ type testOptions struct {
 func newTestCmd(g *globals) *cobra.Command {
 	o := &testOptions{}
 	cmd := &cobra.Command{
-		Use:   "test [--run REGEXP] [-v] [--format text|json] [--against REV]",
+		Use:   "test [--run REGEXP] [-v] [--format text|json|junit] [--against REV]",
 		Short: "Run the rule-profile tests declared in the repository",
 		Long: `test runs every test declared under tests: in the repository against the
 rules engine, as go test runs Go tests: each test replays its recorded
 calls through the profile it names (or its agent's profile) and checks that
 exactly the expected rules fire, with the expected actions. It prints
 --- FAIL lines with what fired and what was expected, then ok or FAIL, and
-exits 1 when a test fails.
+exits 1 when a test fails. --format json prints every test's outcome as a
+JSON array, --format junit as a JUnit XML report for CI test reporters
+(docs/output.md).
 
 --std also runs the standard library's tests of every built-in rule.
 --against REV runs the same tests on REV's profiles as well and lists
@@ -42,15 +44,15 @@ change to a profile does to recorded sessions.`,
 	}
 	cmd.Flags().StringVar(&o.run, "run", "", "run only the tests whose names match this regular expression")
 	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "print every test, not only failures")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json or junit")
 	cmd.Flags().StringVar(&o.against, "against", "", "also run the tests on this revision's profiles and list the verdicts that changed")
 	cmd.Flags().BoolVar(&o.std, "std", false, "also run the standard library's tests")
 	return cmd
 }
 
 func runTests(g *globals, o *testOptions) error {
-	if o.format != "text" && o.format != "json" {
-		return usage("unknown format %q; valid formats: text, json", o.format)
+	if o.format != "text" && o.format != "json" && o.format != "junit" {
+		return usage("unknown format %q; valid formats: text, json, junit", o.format)
 	}
 	var filter *regexp.Regexp
 	if o.run != "" {
@@ -81,14 +83,19 @@ func runTests(g *globals, o *testOptions) error {
 
 	runs := ruletest.RunAll(prog, ruletest.Options{Std: o.std, Filter: filter, Against: there, AgainstName: o.against})
 	failed := ruletest.Failed(runs)
-	if o.format == "json" {
+	switch o.format {
+	case "json":
 		if runs == nil {
 			runs = []ruletest.Run{}
 		}
 		if err := writeJSON(g.stdout, runs); err != nil {
 			return err
 		}
-	} else {
+	case "junit":
+		if err := rules.WriteJUnit(g.stdout, ruletest.ReportCases(runs, o.against)); err != nil {
+			return err
+		}
+	default:
 		writeTestText(g, o, runs, failed)
 	}
 	if failed > 0 {
@@ -120,7 +127,7 @@ func writeTestText(g *globals, o *testOptions, runs []ruletest.Run, failed int) 
 				continue
 			}
 			fmt.Fprintf(g.stdout, "    changed against %s: %s call %d (%s): here %s, at %s %s\n",
-				o.against, r.Name, ch.Call, ch.Tool, fires(ch.Here), o.against, fires(ch.There))
+				o.against, r.Name, ch.Call, ch.Tool, ruletest.Fires(ch.Here), o.against, ruletest.Fires(ch.There))
 		}
 	}
 	switch {
@@ -131,15 +138,4 @@ func writeTestText(g *globals, o *testOptions, runs []ruletest.Run, failed int) 
 	default:
 		g.summaryf(g.stdout, "ok\t%s passed\n", plural(len(runs), "test"))
 	}
-}
-
-func fires(fs []rules.Fire) string {
-	if len(fs) == 0 {
-		return "nothing fires"
-	}
-	var s []string
-	for _, f := range fs {
-		s = append(s, f.String())
-	}
-	return strings.Join(s, ", ")
 }

@@ -105,6 +105,14 @@ func ReadInput(r io.Reader) (*Input, error) {
 		}
 		return nil, fmt.Errorf("hook input is not JSON (%w); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input", err)
 	}
+	// encoding/json decodes null into a nil map without a word; null is
+	// not the object of arguments Claude Code sends.
+	var raw struct {
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	if json.Unmarshal(data, &raw) == nil && string(bytes.TrimSpace(raw.ToolInput)) == "null" {
+		return nil, errors.New("hook input: tool_input is null, not an object; charter expects Claude Code's PreToolUse or PostToolUse JSON")
+	}
 	switch in.HookEventName {
 	case PreToolUse, PostToolUse, SessionEnd:
 	case "":

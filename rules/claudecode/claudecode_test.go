@@ -129,6 +129,7 @@ func TestBadInput(t *testing.T) {
 		{"other event", valid(func(m map[string]any) { m["hook_event_name"] = "Stop" }), `hook event "Stop" is not supported; register charter for PreToolUse, PostToolUse and SessionEnd hooks only`},
 		{"no session", valid(func(m map[string]any) { delete(m, "session_id") }), "hook input has no session_id; charter needs it to keep the session between calls"},
 		{"tool_input not an object", valid(func(m map[string]any) { m["tool_input"] = []any{1} }), "hook input: tool_input is array, not map[string]interface {}; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
+		{"tool_input null", valid(func(m map[string]any) { m["tool_input"] = nil }), "hook input: tool_input is null, not an object; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
 		{"tool_name not a string", valid(func(m map[string]any) { m["tool_name"] = 7 }), "hook input: tool_name is number, not string; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,12 @@
+//go:build gen
+
 // Command gen writes a generated charter repository for benchmarks:
 //
-//	go run ./internal/gen/cmd/gen -n 2000 -o DIR
+//	go run -tags gen ./internal/gen/cmd/gen -n 2000 -o DIR
+//
+// The build tag keeps it out of `go install ./...`, which is how
+// pre-commit installs the hooks of .pre-commit-hooks.yaml: that must build
+// charter only.
 package main
 
 import (

@@ -1,0 +1,9 @@
+package main
+
+import "github.com/charter-dev/charter/bundle"
+
+// writeDir writes the bundle (bundle.WriteDir). It is a variable so that
+// the tests can make writing fail as a read-only directory does, whoever
+// runs them: CI runs as root, whom chmod does not stop (faults_test.go,
+// CHARTER_FAULTS). revision.OpenDir is the same seam for reading.
+var writeDir = bundle.WriteDir

@@ -367,7 +367,7 @@ func (s *site) agentPage(a *compiler.Agent) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 	}
-	d.Prompt = prompt.Lines
+	d.Prompt = redactLines(prompt.Lines)
 	for _, t := range a.Tools {
 		d.Tools = append(d.Tools, toolRow{ProvidedTool: t, Denied: slices.Contains(a.Decl.Tools.Denied, t.Name)})
 	}

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -23,7 +25,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	d, snap := s.docs[p.TextDocument.URI], s.snap
 	s.mu.Unlock()
 	actions := []protocol.CodeAction{}
-	if d == nil || d.rel == "" || snap == nil {
+	if d == nil || d.rel == "" || snap == nil || !s.evaluated(snap, d) {
 		return actions, nil
 	}
 	first, last := int(p.Range.Start.Line)+1, int(p.Range.End.Line)+1
@@ -55,6 +57,25 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		}
 	}
 	return actions, nil
+}
+
+// evaluated reports whether snap's diagnostics of d are of d's text as it
+// is: after an edit not evaluated yet, their positions are the old text's,
+// and an edit made from them would land on what the edit moved there.
+func (s *Server) evaluated(snap *snapshot, d *document) bool {
+	src, ok := snap.inputs[d.rel]
+	if !ok {
+		// Not open when evaluated: the evaluation read the file on disk.
+		s.mu.Lock()
+		root := s.root
+		s.mu.Unlock()
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d.rel)))
+		if err != nil {
+			return false
+		}
+		src = string(b)
+	}
+	return src == d.text.src
 }
 
 // replaceName is the edit that puts the suggestion in place of the name at

@@ -14,6 +14,7 @@ import (
 	"github.com/charter-dev/charter/cuefmt"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/lint"
+	"github.com/charter-dev/charter/secret"
 )
 
 // codeAction offers, for the diagnostics on the requested lines, the
@@ -39,7 +40,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 			if edit, ok := replaceName(d.text, cd); ok {
 				pref := true
 				actions = append(actions, protocol.CodeAction{
-					Title: fmt.Sprintf("Replace with %q", cd.Suggestion), Kind: &quickfix, Diagnostics: lspd, IsPreferred: &pref,
+					Title: secret.Redact(fmt.Sprintf("Replace with %q", cd.Suggestion)), Kind: &quickfix, Diagnostics: lspd, IsPreferred: &pref,
 					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{d.uri: {edit}}},
 				})
 			}

@@ -900,3 +900,22 @@ func TestCodeActionsStale(t *testing.T) {
 		t.Errorf("replacement gave\n%s", got)
 	}
 }
+
+// Completion says what each name is (an agent's name and role, an option's
+// sentence): no credential among them.
+func TestCompletionNoCredential(t *testing.T) {
+	root := copyDir(t, "../examples/dev-team")
+	const key = "AKIAQQAWSEXAMPLE1234"
+	p := filepath.Join(root, "agents/sarah.cue")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), `"Senior Backend Developer"`, `"Lead `+key+`"`, 1)), 0o644)
+	c := start(t, root)
+	c.wait()
+	src := c.read(marco)
+	c.open(marco, src)
+	c.wait()
+	got := completionLabels(t, c, marco, src, `reports_to:   "sarah"`, len(`reports_to:   "`))
+	if d, ok := got["sarah"]; !ok || !strings.Contains(d, "AKIA…[20 chars") || strings.Contains(d, key) {
+		t.Errorf("completion of sarah: %q, want her role with the key redacted", d)
+	}
+}

@@ -103,12 +103,13 @@ func replaceName(t *text, d diag.Diagnostic) (protocol.TextEdit, bool) {
 }
 
 // formatting formats the buffer as charter fmt does; a buffer that does
-// not parse is left alone (its syntax error is a diagnostic already).
+// not parse is left alone (its syntax error is a diagnostic already), and
+// so is every file of a workspace that is not charter's.
 func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	s.mu.Lock()
-	d := s.docs[p.TextDocument.URI]
+	d, snap := s.docs[p.TextDocument.URI], s.snap
 	s.mu.Unlock()
-	if d == nil || d.rel == "" {
+	if d == nil || d.rel == "" || snap != nil && snap.notCharter {
 		return nil, nil
 	}
 	out, ds := cuefmt.Source(d.rel, []byte(d.text.src))

@@ -919,3 +919,21 @@ func TestCompletionNoCredential(t *testing.T) {
 		t.Errorf("completion of sarah: %q, want her role with the key redacted", d)
 	}
 }
+
+// A workspace that is not charter's is served nothing, formatting
+// included: an editor that starts charter lsp for every .cue file must not
+// have charter's CUE version reformat another project's files.
+func TestNotCharterNoFormatting(t *testing.T) {
+	dir := t.TempDir()
+	src := "package k8s\ndeployment:   replicas:    2\n"
+	os.WriteFile(filepath.Join(dir, "k8s.cue"), []byte(src), 0o644)
+	c := start(t, dir)
+	c.wait()
+	c.open("k8s.cue", src)
+	c.wait()
+	var edits []protocol.TextEdit
+	c.call("textDocument/formatting", protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("k8s.cue")}}, &edits)
+	if len(edits) != 0 {
+		t.Errorf("formatting in a workspace that is not charter's: %+v", edits)
+	}
+}

@@ -5,23 +5,14 @@ import (
 	"html"
 	"strings"
 
-	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/secret"
 )
 
-// redactFiles replaces every credential in the site's files by its
+// redactPage returns a page with every credential replaced by its
 // redacted form (DESIGN.md section 9: no command writes one, in any
 // format; the site is written to files, not through the redacting writer
-// every command's output passes).
-func redactFiles(files bundle.Tree) {
-	for name, b := range files {
-		files[name] = redactPage(b)
-	}
-}
-
-// redactPage returns a page with every credential replaced by its
-// redacted form. Values reach a page escaped (html/template writes + as
+// every command's output passes). Values reach a page escaped (html/template writes + as
 // &#43; and " as &#34;, Graphviz writes - as &#45;), which would hide a
 // credential's shape from the detector: it reads the text with character
 // references decoded, and each credential found is replaced in the page,
@@ -34,35 +25,40 @@ func redactPage(b []byte) []byte {
 		return []byte(secret.Redact(string(b)))
 	}
 	// view is the page with references decoded; from[i] and to[i] are the
-	// bytes of the page view[i] was read from.
-	view := make([]byte, 0, len(b))
-	from := make([]int, 0, len(b))
-	to := make([]int, 0, len(b))
-	for i := 0; i < len(b); {
-		n := 1
-		dec := b[i : i+1]
-		if b[i] == '&' {
-			if end := bytes.IndexByte(b[i:min(len(b), i+12)], ';'); end > 1 {
-				ref := string(b[i : i+end+1])
-				if s := html.UnescapeString(ref); s != ref {
-					n, dec = end+1, []byte(s)
+	// bytes of the page view[i] was read from (kept only for a page that
+	// holds a credential: most hold none).
+	var view []byte
+	var from, to []int
+	decode := func(mapped bool) {
+		view = make([]byte, 0, len(b))
+		for i := 0; i < len(b); {
+			n := 1
+			dec := b[i : i+1]
+			if b[i] == '&' {
+				if end := bytes.IndexByte(b[i:min(len(b), i+12)], ';'); end > 1 {
+					ref := string(b[i : i+end+1])
+					if s := html.UnescapeString(ref); s != ref {
+						n, dec = end+1, []byte(s)
+					}
 				}
 			}
+			if mapped {
+				for range dec {
+					from = append(from, i)
+					to = append(to, i+n)
+				}
+			}
+			view = append(view, dec...)
+			i += n
 		}
-		for range dec {
-			from = append(from, i)
-			to = append(to, i+n)
-		}
-		view = append(view, dec...)
-		i += n
 	}
-	if !secret.MayContain(string(view)) {
+	decode(false)
+	if !secret.MayContain(string(view)) || len(secret.Find(string(view))) == 0 {
 		return b
 	}
+	from, to = make([]int, 0, len(b)), make([]int, 0, len(b))
+	decode(true)
 	ms := secret.Find(string(view))
-	if len(ms) == 0 {
-		return b
-	}
 	var out bytes.Buffer
 	last := 0
 	for _, m := range ms {

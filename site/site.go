@@ -134,7 +134,6 @@ func Build(opts Options) (*Result, error) {
 	if err := s.generate(); err != nil {
 		return nil, err
 	}
-	redactFiles(s.files)
 	if rev.OK() {
 		res.Agents = len(rev.Program.Agents)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -133,5 +134,26 @@ func TestRuntimeNames(t *testing.T) {
 	ClassifyDeclaration(&cs[0])
 	if cs[0].Effect != Widened {
 		t.Errorf("a runtime name mapped: %s, want widened", cs[0].Effect)
+	}
+}
+
+// A value cut to one line is cut after redaction: a credential cut first
+// loses its shape, and its first characters would pass the redacting
+// writer. The cut keeps whole characters.
+func TestBriefRedactsBeforeCut(t *testing.T) {
+	for _, raw := range []string{
+		`[{"description":"Uses it.","tags":["sk-proj-QQoai0123456789abcdefghij"]}, {"description":"Other."}]`,
+		`["` + strings.Repeat("x", 60) + `", "ghp_QQgh0123456789abcdefghijklmnopqrstuv"]`,
+	} {
+		got := Brief(json.RawMessage(raw))
+		if strings.Contains(got, "QQ") {
+			t.Errorf("Brief(%s) = %s: a part of the credential shows", raw, got)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("Brief(%s) = %q: not UTF-8", raw, got)
+		}
+	}
+	if got := Brief(json.RawMessage(`"a` + strings.Repeat("é", 60) + `"`)); !utf8.ValidString(got) || !strings.HasSuffix(got, "...") {
+		t.Errorf("Brief of 60 é = %q: want valid UTF-8, cut with ...", got)
 	}
 }

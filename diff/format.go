@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/charter-dev/charter/secret"
 )
 
 // Report is a whole diff: agent changes (classed) and changes to the other
@@ -116,11 +119,17 @@ func promptChange(c Change) string {
 // Brief shows a JSON value on one line, cut to 80 bytes.
 func Brief(raw json.RawMessage) string { return brief(raw) }
 
-// brief shows a JSON value on one line, cut to 80 bytes.
+// brief shows a JSON value on one line, cut to 80 bytes. Credentials are
+// redacted before the cut: a credential cut short no longer has its shape,
+// and its first characters would pass the redacting writer.
 func brief(raw json.RawMessage) string {
-	s := strings.Join(strings.Fields(string(raw)), " ")
+	s := secret.Redact(strings.Join(strings.Fields(string(raw)), " "))
 	if len(s) > 80 {
-		s = s[:77] + "..."
+		cut := 77
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/charter-dev/charter/cuefmt"
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/lint"
+	"github.com/charter-dev/charter/secret"
 )
 
 // codeAction offers, for the diagnostics on the requested lines, the
@@ -23,7 +26,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	d, snap := s.docs[p.TextDocument.URI], s.snap
 	s.mu.Unlock()
 	actions := []protocol.CodeAction{}
-	if d == nil || d.rel == "" || snap == nil {
+	if d == nil || d.rel == "" || snap == nil || !s.evaluated(snap, d) {
 		return actions, nil
 	}
 	first, last := int(p.Range.Start.Line)+1, int(p.Range.End.Line)+1
@@ -37,7 +40,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 			if edit, ok := replaceName(d.text, cd); ok {
 				pref := true
 				actions = append(actions, protocol.CodeAction{
-					Title: fmt.Sprintf("Replace with %q", cd.Suggestion), Kind: &quickfix, Diagnostics: lspd, IsPreferred: &pref,
+					Title: secret.Redact(fmt.Sprintf("Replace with %q", cd.Suggestion)), Kind: &quickfix, Diagnostics: lspd, IsPreferred: &pref,
 					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{d.uri: {edit}}},
 				})
 			}
@@ -55,6 +58,25 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		}
 	}
 	return actions, nil
+}
+
+// evaluated reports whether snap's diagnostics of d are of d's text as it
+// is: after an edit not evaluated yet, their positions are the old text's,
+// and an edit made from them would land on what the edit moved there.
+func (s *Server) evaluated(snap *snapshot, d *document) bool {
+	src, ok := snap.inputs[d.rel]
+	if !ok {
+		// Not open when evaluated: the evaluation read the file on disk.
+		s.mu.Lock()
+		root := s.root
+		s.mu.Unlock()
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d.rel)))
+		if err != nil {
+			return false
+		}
+		src = string(b)
+	}
+	return src == d.text.src
 }
 
 // replaceName is the edit that puts the suggestion in place of the name at
@@ -81,12 +103,13 @@ func replaceName(t *text, d diag.Diagnostic) (protocol.TextEdit, bool) {
 }
 
 // formatting formats the buffer as charter fmt does; a buffer that does
-// not parse is left alone (its syntax error is a diagnostic already).
+// not parse is left alone (its syntax error is a diagnostic already), and
+// so is every file of a workspace that is not charter's.
 func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	s.mu.Lock()
-	d := s.docs[p.TextDocument.URI]
+	d, snap := s.docs[p.TextDocument.URI], s.snap
 	s.mu.Unlock()
-	if d == nil || d.rel == "" {
+	if d == nil || d.rel == "" || snap != nil && snap.notCharter {
 		return nil, nil
 	}
 	out, ds := cuefmt.Source(d.rel, []byte(d.text.src))

@@ -12,6 +12,7 @@ import (
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/secret"
 )
 
 func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
@@ -32,6 +33,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	add := func(kind protocol.CompletionItemKind, label, detail, doc string) {
 		it := protocol.CompletionItem{Label: label, Kind: &kind}
 		if detail != "" {
+			detail = secret.Redact(detail) // an agent's role, a description
 			it.Detail = &detail
 		}
 		if doc != "" {

@@ -148,6 +148,11 @@ func (s *Server) fast(ctx context.Context) bool {
 	if len(ds) == 0 {
 		delete(snap.diags, edited)
 	}
+	snap.inputs = maps.Clone(snap.inputs)
+	if snap.inputs == nil {
+		snap.inputs = map[string]string{}
+	}
+	snap.inputs[edited] = etext.src // the code actions check the text they apply to
 	snap.took = time.Since(start)
 	s.snap = &snap
 	uri := pathURI(filepath.Join(root, filepath.FromSlash(edited)))

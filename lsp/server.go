@@ -35,6 +35,7 @@ import (
 
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/secret"
 )
 
 // Options configure a Server.
@@ -243,6 +244,7 @@ func (s *Server) notify(method string, params any) {
 
 // say shows a message to the user once per session.
 func (s *Server) say(typ protocol.MessageType, msg string) {
+	msg = secret.Redact(msg) // an error may quote a value
 	s.mu.Lock()
 	seen := s.said[msg]
 	s.said[msg] = true

@@ -855,3 +855,85 @@ func TestNoCredential(t *testing.T) {
 		t.Errorf("hover prints the credential:\n%s", h)
 	}
 }
+
+// A code action asked for after an edit and before that edit's evaluation
+// publishes must not be computed from the previous evaluation's positions:
+// its replacement would land on what the edit moved there and corrupt the
+// buffer. The server offers no fix until the buffer is evaluated again.
+func TestCodeActionsStale(t *testing.T) {
+	c := start(t, copyDir(t, "../examples/dev-team"))
+	c.wait()
+	src := c.read(marco)
+	bad := strings.Replace(src, `verbosity: "concise"`, `verbosity: "consise"`, 1)
+	c.open(marco, bad)
+	c.wait()
+	line := int(pos(t, bad, `"consise"`, 0).Line)
+	if as := actions(t, c, marco, line); len(as) != 1 {
+		t.Fatalf("got %d actions before the edit, want the replacement: %+v", len(as), as)
+	}
+	// The next evaluation is held until the code action is answered.
+	release := make(chan struct{})
+	var once sync.Once
+	c.srv.mu.Lock()
+	c.srv.started = func() { once.Do(func() { <-release }) }
+	c.srv.mu.Unlock()
+	moved := strings.Replace(bad, `{verbosity: "consise"`, `{  verbosity: "consise"`, 1)
+	c.change(marco, moved)
+	as := actions(t, c, marco, line)
+	close(release)
+	for _, a := range as {
+		if a.Edit == nil {
+			continue
+		}
+		got := apply(moved, a.Edit.Changes[c.uri(marco)])
+		want := strings.Replace(moved, `"consise"`, `"concise"`, 1)
+		if strings.HasPrefix(a.Title, "Replace") && got != want {
+			t.Errorf("%q on the edited buffer gave\n%s", a.Title, got)
+		}
+	}
+	c.wait()
+	as = actions(t, c, marco, line)
+	if len(as) != 1 {
+		t.Fatalf("got %d actions once the edit is evaluated, want the replacement: %+v", len(as), as)
+	}
+	if got, want := apply(moved, as[0].Edit.Changes[c.uri(marco)]), strings.Replace(moved, `"consise"`, `"concise"`, 1); got != want {
+		t.Errorf("replacement gave\n%s", got)
+	}
+}
+
+// Completion says what each name is (an agent's name and role, an option's
+// sentence): no credential among them.
+func TestCompletionNoCredential(t *testing.T) {
+	root := copyDir(t, "../examples/dev-team")
+	const key = "AKIAQQAWSEXAMPLE1234"
+	p := filepath.Join(root, "agents/sarah.cue")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), `"Senior Backend Developer"`, `"Lead `+key+`"`, 1)), 0o644)
+	c := start(t, root)
+	c.wait()
+	src := c.read(marco)
+	c.open(marco, src)
+	c.wait()
+	got := completionLabels(t, c, marco, src, `reports_to:   "sarah"`, len(`reports_to:   "`))
+	if d, ok := got["sarah"]; !ok || !strings.Contains(d, "AKIA…[20 chars") || strings.Contains(d, key) {
+		t.Errorf("completion of sarah: %q, want her role with the key redacted", d)
+	}
+}
+
+// A workspace that is not charter's is served nothing, formatting
+// included: an editor that starts charter lsp for every .cue file must not
+// have charter's CUE version reformat another project's files.
+func TestNotCharterNoFormatting(t *testing.T) {
+	dir := t.TempDir()
+	src := "package k8s\ndeployment:   replicas:    2\n"
+	os.WriteFile(filepath.Join(dir, "k8s.cue"), []byte(src), 0o644)
+	c := start(t, dir)
+	c.wait()
+	c.open("k8s.cue", src)
+	c.wait()
+	var edits []protocol.TextEdit
+	c.call("textDocument/formatting", protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("k8s.cue")}}, &edits)
+	if len(edits) != 0 {
+		t.Errorf("formatting in a workspace that is not charter's: %+v", edits)
+	}
+}

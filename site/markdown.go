@@ -20,8 +20,9 @@ import (
 
 // markdown turns the Markdown charter docs writes into HTML for a page of
 // the site: links to its .md pages point to the site's .html pages, heading
-// ids are the anchors docsgen links to, and raw HTML shows as text (the
-// only HTML docsgen itself writes is <br> in table cells). It returns the
+// ids are the anchors docsgen links to, and raw HTML and images show as
+// text (the only HTML docsgen itself writes is <br> in table cells; the
+// site loads nothing from elsewhere). It returns the
 // page's title (the first heading, left out of the body) and its body.
 func markdown(md []byte) (string, template.HTML, error) {
 	md = bytes.TrimPrefix(md, []byte(docsgen.Marker+"\n"))
@@ -90,7 +91,8 @@ func (a *anchors) Generate(value []byte, _ ast.NodeKind) []byte {
 func (a *anchors) Put(value []byte) { a.seen[string(value)]++ }
 
 // rawAsText renders raw HTML in Markdown as the text it is, except the
-// <br> docsgen writes for a line break in a table cell.
+// <br> docsgen writes for a line break in a table cell, and an image as
+// its Markdown.
 type rawAsText struct{}
 
 func (rawAsText) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
@@ -108,6 +110,23 @@ func (rawAsText) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 			}
 			_, _ = w.WriteString(html.EscapeString(s))
 		}
+		return ast.WalkSkipChildren, nil
+	})
+	// An image would be a request for a file outside the site (a
+	// description may hold ![x](https://...)): it shows as its Markdown.
+	r.Register(ast.KindImage, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkSkipChildren, nil
+		}
+		img := n.(*ast.Image)
+		var alt bytes.Buffer
+		_ = ast.Walk(img, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+			if t, ok := c.(*ast.Text); ok && entering {
+				alt.Write(t.Segment.Value(source))
+			}
+			return ast.WalkContinue, nil
+		})
+		_, _ = w.WriteString(html.EscapeString("![" + alt.String() + "](" + string(img.Destination) + ")"))
 		return ast.WalkSkipChildren, nil
 	})
 	r.Register(ast.KindHTMLBlock, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {

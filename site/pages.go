@@ -89,8 +89,8 @@ func (s *site) put(path, title, kind, body string, data any) error {
 	return err
 }
 
-// page renders a page. It only reads the site, so pages may be rendered
-// in parallel.
+// page renders a page, every credential in it redacted. It only reads the
+// site, so pages may be rendered in parallel.
 func (s *site) page(path, title, kind, body string, data any) ([]byte, error) {
 	var b bytes.Buffer
 	if err := templates.ExecuteTemplate(&b, body, data); err != nil {
@@ -102,7 +102,7 @@ func (s *site) page(path, title, kind, body string, data any) ([]byte, error) {
 	if err := templates.ExecuteTemplate(&out, "layout", page{Title: title, Root: root, Nav: s.nav(), Rev: s.revName(), Kind: kind, Body: template.HTML(b.String())}); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return out.Bytes(), nil
+	return redactPage(out.Bytes()), nil
 }
 
 // revName says what revision the site shows.
@@ -367,7 +367,7 @@ func (s *site) agentPage(a *compiler.Agent) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 	}
-	d.Prompt = prompt.Lines
+	d.Prompt = redactLines(prompt.Lines)
 	for _, t := range a.Tools {
 		d.Tools = append(d.Tools, toolRow{ProvidedTool: t, Denied: slices.Contains(a.Decl.Tools.Denied, t.Name)})
 	}

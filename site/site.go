@@ -15,6 +15,8 @@
 //     shows as text.
 //   - The same input gives the same bytes: no time, no map order, no
 //     randomness reaches the output.
+//   - No credential is written: every literal shaped like one (secret) is
+//     redacted in every page, as every command's output is.
 //   - A repository that does not validate still gives an index that shows
 //     every error; Result.Invalid says so and the command exits 1.
 package site

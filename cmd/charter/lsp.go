@@ -34,7 +34,8 @@ something that is not JSON-RPC.`,
 			s := lsp.New(lsp.Options{Root: g.dir, Version: buildinfo.Read().Version, Log: g.stderr})
 			// The protocol frames each message by its length, which the
 			// redacting writer would change: the server redacts what it
-			// says itself (diagnostics, hover) and writes below it.
+			// says itself (diagnostics, hover, completion, code action
+			// titles, messages) and writes below it.
 			out := g.stdout
 			if u, ok := out.(interface{ Unwrap() io.Writer }); ok {
 				out = u.Unwrap()

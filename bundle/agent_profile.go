@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"github.com/charter-dev/charter/a2a"
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/rules"
@@ -23,4 +24,14 @@ func AgentProfile(prog *compiler.Program, a *compiler.Agent) (rules.Profile, []b
 		return rules.Profile{Name: "none"}, b, nil
 	}
 	return *a.Profile, b, nil
+}
+
+// AgentCard returns agent a's Agent Card as build writes it (unsigned),
+// prompt being a's rendered system prompt.
+func AgentCard(prog *compiler.Program, a *compiler.Agent, prompt string) (*a2a.Card, error) {
+	hash, err := ContentHash(a, prompt)
+	if err != nil {
+		return nil, err
+	}
+	return Card(prog, a, hash), nil
 }

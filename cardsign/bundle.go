@@ -1,6 +1,7 @@
 package cardsign
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/charter-dev/charter/bundle"
@@ -39,4 +40,43 @@ func (v *Verifier) VerifyCards(t bundle.Tree) []CardResult {
 		out = append(out, r)
 	}
 	return out
+}
+
+// BundleReport is the verdict on a whole bundle: its files against
+// manifest.json, and every agent's card against the key. Its JSON is what
+// `charter verify --format json` prints.
+type BundleReport struct {
+	// The fields in the order of their JSON names, as verify has always
+	// printed them.
+	Cards []CardResult `json:"cards"`
+	Files int          `json:"files"`
+	KeyID string       `json:"key_id"`
+	// ManifestProblems are the files that differ from manifest.json.
+	ManifestProblems []string `json:"manifest_problems"`
+	OK               bool     `json:"ok"`
+	// BadCards counts the cards that do not verify.
+	BadCards int `json:"-"`
+}
+
+// VerifyBundle checks t's files against its manifest.json (bundle.Verify)
+// and its cards against v. An error is a bundle that cannot be checked at
+// all (no manifest, a newer layout); what does not verify is in the report.
+func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
+	r := &BundleReport{KeyID: v.KeyID(), Files: len(t), ManifestProblems: []string{}, Cards: []CardResult{}}
+	_, err := bundle.Verify(t)
+	var verr *bundle.VerifyError
+	switch {
+	case errors.As(err, &verr):
+		r.ManifestProblems = append(r.ManifestProblems, verr.Problems...)
+	case err != nil:
+		return nil, err
+	}
+	r.Cards = append(r.Cards, v.VerifyCards(t)...)
+	for _, c := range r.Cards {
+		if c.Error != "" {
+			r.BadCards++
+		}
+	}
+	r.OK = len(r.ManifestProblems) == 0 && r.BadCards == 0
+	return r, nil
 }

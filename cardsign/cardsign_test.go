@@ -369,6 +369,9 @@ func TestVerifyCardsMissing(t *testing.T) {
 	if d := cmp.Diff(want, v.VerifyCards(tree)); d != "" {
 		t.Errorf("VerifyCards (-want +got):\n%s", d)
 	}
+	if _, err := v.VerifyBundle(tree); err == nil {
+		t.Error("VerifyBundle of a tree without manifest.json: no error")
+	}
 }
 
 // TestECParameters reads a key as openssl ecparam -genkey writes it: an

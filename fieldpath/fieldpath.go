@@ -50,6 +50,25 @@ func IsIndex(l string) bool {
 	return len(l) > 2 && l[0] == '[' && l[len(l)-1] == ']' && isDigits(l[1:len(l)-1])
 }
 
+// FromCUE returns the path of the labels of a CUE error path
+// (cue/errors.Error.Path): there an index is a bare number, while a struct
+// label made of digits, like any label that is no identifier, is quoted.
+func FromCUE(labels []string) Path {
+	out := make(Path, len(labels))
+	for i, l := range labels {
+		switch {
+		case isDigits(l):
+			l = "[" + l + "]"
+		case strings.HasPrefix(l, `"`):
+			if u, err := strconv.Unquote(l); err == nil {
+				l = u
+			}
+		}
+		out[i] = l
+	}
+	return out
+}
+
 // HasIndex reports whether the path goes through a list element.
 func (p Path) HasIndex() bool {
 	for _, l := range p {

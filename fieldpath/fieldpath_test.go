@@ -54,3 +54,11 @@ func TestChildDoesNotAlias(t *testing.T) {
 		t.Errorf("Child aliases its parent: %s, %s", b, c)
 	}
 }
+
+func TestFromCUE(t *testing.T) {
+	got := fieldpath.FromCUE([]string{"agents", `"my-agent"`, "tools", "2", `"3"`})
+	want := fieldpath.Path{"agents", "my-agent", "tools", fieldpath.Index(2), "3"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("FromCUE (-want +got):\n%s", d)
+	}
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/charter-dev/charter/internal/atomicfile"
 )
 
 // Store keeps sessions in a directory, one file per session key, for
@@ -92,7 +95,7 @@ func (st *Store) Update(key string, fn func(s *Session) error) (repaired *Corrup
 	// A damaged file, or one where fired lines (which only ever replace each
 	// other) have piled up, is rewritten whole.
 	if corrupt != nil || firedLines > 4*len(s.fired)+1024 {
-		if err := writeFileAtomic(path, s); err != nil {
+		if err := writeSession(path, s); err != nil {
 			return corrupt, err
 		}
 		return corrupt, nil
@@ -224,26 +227,15 @@ func (st *Store) Prune(age time.Duration) (int, error) {
 	return n, nil
 }
 
-// writeFileAtomic writes the whole session to a temporary file beside path
+// writeSession writes the whole session to a temporary file beside path
 // and renames it over path.
-func writeFileAtomic(path string, s *Session) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("saving session: %w", err)
-	}
-	tmp := f.Name()
-	err = s.WriteJSONL(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+func writeSession(path string, s *Session) error {
+	var buf bytes.Buffer
+	err := s.WriteJSONL(&buf)
 	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
+		err = atomicfile.Write(path, buf.Bytes(), 0o600)
 	}
 	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("saving session %s: %w", path, err)
 	}
 	return nil

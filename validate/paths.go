@@ -70,15 +70,3 @@ func schemaAt(s cue.Value, p Path) cue.Value {
 	}
 	return s
 }
-
-func isIndex(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}

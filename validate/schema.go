@@ -3,12 +3,12 @@ package validate
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
+	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/load"
 )
 
@@ -293,26 +293,12 @@ func (v *validator) where(p token.Pos) string {
 	return fmt.Sprintf("%s:%d:%d", p.Filename(), p.Line(), v.repo.Column(p))
 }
 
-// relPath drops the definition name CUE puts first in paths, and marks
-// list indexes: in CUE's error paths an index is a bare number, while a
-// struct label made of digits is quoted.
+// relPath drops the definition name CUE puts first in paths.
 func relPath(p []string) Path {
 	if len(p) > 0 && strings.HasPrefix(p[0], "#") {
 		p = p[1:]
 	}
-	out := make(Path, len(p))
-	for i, l := range p {
-		switch {
-		case isIndex(l):
-			l = "[" + l + "]"
-		case strings.HasPrefix(l, `"`):
-			if u, err := strconv.Unquote(l); err == nil {
-				l = u
-			}
-		}
-		out[i] = l
-	}
-	return out
+	return fieldpath.FromCUE(p)
 }
 
 func msgOf(e cueerrors.Error) string {

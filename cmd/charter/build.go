@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/atomicfile"
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/revision"
@@ -85,38 +84,11 @@ func writeArchive(g *globals, name string, tree bundle.Tree, src *bundle.Source)
 	if err != nil {
 		return fail(err, "")
 	}
-	if err := writeFileAtomic(name, archive); err != nil {
+	if err := atomicfile.Write(name, archive, atomicfile.PermOf(name, 0o644)); err != nil {
 		return fail(fmt.Errorf("writing %s: %w", name, err), "")
 	}
 	g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", name, len(tree), len(archive))
 	return nil
-}
-
-// writeFileAtomic writes b to name through a temporary sibling and a
-// rename. The file keeps its mode when it exists (fmt must not widen a
-// 0600 file), else gets 0644.
-func writeFileAtomic(name string, b []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(name); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
 }
 
 // buildTree evaluates src and builds its bundle in memory, signing every

@@ -40,7 +40,12 @@ func (r *revFlags) source(g *globals) revision.Source {
 // revision's errors reach run, which prints them with their hint and exits 2.
 func evaluate(g *globals, src revision.Source) (*revision.Revision, error) {
 	src.Dir = g.dir
-	return new(revision.Evaluator).Evaluate(src)
+	rev, err := new(revision.Evaluator).Evaluate(src)
+	var re *revision.Error
+	if err != nil && !errors.As(err, &re) {
+		return nil, fail(err, "")
+	}
+	return rev, err
 }
 
 // program returns the revision's program. When it has none the command

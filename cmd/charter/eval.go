@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
@@ -105,15 +103,8 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	if o.protocol == "claude-code" {
 		dir := o.stateDir
 		if dir == "" {
-			cache, err := os.UserCacheDir()
-			if err != nil {
+			if dir, err = claudecode.DefaultStateDir(); err != nil {
 				return usage("no user cache directory (%v): give --state-dir", err)
-			}
-			dir = filepath.Join(cache, "charter", "sessions")
-			// charter's own folder, whichever version made it: SessionEnd
-			// may prune idle sessions in it.
-			if _, err := os.Stat(filepath.Join(dir, rules.OwnMarker)); err != nil {
-				_ = rules.MarkOwn(dir)
 			}
 		}
 		if err := claudecode.Handle(stdin, g.stdout, e, dir); err != nil {
@@ -121,7 +112,12 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 		}
 		return nil
 	}
+	return evalCall(g, o, e, phase, stdin)
+}
 
+// evalCall judges the one call on stdin, after the session's earlier
+// calls, and prints the verdict as JSON.
+func evalCall(g *globals, o *evalOptions, e *rules.Engine, phase rules.Phase, stdin io.Reader) error {
 	var call rules.Call
 	dec := json.NewDecoder(io.LimitReader(stdin, claudecode.MaxInputBytes))
 	if err := dec.Decode(&call); err != nil {
@@ -132,18 +128,13 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	}
 	session := &rules.Session{}
 	if o.session != "" {
-		f, err := os.Open(o.session)
-		if err != nil {
-			return fail(err, "")
-		}
-		s, err := rules.ReadSession(f)
-		f.Close()
+		s, err := rules.ReadSessionFile(o.session)
 		var ce *rules.CorruptLinesError
 		switch {
 		case errors.As(err, &ce):
 			fmt.Fprintf(g.stderr, "charter: %s: %v\n", o.session, err)
 		case err != nil:
-			return fail(fmt.Errorf("reading %s: %w", o.session, err), "")
+			return fail(err, "")
 		}
 		session = s
 	}
@@ -206,18 +197,11 @@ func evalSource(g *globals, o *evalOptions) (rules.Profile, []byte, error) {
 		if err != nil {
 			return rules.Profile{}, nil, err
 		}
-		prompt, err := render.Render(prog, a)
+		p, b, err := bundle.AgentProfile(prog, a)
 		if err != nil {
 			return rules.Profile{}, nil, fail(err, "")
 		}
-		b, err := bundle.AgentFile(prompt.String(), a)
-		if err != nil {
-			return rules.Profile{}, nil, fail(err, "")
-		}
-		if a.Profile == nil {
-			return rules.Profile{Name: "none"}, b, nil
-		}
-		return *a.Profile, b, nil
+		return p, b, nil
 	}
 	p, ok := prog.Profiles[name]
 	if !ok {

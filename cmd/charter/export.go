@@ -60,33 +60,30 @@ func runExport(g *globals, id, to string) error {
 	if err != nil {
 		return fail(err, "")
 	}
-	hash, err := bundle.ContentHash(a, p.String())
+	card, err := bundle.AgentCard(prog, a, p.String())
 	if err != nil {
 		return fail(err, "")
 	}
-	card := bundle.Card(prog, a, hash)
+	var out []byte
 	switch to {
 	case "a2a":
-		b, err := bundle.Pretty(card)
-		if err != nil {
-			return fail(err, "")
-		}
-		g.stdout.Write(b)
+		out, err = bundle.Pretty(card)
 	case "a2a-v0.3":
-		b, err := bundle.Pretty(card.V03())
-		if err != nil {
-			return fail(err, "")
-		}
-		g.stdout.Write(b)
+		out, err = bundle.Pretty(card.V03())
 	case "claude-code":
-		file, notes, err := claudecode.Subagent(a, card.Description, p.String())
-		if err != nil {
-			return fail(err, "")
+		var notes []string
+		out, notes, err = claudecode.Subagent(a, card.Description, p.String())
+		if err == nil {
+			for _, n := range notes {
+				fmt.Fprintf(g.stderr, "charter: %s\n", n)
+			}
 		}
-		for _, n := range notes {
-			fmt.Fprintf(g.stderr, "charter: %s\n", n)
-		}
-		g.stdout.Write(file)
+	}
+	if err != nil {
+		return fail(err, "")
+	}
+	if _, err := g.stdout.Write(out); err != nil {
+		return fail(err, "")
 	}
 	return nil
 }

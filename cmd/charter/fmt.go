@@ -11,6 +11,7 @@ import (
 
 	"github.com/charter-dev/charter/cuefmt"
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/atomicfile"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/revision"
 )
@@ -98,7 +99,7 @@ func fmtFile(g *globals, o *fmtOptions, p string) (bool, []diag.Diagnostic, erro
 	case o.check:
 		fmt.Fprintln(g.stdout, p)
 	default:
-		if err := writeFileAtomic(name, out); err != nil {
+		if err := atomicfile.Write(name, out, atomicfile.PermOf(name, 0o644)); err != nil {
 			return true, nil, fail(err, "")
 		}
 		fmt.Fprintf(g.stdout, "formatted %s\n", p)

@@ -60,6 +60,29 @@ func runImport(g *globals, o *importOptions, file string) error {
 		}
 		return fail(err, "")
 	}
+	printImport(g, res, file)
+	report := res.Report()
+	if err := writeTextDiagnostics(g, report); err != nil {
+		return err
+	}
+	switch {
+	case len(res.Problems) > 0:
+		fmtErrors(g, report)
+		return findings()
+	case res.Blocked():
+		g.summaryf(g.stderr, "charter: %s; nothing written (--force writes what can be carried over)\n", countBySeverity(report))
+		return findings()
+	}
+	if s, _ := diag.Max(report); s == diag.Error {
+		g.summaryf(g.stderr, "charter: %s; fix them in the files written\n", countBySeverity(report))
+		return findings()
+	}
+	return nil
+}
+
+// printImport prints what import read and wrote: the format, each
+// declaration and where it went, the notes, the files.
+func printImport(g *globals, res *importer.Result, file string) {
 	if res.Format != nil {
 		if res.Reason != "" {
 			fmt.Fprintf(g.stdout, "%s: read as %s (%s)\n", file, res.Format.Title, res.Reason)
@@ -89,21 +112,4 @@ func runImport(g *globals, o *importOptions, file string) error {
 	if res.Equal {
 		fmt.Fprintf(g.stdout, "the imported agent equals %s\n", file)
 	}
-	report := res.Report()
-	if err := writeTextDiagnostics(g, report); err != nil {
-		return err
-	}
-	switch {
-	case len(res.Problems) > 0:
-		fmtErrors(g, report)
-		return findings()
-	case res.Blocked():
-		g.summaryf(g.stderr, "charter: %s; nothing written (--force writes what can be carried over)\n", countBySeverity(report))
-		return findings()
-	}
-	if s, _ := diag.Max(report); s == diag.Error {
-		g.summaryf(g.stderr, "charter: %s; fix them in the files written\n", countBySeverity(report))
-		return findings()
-	}
-	return nil
 }

@@ -109,17 +109,7 @@ func runLint(g *globals, o *lintOptions) error {
 	// Validation and compilation first: their errors stop lint.
 	prog, ds := rev.Program, rev.Diagnostics
 	if prog == nil {
-		var rules []diag.RuleInfo
-		if o.format == "sarif" {
-			rules = sarifRules()
-		}
-		if err := writeLint(g, o.format, ds, rules, diag.Error); err != nil {
-			return err
-		}
-		if o.format == "text" {
-			g.summaryf(g.stderr, "charter: %s; lint rules did not run: fix the errors first\n", countBySeverity(ds))
-		}
-		return findings()
+		return lintStopped(g, o, ds)
 	}
 
 	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
@@ -145,6 +135,22 @@ func runLint(g *globals, o *lintOptions) error {
 		return err
 	}
 	return lintVerdict(g, o.format, ds, len(prog.Agents), failLevel)
+}
+
+// lintStopped prints the errors of validation and compilation, which stop
+// lint before its rules run, and returns exit 1.
+func lintStopped(g *globals, o *lintOptions, ds []diag.Diagnostic) error {
+	var rules []diag.RuleInfo
+	if o.format == "sarif" {
+		rules = sarifRules()
+	}
+	if err := writeLint(g, o.format, ds, rules, diag.Error); err != nil {
+		return err
+	}
+	if o.format == "text" {
+		g.summaryf(g.stderr, "charter: %s; lint rules did not run: fix the errors first\n", countBySeverity(ds))
+	}
+	return findings()
 }
 
 // lintVerdict prints lint's summary line and returns exit 1 when a finding

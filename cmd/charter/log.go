@@ -50,13 +50,7 @@ func runLog(g *globals, o *logOptions, id string) error {
 	if err != nil {
 		return err
 	}
-	if o.limit > 0 && len(versions) > o.limit {
-		versions = versions[len(versions)-o.limit:]
-	}
-	// Newest first, as git log.
-	for i, j := 0, len(versions)-1; i < j; i, j = i+1, j-1 {
-		versions[i], versions[j] = versions[j], versions[i]
-	}
+	versions = history.Newest(versions, o.limit)
 	if o.format == "json" {
 		if versions == nil {
 			versions = []history.Version{}
@@ -72,18 +66,7 @@ func runLog(g *globals, o *logOptions, id string) error {
 		} else {
 			fmt.Fprintf(g.stdout, "    hash %s  %s\n", v.ContentHash[:16], v.Summary)
 		}
-		var notes []string
-		if e.Committer.Name != e.Author.Name || e.Committer.Email != e.Author.Email {
-			notes = append(notes, "committed by "+e.Committer.Name+" <"+e.Committer.Email+">")
-		}
-		notes = append(notes, e.Signature.String()+" (not verified)")
-		for _, r := range e.ReviewedBy {
-			notes = append(notes, "Reviewed-by: "+r)
-		}
-		for _, r := range e.ApprovedBy {
-			notes = append(notes, "Approved-by: "+r)
-		}
-		fmt.Fprintf(g.stdout, "    %s\n    %s\n", strings.Join(notes, "; "), e.Subject)
+		fmt.Fprintf(g.stdout, "    %s\n    %s\n", strings.Join(e.Notes(), "; "), e.Subject)
 	}
 	return nil
 }

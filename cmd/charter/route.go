@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/team"
 )
@@ -53,41 +51,21 @@ func runRoute(g *globals, o *routeOptions) error {
 	if len(o.skills) == 0 {
 		return usage("--skill is required: name a skill id the task needs, such as --skill python")
 	}
-	var ev revision.Evaluator
-	r, err := ev.Evaluate(revision.Source{Dir: g.dir, Rev: o.rev})
+	rev, err := evaluate(g, revision.Source{Rev: o.rev})
 	if err != nil {
-		var re *revision.Error
-		if errors.As(err, &re) {
-			return fail(re.Err, re.Hint)
-		}
-		return fail(err, "")
+		return err
 	}
-	if !r.OK() {
-		_ = writeDiagnostics(g, "text", r.Diagnostics)
-		fmtErrors(g, r.Diagnostics)
-		return findings()
+	prog, err := program(g, rev, false)
+	if err != nil {
+		return err
 	}
-	agents := r.Program.Config.Agents
-	skills, tags := map[string]bool{}, map[string]bool{}
-	for _, a := range agents {
-		for _, s := range slices.Concat(a.Skills.Primary, a.Skills.Secondary) {
-			skills[s.ID] = true
-			for _, t := range s.Tags {
-				tags[t] = true
-			}
-		}
+	agents := prog.Config.Agents
+	task := team.Task{Skills: o.skills, Tags: o.tags}
+	var unknown *team.UnknownError
+	if err := task.Check(agents); errors.As(err, &unknown) {
+		return unknownName(unknown.Kind, unknown.Name, unknown.Known)
 	}
-	for _, s := range o.skills {
-		if !skills[s] {
-			return unknownName("skill", s, model.Sorted(skills))
-		}
-	}
-	for _, t := range o.tags {
-		if !tags[t] {
-			return unknownName("tag", t, model.Sorted(tags))
-		}
-	}
-	ranked := team.Rank(agents, team.Task{Skills: o.skills, Tags: o.tags})
+	ranked := team.Rank(agents, task)
 	if o.format == "json" {
 		if ranked == nil {
 			ranked = []team.Route{}

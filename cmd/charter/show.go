@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -54,18 +53,12 @@ func runShowRepo(g *globals, outFormat string) error {
 	if outFormat != "json" {
 		return usage("show --repo prints JSON only; drop --format %s", outFormat)
 	}
-	rev, err := new(revision.Evaluator).Evaluate(revision.Source{Dir: g.dir})
+	rev, err := evaluate(g, revision.Source{})
 	if err != nil {
-		var re *revision.Error
-		if errors.As(err, &re) {
-			return fail(re.Err, re.Hint)
-		}
 		return err
 	}
-	if !rev.OK() {
-		_ = writeDiagnostics(g, "text", rev.Diagnostics)
-		fmtErrors(g, rev.Diagnostics)
-		return findings()
+	if _, err := program(g, rev, false); err != nil {
+		return err
 	}
 	b, err := rev.Validation.Repo().Whole().MarshalJSON()
 	if err != nil {

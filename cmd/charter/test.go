@@ -83,23 +83,27 @@ func runTests(g *globals, o *testOptions) error {
 
 	runs := ruletest.RunAll(prog, ruletest.Options{Std: o.std, Filter: filter, Against: there, AgainstName: o.against})
 	failed := ruletest.Failed(runs)
+	if err := writeTests(g, o, runs, failed); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return findings()
+	}
+	return nil
+}
+
+// writeTests prints the runs in the chosen format.
+func writeTests(g *globals, o *testOptions, runs []ruletest.Run, failed int) error {
 	switch o.format {
 	case "json":
 		if runs == nil {
 			runs = []ruletest.Run{}
 		}
-		if err := writeJSON(g.stdout, runs); err != nil {
-			return err
-		}
+		return writeJSON(g.stdout, runs)
 	case "junit":
-		if err := rules.WriteJUnit(g.stdout, ruletest.ReportCases(runs, o.against)); err != nil {
-			return err
-		}
+		return rules.WriteJUnit(g.stdout, ruletest.ReportCases(runs, o.against))
 	default:
 		writeTestText(g, o, runs, failed)
-	}
-	if failed > 0 {
-		return findings()
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -50,48 +49,30 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 	if err != nil {
 		return fail(fmt.Errorf("reading the bundle: %v", err), "")
 	}
-	var problems []string
-	_, err = bundle.Verify(t)
-	var verr *bundle.VerifyError
-	switch {
-	case errors.As(err, &verr):
-		problems = verr.Problems
-	case err != nil:
+	r, err := v.VerifyBundle(t)
+	if err != nil {
 		return fail(fmt.Errorf("%s: %v", dir, err), "")
 	}
-	cards := v.VerifyCards(t)
-	bad := 0
-	for _, c := range cards {
-		if c.Error != "" {
-			bad++
-		}
-	}
 	if o.format == "json" {
-		if problems == nil {
-			problems = []string{}
-		}
-		if cards == nil {
-			cards = []cardsign.CardResult{}
-		}
-		if err := writeJSON(g.stdout, map[string]any{"ok": len(problems) == 0 && bad == 0, "key_id": v.KeyID(), "files": len(t), "manifest_problems": problems, "cards": cards}); err != nil {
+		if err := writeJSON(g.stdout, r); err != nil {
 			return err
 		}
 	} else {
-		for _, p := range problems {
+		for _, p := range r.ManifestProblems {
 			fmt.Fprintf(g.stdout, "%s/manifest.json: %s\n", dir, p)
 		}
-		for _, c := range cards {
+		for _, c := range r.Cards {
 			if c.Error != "" {
 				fmt.Fprintf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
 			}
 		}
 	}
-	if len(problems) > 0 || bad > 0 {
-		g.summaryf(g.stderr, "charter: %s does not verify: %d file problems, %d of %s\n", dir, len(problems), bad, plural(len(cards), "card"))
+	if !r.OK {
+		g.summaryf(g.stderr, "charter: %s does not verify: %d file problems, %d of %s\n", dir, len(r.ManifestProblems), r.BadCards, plural(len(r.Cards), "card"))
 		return findings()
 	}
 	if o.format == "text" {
-		g.summaryf(g.stdout, "ok: %s: %d files match manifest.json; %s signed by key %s\n", dir, len(t), plural(len(cards), "card"), v.KeyID())
+		g.summaryf(g.stdout, "ok: %s: %d files match manifest.json; %s signed by key %s\n", dir, len(t), plural(len(r.Cards), "card"), v.KeyID())
 	}
 	return nil
 }

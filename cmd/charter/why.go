@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/fieldpath"
 	"github.com/charter-dev/charter/model"
 )
 
@@ -60,7 +61,7 @@ func runWhy(g *globals, id, path, format string) error {
 	if format == "json" {
 		return writeJSON(g.stdout, map[string]any{"agent": id, "path": path, "pos": pos})
 	}
-	fmt.Fprintf(g.stdout, "agents.%s.%s is declared at %s\n", id, path, pos)
+	fmt.Fprintf(g.stdout, "%s is declared at %s\n", fieldpath.Path(full), pos)
 	return nil
 }
 

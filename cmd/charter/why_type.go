@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/fieldpath"
 )
 
 // whyTypeDefault prints where a value an agent takes from its agent type
@@ -21,10 +22,11 @@ func whyTypeDefault(g *globals, prog *compiler.Program, a *compiler.Agent, path 
 		}
 		return true, writeJSON(g.stdout, out)
 	}
+	full := fieldpath.Path{"agents", a.ID}.Child(path...)
 	if own {
-		fmt.Fprintf(g.stdout, "agents.%s.%s is declared at %s, merged with agent type %s's at %s\n", a.ID, dotted, prog.Locate(append([]string{"agents", a.ID}, path...)...), a.Decl.Type, pos)
+		fmt.Fprintf(g.stdout, "%s is declared at %s, merged with agent type %s's at %s\n", full, prog.Locate(full...), a.Decl.Type, pos)
 		return true, nil
 	}
-	fmt.Fprintf(g.stdout, "agents.%s.%s comes from agent type %s, declared at %s\n", a.ID, dotted, a.Decl.Type, pos)
+	fmt.Fprintf(g.stdout, "%s comes from agent type %s, declared at %s\n", full, a.Decl.Type, pos)
 	return true, nil
 }

@@ -1,0 +1,41 @@
+package compiler_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/testrepo"
+)
+
+func TestWhyTool(t *testing.T) {
+	src := `package charter
+agentTypes: t: {name: "T", system_prompt: "I am {agent.name}."}
+agents: ann: {name: "Ann", type: "t", behaviors: [{type: "FileToolsBehavior"}], tools: {denied: ["write_file"]}}
+`
+	prog := testrepo.Compile(t, testrepo.FS(map[string]string{"a.cue": src}))
+	var ann *compiler.Agent
+	for _, a := range prog.Agents {
+		if a.ID == "ann" {
+			ann = a
+		}
+	}
+	read, err := prog.WhyTool(ann, "read_file")
+	if err != nil || !read.Callable || read.Behavior != "FileToolsBehavior" || read.ProvidedAt.Line == 0 {
+		t.Errorf("read_file: %+v, %v; want callable, provided by FileToolsBehavior at a line", read, err)
+	}
+	write, err := prog.WhyTool(ann, "write_file")
+	if err != nil || write.Callable || write.Exclusion.By != "tools.denied" {
+		t.Errorf("write_file: %+v, %v; want removed by tools.denied", write, err)
+	}
+	_, err = prog.WhyTool(ann, "run_bash")
+	var nt *compiler.NoToolError
+	if !errors.As(err, &nt) {
+		t.Fatalf("run_bash: error %v, want a NoToolError", err)
+	}
+	if d := cmp.Diff([]string{"list_dir", "read_file", "write_file"}, nt.Tools); d != "" {
+		t.Errorf("tools (-want +got):\n%s", d)
+	}
+}

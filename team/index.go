@@ -137,3 +137,36 @@ func build(agents map[string]*model.Agent, matrixMax int) *Team {
 	}
 	return t
 }
+
+// Breakdown is one pair's score with its parts and the relationships
+// declared between the two, as `charter team A B` shows it. Fields are
+// declared in key order.
+type Breakdown struct {
+	A             string  `json:"a"`
+	B             string  `json:"b"`
+	BigFive       float64 `json:"big_five"`
+	Collaboration float64 `json:"collaboration"`
+	Conflict      float64 `json:"conflict"`
+	// Relations are the declared relationships between the two, as
+	// "FROM reports_to TO" or "FROM can_delegate_to TO".
+	Relations []string `json:"relations"`
+	Score     float64  `json:"score"`
+}
+
+// Explain scores agents a and b (both must be in agents) with the parts
+// of the score and the relationships declared between them.
+func Explain(agents map[string]*model.Agent, a, b string) Breakdown {
+	x, y := agents[a], agents[b]
+	sc := Compatibility(x.Personality, y.Personality)
+	out := Breakdown{A: a, B: b, Score: sc.Score, BigFive: sc.BigFive, Collaboration: sc.Collaboration, Conflict: sc.Conflict, Relations: []string{}}
+	for _, p := range [][2]string{{a, b}, {b, a}} {
+		from, to := agents[p[0]], p[1]
+		if from.Authority.ReportsTo == to {
+			out.Relations = append(out.Relations, p[0]+" reports_to "+to)
+		}
+		if slices.Contains(from.Authority.CanDelegateTo, to) {
+			out.Relations = append(out.Relations, p[0]+" can_delegate_to "+to)
+		}
+	}
+	return out
+}

@@ -110,6 +110,16 @@ var conflictScore = [4][4]float64{
 	{0.5, 0.4, 0.4, 0.2},
 }
 
-func clamp(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+// clamp is math.Max(0, math.Min(1, x)) for the x a score can be (never
+// NaN or a signed zero), in plain comparisons: it runs once a pair.
+func clamp(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
 
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }

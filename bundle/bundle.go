@@ -89,11 +89,12 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		mu.Unlock()
 	}
 
-	// team.json scores every pair of agents: the biggest single task, so
-	// it runs beside the agents.
+	// team.json scores every pair of agents (keeping every score only up
+	// to team.FullMatrixMax agents): the biggest single task, so it runs
+	// beside the agents.
 	teamDone := make(chan error, 1)
 	go func() {
-		// It grows with the square of the agents: compact, its keys sorted
+		// It is large: compact, its keys sorted
 		// by the declaration order of team.Team's fields.
 		tm, err := marshal(team.Build(prog.Config.Agents))
 		if err == nil {

@@ -9,6 +9,9 @@
 # walk meets merges. Built with git fast-import from a deterministic
 # stream: the same commit hashes on every run and machine.
 #
+# COMMITS=50000 makes the large case of issue 16: 50,000 commits, 10,000 of
+# which change the config (one in five, as at 5,000).
+#
 # Environment:
 #   COMMITS=5000        number of commits
 #   COMMIT_GRAPH=1      write a commit-graph file (as git gc does); 0 not to

@@ -42,21 +42,41 @@ type Score struct {
 
 // Compatibility scores two personalities; either may be nil.
 func Compatibility(a, b *model.Personality) Score {
-	if a == nil {
-		a = &model.Personality{}
-	}
-	if b == nil {
-		b = &model.Personality{}
-	}
-	sim := func(x, y *float64) float64 { return 1 - math.Abs(val(x)-val(y)) }
-	d := math.Abs(val(a.Extraversion) - val(b.Extraversion))
-	tent := 1 - math.Abs(d-ExtraversionPeak)/(1-ExtraversionPeak)
-	big := (sim(a.Openness, b.Openness) + sim(a.Conscientiousness, b.Conscientiousness) +
-		sim(a.Agreeableness, b.Agreeableness) + sim(a.StressResponse, b.StressResponse) + tent) / 5
-	col := collaboration(a.Collaboration, b.Collaboration)
-	con := conflict(a.ConflictApproach, b.ConflictApproach)
+	x, y := traitsOf(a), traitsOf(b)
+	big := x.bigFive(y)
+	col, con := collabScore[x.col][y.col], conflictScore[x.con][y.con]
 	total := WeightBigFive*big + WeightCollaboration*col + WeightConflict*con
 	return Score{Score: round(clamp(total)), BigFive: round(big), Collaboration: round(col), Conflict: round(con)}
+}
+
+// traits is a personality reduced to what the score reads, so that
+// scoring all pairs of a large team is arithmetic and table look-ups:
+// the floats with unset as 0.5, collaboration's rank and conflict's class
+// as table indexes (0 unset).
+type traits struct {
+	o, c, e, a, s float64
+	col, con      uint8
+}
+
+func traitsOf(p *model.Personality) traits {
+	if p == nil {
+		p = &model.Personality{}
+	}
+	return traits{o: val(p.Openness), c: val(p.Conscientiousness), e: val(p.Extraversion),
+		a: val(p.Agreeableness), s: val(p.StressResponse),
+		col: collabRank[p.Collaboration], con: conflictClass[p.ConflictApproach]}
+}
+
+func (x traits) bigFive(y traits) float64 {
+	sim := func(p, q float64) float64 { return 1 - math.Abs(p-q) }
+	tent := 1 - math.Abs(math.Abs(x.e-y.e)-ExtraversionPeak)/(1-ExtraversionPeak)
+	return (sim(x.o, y.o) + sim(x.c, y.c) + sim(x.a, y.a) + sim(x.s, y.s) + tent) / 5
+}
+
+// score is Compatibility(...).Score of two agents' traits.
+func (x traits) score(y traits) float64 {
+	total := WeightBigFive*x.bigFive(y) + WeightCollaboration*collabScore[x.col][y.col] + WeightConflict*conflictScore[x.con][y.con]
+	return round(clamp(total))
 }
 
 func val(x *float64) float64 {
@@ -66,54 +86,40 @@ func val(x *float64) float64 {
 	return *x
 }
 
-var collabRank = map[string]int{"independent": 0, "pair": 1, "team": 2}
+// collabRank is the ordinal independent < pair < team, from 1 (0 is
+// unset or unknown).
+var collabRank = map[string]uint8{"independent": 1, "pair": 2, "team": 3}
 
-func collaboration(a, b string) float64 {
-	ra, oka := collabRank[a]
-	rb, okb := collabRank[b]
-	if !oka || !okb {
-		return 0.5
+// collabScore: the same rank 1.0, adjacent 0.5, opposite 0.0; unset 0.5.
+var collabScore = [4][4]float64{
+	{0.5, 0.5, 0.5, 0.5},
+	{0.5, 1, 0.5, 0},
+	{0.5, 0.5, 1, 0.5},
+	{0.5, 0, 0.5, 1},
+}
+
+// conflictClass: 1 constructive, 2 mixed, 3 destructive (0 unset).
+var conflictClass = map[string]uint8{"collaborate": 1, "compromise": 1, "accommodate": 2, "compete": 3, "avoid": 3}
+
+// conflictScore: two constructive 1.0, two destructive 0.2, mixed with
+// constructive or mixed 0.6, destructive with anything else 0.4; unset 0.5.
+var conflictScore = [4][4]float64{
+	{0.5, 0.5, 0.5, 0.5},
+	{0.5, 1, 0.6, 0.4},
+	{0.5, 0.6, 0.6, 0.4},
+	{0.5, 0.4, 0.4, 0.2},
+}
+
+// clamp is math.Max(0, math.Min(1, x)) for the x a score can be (never
+// NaN or a signed zero), in plain comparisons: it runs once a pair.
+func clamp(x float64) float64 {
+	if x < 0 {
+		return 0
 	}
-	switch d := ra - rb; {
-	case d == 0:
+	if x > 1 {
 		return 1
-	case d == 1 || d == -1:
-		return 0.5
 	}
-	return 0
+	return x
 }
-
-func conflictClass(s string) string {
-	switch s {
-	case "collaborate", "compromise":
-		return "constructive"
-	case "compete", "avoid":
-		return "destructive"
-	case "accommodate":
-		return "mixed"
-	}
-	return ""
-}
-
-func conflict(a, b string) float64 {
-	ca, cb := conflictClass(a), conflictClass(b)
-	if ca == "" || cb == "" {
-		return 0.5
-	}
-	if ca > cb {
-		ca, cb = cb, ca
-	}
-	switch ca + "/" + cb {
-	case "constructive/constructive":
-		return 1
-	case "destructive/destructive":
-		return 0.2
-	case "constructive/mixed", "mixed/mixed":
-		return 0.6
-	}
-	return 0.4 // destructive with mixed or constructive
-}
-
-func clamp(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }

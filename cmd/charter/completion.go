@@ -104,6 +104,13 @@ func registerCompletions(root *cobra.Command, g *globals) {
 			c.ValidArgsFunction = agents
 		case "explain":
 			c.ValidArgsFunction = rules
+		case "team":
+			c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				if len(args) > 1 {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				return completeAgents(g, toComplete), cobra.ShellCompDirectiveNoFileComp
+			}
 		}
 		flag := func(name string, f cobra.CompletionFunc) {
 			if c.Flags().Lookup(name) != nil {

@@ -125,3 +125,35 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// A credential split across two writes (a bufio.Writer flushing every 4096
+// bytes, text/template writing a literal and a value) is redacted as if
+// written once: diag's text output printed a whole token that straddled
+// its buffer's boundary.
+func TestWriterSplitAcrossWrites(t *testing.T) {
+	for _, v := range []string{github, aws, openai, slack} {
+		line := "names no agent \"" + v + "\" here\n"
+		for cut := 1; cut < len(line); cut++ {
+			var buf bytes.Buffer
+			w := NewWriter(&buf)
+			w.Write([]byte(line[:cut]))
+			w.Write([]byte(line[cut:]))
+			if out := buf.String(); strings.Contains(out, secretPart(v)) || !strings.Contains(out, "…[") || !strings.HasSuffix(out, "here\n") {
+				t.Fatalf("written in two parts cut at %d: %q", cut, out)
+			}
+		}
+	}
+}
+
+// What follows the last line feed is written by Flush.
+func TestWriterFlush(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.Write([]byte("first\nno line feed " + github))
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); strings.Contains(out, secretPart(github)) || !strings.HasPrefix(out, "first\nno line feed ghp_…[") {
+		t.Errorf("got %q", out)
+	}
+}

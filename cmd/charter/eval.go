@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -161,6 +162,21 @@ func hookError(err error) error {
 		return ee
 	}
 	return err
+}
+
+// claudeCodeHook reports whether a command line runs eval as the Claude
+// Code hook, read from the words themselves: a flag error stops parsing
+// before --protocol is set.
+func claudeCodeHook(args []string) bool {
+	if !slices.Contains(args, "eval") {
+		return false
+	}
+	for i, a := range args {
+		if a == "--protocol=claude-code" || a == "--protocol" && i+1 < len(args) && args[i+1] == "claude-code" {
+			return true
+		}
+	}
+	return false
 }
 
 // evalProfile finds the profile to judge with, from a bundle or by

@@ -75,6 +75,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		rout.Flush()
 		rerr.Flush()
+		// The Claude Code hook's own failures, a command line cobra
+		// refuses or a panic among them, exit 1: exit 2 blocks the call.
+		if code == exitError && claudeCodeHook(args) {
+			code = exitFindings
+		}
 	}()
 	defer func() {
 		if r := recover(); r != nil {

@@ -104,20 +104,23 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	}
 	e.SetGate(gate)
 	if o.protocol == "claude-code" {
-		dir := o.stateDir
+		dir, cacheErr := o.stateDir, error(nil)
 		if dir == "" {
 			cache, err := os.UserCacheDir()
 			if err != nil {
-				return usage("no user cache directory (%v): give --state-dir", err)
-			}
-			dir = filepath.Join(cache, "charter", "sessions")
-			// charter's own folder, whichever version made it: SessionEnd
-			// may prune idle sessions in it.
-			if _, err := os.Stat(filepath.Join(dir, rules.OwnMarker)); err != nil {
-				_ = rules.MarkOwn(dir)
+				// No session store: the gate still denies (Respond), and
+				// anything else fails with this.
+				cacheErr = fmt.Errorf("no user cache directory to keep sessions in (%v): give --state-dir", err)
+			} else {
+				dir = filepath.Join(cache, "charter", "sessions")
+				// charter's own folder, whichever version made it:
+				// SessionEnd may prune idle sessions in it.
+				if _, err := os.Stat(filepath.Join(dir, rules.OwnMarker)); err != nil {
+					_ = rules.MarkOwn(dir)
+				}
 			}
 		}
-		if err := claudecode.Handle(stdin, g.stdout, e, dir); err != nil {
+		if err := claudecode.HandleStore(stdin, g.stdout, e, &rules.Store{Dir: dir, Unusable: cacheErr}); err != nil {
 			return fail(err, "")
 		}
 		return nil

@@ -46,6 +46,11 @@ var Shapes = []*Shape{
 		}},
 	{Prefix: "github_pat_", What: "a GitHub fine-grained access token", pattern: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,}`), keep: fixed(len("github_pat_"))},
 	{Prefix: "ghp_", What: "a GitHub personal access token", pattern: regexp.MustCompile(`ghp_[A-Za-z0-9]{30,}`), keep: fixed(len("ghp_"))},
+	{Prefix: "gho_", What: "a GitHub OAuth access token", pattern: regexp.MustCompile(`gho_[A-Za-z0-9]{30,}`), keep: fixed(len("gho_"))},
+	{Prefix: "ghu_", What: "a GitHub App user access token", pattern: regexp.MustCompile(`ghu_[A-Za-z0-9]{30,}`), keep: fixed(len("ghu_"))},
+	// GITHUB_TOKEN in GitHub Actions is one.
+	{Prefix: "ghs_", What: "a GitHub App installation token", pattern: regexp.MustCompile(`ghs_[A-Za-z0-9]{30,}`), keep: fixed(len("ghs_"))},
+	{Prefix: "ghr_", What: "a GitHub refresh token", pattern: regexp.MustCompile(`ghr_[A-Za-z0-9]{30,}`), keep: fixed(len("ghr_"))},
 	{Prefix: "sk-", What: "an OpenAI or Anthropic API key", pattern: regexp.MustCompile(`sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`),
 		keep: func(m string) int {
 			for _, p := range []string{"sk-proj-", "sk-ant-"} {

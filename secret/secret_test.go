@@ -157,3 +157,17 @@ func TestWriterFlush(t *testing.T) {
 		t.Errorf("got %q", out)
 	}
 }
+
+// GitHub's other tokens (OAuth gho_, user-to-server ghu_, server-to-server
+// ghs_ as GITHUB_TOKEN in Actions, refresh ghr_) are credentials as ghp_ is.
+func TestGitHubTokens(t *testing.T) {
+	for _, p := range []string{"gho_", "ghu_", "ghs_", "ghr_"} {
+		v := p + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
+		if _, ok := IsLiteral("description", "see "+v); !ok {
+			t.Errorf("%s is not taken for a credential", v)
+		}
+		if got := Redact("see " + v + "."); got != "see "+p+"…"+got[len("see ")+len(p)+len("…"):] || strings.Contains(got, v[len(p):]) {
+			t.Errorf("Redact(%q) = %q", v, got)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -255,4 +256,27 @@ func RedactNamed(v any) any {
 // value is not a reference (env:NAME, ${VAR}, ...).
 func NamedLiteral(label, value string) bool {
 	return label != "" && NamedLike(label) && len(value) >= 6 && !LooksLikeReference(value)
+}
+
+// quoted matches a double-quoted string literal in a message.
+var quoted = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
+
+// RedactQuoted returns msg, a message about the field named label, with
+// every quoted value that field's name says is a credential (NamedLiteral)
+// redacted: a message quoting an api_key's values (a conflict) would print
+// them, and no shape gives them away.
+func RedactQuoted(label, msg string) string {
+	if !NamedLike(label) || !strings.Contains(msg, `"`) {
+		return msg
+	}
+	return quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		v, err := strconv.Unquote(q)
+		if err != nil {
+			v = q[1 : len(q)-1]
+		}
+		if !NamedLiteral(label, v) {
+			return q
+		}
+		return `"` + Redacted(v) + `"`
+	})
 }

@@ -171,3 +171,15 @@ func TestGitHubTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestRedactQuoted(t *testing.T) {
+	for _, c := range []struct{ label, msg, want string }{
+		{"api_key", `conflicting values "hunter2hunter2" and "env:KEY"`, `conflicting values "` + Redacted("hunter2hunter2") + `" and "env:KEY"`},
+		{"description", `conflicting values "hunter2hunter2" and "x"`, `conflicting values "hunter2hunter2" and "x"`},
+		{"password", `"a\"quoted\"pass" is wrong`, `"` + Redacted(`a"quoted"pass`) + `" is wrong`},
+	} {
+		if got := RedactQuoted(c.label, c.msg); got != c.want {
+			t.Errorf("RedactQuoted(%q, %q) = %q, want %q", c.label, c.msg, got, c.want)
+		}
+	}
+}

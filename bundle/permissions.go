@@ -90,6 +90,13 @@ func ReadGate(agentJSON []byte, runtime string) (*rules.Gate, error) {
 	for _, e := range doc.Excluded {
 		g.Excluded[e.Name] = fmt.Sprintf("%s (%s)", e.Reason, at(e.By))
 	}
+	// A denied tool no behavior provides is in no exclusion, and still
+	// denied: without this an agent with no allow-list called it.
+	for _, t := range doc.Tools.Denied {
+		if g.Excluded[t] == "" && !slices.Contains(g.Tools, t) {
+			g.Excluded[t] = fmt.Sprintf("tools.denied names %s (%s)", t, at("tools.denied"))
+		}
+	}
 	if doc.Restricted {
 		if _, ok := doc.DeclaredAt["tools.allowed"]; ok || doc.Tools.AccessLevel == "" {
 			g.RestrictedBy = at("tools.allowed")

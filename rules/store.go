@@ -33,6 +33,9 @@ type Store struct {
 	// LockTimeout is how long Update waits for another process's lock
 	// before it gives up; zero means 10 seconds.
 	LockTimeout time.Duration
+	// Unusable, when set, says why there is no store (no directory to
+	// keep sessions in): Update returns it.
+	Unusable error
 }
 
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
@@ -59,6 +62,9 @@ func fileName(key string) string {
 func (st *Store) Update(key string, fn func(s *Session) error) (repaired *CorruptLinesError, err error) {
 	if key == "" {
 		return nil, errors.New("session key is empty; give each session a key, such as the runtime's session id")
+	}
+	if st.Unusable != nil {
+		return nil, st.Unusable
 	}
 	if st.Dir == "" {
 		return nil, errors.New("session store has no directory; set Store.Dir")

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -46,6 +47,11 @@ var Shapes = []*Shape{
 		}},
 	{Prefix: "github_pat_", What: "a GitHub fine-grained access token", pattern: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,}`), keep: fixed(len("github_pat_"))},
 	{Prefix: "ghp_", What: "a GitHub personal access token", pattern: regexp.MustCompile(`ghp_[A-Za-z0-9]{30,}`), keep: fixed(len("ghp_"))},
+	{Prefix: "gho_", What: "a GitHub OAuth access token", pattern: regexp.MustCompile(`gho_[A-Za-z0-9]{30,}`), keep: fixed(len("gho_"))},
+	{Prefix: "ghu_", What: "a GitHub App user access token", pattern: regexp.MustCompile(`ghu_[A-Za-z0-9]{30,}`), keep: fixed(len("ghu_"))},
+	// GITHUB_TOKEN in GitHub Actions is one.
+	{Prefix: "ghs_", What: "a GitHub App installation token", pattern: regexp.MustCompile(`ghs_[A-Za-z0-9]{30,}`), keep: fixed(len("ghs_"))},
+	{Prefix: "ghr_", What: "a GitHub refresh token", pattern: regexp.MustCompile(`ghr_[A-Za-z0-9]{30,}`), keep: fixed(len("ghr_"))},
 	{Prefix: "sk-", What: "an OpenAI or Anthropic API key", pattern: regexp.MustCompile(`sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`),
 		keep: func(m string) int {
 			for _, p := range []string{"sk-proj-", "sk-ant-"} {
@@ -250,4 +256,27 @@ func RedactNamed(v any) any {
 // value is not a reference (env:NAME, ${VAR}, ...).
 func NamedLiteral(label, value string) bool {
 	return label != "" && NamedLike(label) && len(value) >= 6 && !LooksLikeReference(value)
+}
+
+// quoted matches a double-quoted string literal in a message.
+var quoted = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
+
+// RedactQuoted returns msg, a message about the field named label, with
+// every quoted value that field's name says is a credential (NamedLiteral)
+// redacted: a message quoting an api_key's values (a conflict) would print
+// them, and no shape gives them away.
+func RedactQuoted(label, msg string) string {
+	if !NamedLike(label) || !strings.Contains(msg, `"`) {
+		return msg
+	}
+	return quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		v, err := strconv.Unquote(q)
+		if err != nil {
+			v = q[1 : len(q)-1]
+		}
+		if !NamedLiteral(label, v) {
+			return q
+		}
+		return `"` + Redacted(v) + `"`
+	})
 }

@@ -125,3 +125,61 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// A credential split across two writes (a bufio.Writer flushing every 4096
+// bytes, text/template writing a literal and a value) is redacted as if
+// written once: diag's text output printed a whole token that straddled
+// its buffer's boundary.
+func TestWriterSplitAcrossWrites(t *testing.T) {
+	for _, v := range []string{github, aws, openai, slack} {
+		line := "names no agent \"" + v + "\" here\n"
+		for cut := 1; cut < len(line); cut++ {
+			var buf bytes.Buffer
+			w := NewWriter(&buf)
+			w.Write([]byte(line[:cut]))
+			w.Write([]byte(line[cut:]))
+			if out := buf.String(); strings.Contains(out, secretPart(v)) || !strings.Contains(out, "…[") || !strings.HasSuffix(out, "here\n") {
+				t.Fatalf("written in two parts cut at %d: %q", cut, out)
+			}
+		}
+	}
+}
+
+// What follows the last line feed is written by Flush.
+func TestWriterFlush(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.Write([]byte("first\nno line feed " + github))
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); strings.Contains(out, secretPart(github)) || !strings.HasPrefix(out, "first\nno line feed ghp_…[") {
+		t.Errorf("got %q", out)
+	}
+}
+
+// GitHub's other tokens (OAuth gho_, user-to-server ghu_, server-to-server
+// ghs_ as GITHUB_TOKEN in Actions, refresh ghr_) are credentials as ghp_ is.
+func TestGitHubTokens(t *testing.T) {
+	for _, p := range []string{"gho_", "ghu_", "ghs_", "ghr_"} {
+		v := p + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
+		if _, ok := IsLiteral("description", "see "+v); !ok {
+			t.Errorf("%s is not taken for a credential", v)
+		}
+		if got := Redact("see " + v + "."); got != "see "+p+"…"+got[len("see ")+len(p)+len("…"):] || strings.Contains(got, v[len(p):]) {
+			t.Errorf("Redact(%q) = %q", v, got)
+		}
+	}
+}
+
+func TestRedactQuoted(t *testing.T) {
+	for _, c := range []struct{ label, msg, want string }{
+		{"api_key", `conflicting values "hunter2hunter2" and "env:KEY"`, `conflicting values "` + Redacted("hunter2hunter2") + `" and "env:KEY"`},
+		{"description", `conflicting values "hunter2hunter2" and "x"`, `conflicting values "hunter2hunter2" and "x"`},
+		{"password", `"a\"quoted\"pass" is wrong`, `"` + Redacted(`a"quoted"pass`) + `" is wrong`},
+	} {
+		if got := RedactQuoted(c.label, c.msg); got != c.want {
+			t.Errorf("RedactQuoted(%q, %q) = %q, want %q", c.label, c.msg, got, c.want)
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/secret"
 )
 
 // kind is one top-level map of declarations.
@@ -147,8 +148,25 @@ func runWith(repo *load.Repo, workers int) *Result {
 	v.broken = slices.Clone(v.failed)
 	v.references()
 	applyTypeDefaults(cfg)
+	for i, d := range v.diags {
+		// A message may quote the values of a field named like a
+		// credential (a conflict): the writer knows shapes, not names.
+		v.diags[i].Message = secret.RedactQuoted(lastLabel(d.Path), d.Message)
+	}
 	res.Diagnostics = diag.Sort(v.diags)
 	return res
+}
+
+// lastLabel is the last field name of a dot-notation path
+// (agents.ann.behaviors[0].params.api_key: api_key).
+func lastLabel(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		path = path[i+1:]
+	}
+	if i := strings.IndexByte(path, '['); i >= 0 {
+		path = path[:i]
+	}
+	return strings.Trim(path, `"`)
 }
 
 type validator struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -101,13 +102,15 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	}
 	e.SetGate(gate)
 	if o.protocol == "claude-code" {
-		dir := o.stateDir
+		dir, cacheErr := o.stateDir, error(nil)
 		if dir == "" {
 			if dir, err = claudecode.DefaultStateDir(); err != nil {
-				return usage("no user cache directory (%v): give --state-dir", err)
+				// No session store: the gate still denies (Respond), and
+				// anything else fails with this.
+				cacheErr = fmt.Errorf("no user cache directory to keep sessions in (%v): give --state-dir", err)
 			}
 		}
-		if err := claudecode.Handle(stdin, g.stdout, e, dir); err != nil {
+		if err := claudecode.HandleStore(stdin, g.stdout, e, &rules.Store{Dir: dir, Unusable: cacheErr}); err != nil {
 			return fail(err, "")
 		}
 		return nil
@@ -152,6 +155,21 @@ func hookError(err error) error {
 		return ee
 	}
 	return err
+}
+
+// claudeCodeHook reports whether a command line runs eval as the Claude
+// Code hook, read from the words themselves: a flag error stops parsing
+// before --protocol is set.
+func claudeCodeHook(args []string) bool {
+	if !slices.Contains(args, "eval") {
+		return false
+	}
+	for i, a := range args {
+		if a == "--protocol=claude-code" || a == "--protocol" && i+1 < len(args) && args[i+1] == "claude-code" {
+			return true
+		}
+	}
+	return false
 }
 
 // evalProfile finds the profile to judge with, from a bundle or by

@@ -68,7 +68,19 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	// Redaction changes lengths: a protocol that frames messages by
 	// length (Content-Length) redacts each body with secret.Redact before
 	// framing it, and writes to the writer underneath (Unwrap).
-	stdout, stderr = secret.NewWriter(stdout), secret.NewWriter(stderr)
+	// The writers hold a line until its line feed (a credential may come
+	// in two writes): flush them last, after a panic's message too.
+	rout, rerr := secret.NewWriter(stdout), secret.NewWriter(stderr)
+	stdout, stderr = rout, rerr
+	defer func() {
+		rout.Flush()
+		rerr.Flush()
+		// The Claude Code hook's own failures, a command line cobra
+		// refuses or a panic among them, exit 1: exit 2 blocks the call.
+		if code == exitError && claudeCodeHook(args) {
+			code = exitFindings
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "charter: internal error: %v\n%s\nThis is a bug in charter; please report it with the input that caused it.\n", r, debug.Stack())

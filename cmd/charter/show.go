@@ -71,7 +71,7 @@ func runShowRepo(g *globals, outFormat string) error {
 	if err := dec.Decode(&v); err != nil {
 		return fail(err, "")
 	}
-	return writeJSON(g.stdout, v)
+	return writeJSON(g.stdout, secret.RedactNamed(v))
 }
 
 func runShow(g *globals, arg, outFormat string) error {

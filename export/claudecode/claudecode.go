@@ -54,6 +54,11 @@ func Subagent(a *compiler.Agent, description, prompt string) (file []byte, notes
 	}
 	for _, d := range a.Decl.Tools.Denied {
 		denied = append(denied, runtimeNames(names, d)...)
+		if _, own := names[d]; own {
+			// Claude Code's own name, denied as such: eval and the hook
+			// block it (bundle.ReadGate), so the subagent does not get it.
+			denied = append(denied, d)
+		}
 	}
 	tools, denied = uniq(tools), uniq(denied)
 	// A name both tools and denied give (two charter tools with one

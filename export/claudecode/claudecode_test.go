@@ -142,3 +142,16 @@ func FuzzFrontMatter(f *testing.F) {
 		}
 	})
 }
+
+// A denied name that is Claude Code's own (tools.denied: ["Write"]) is not
+// given: eval and the hook block it, so the subagent must not have it.
+func TestDeniedRuntimeName(t *testing.T) {
+	file, _, err := Subagent(agent("ann", model.Tools{Denied: []string{"Write"}}, "read_file", "write_file"), "d", "Body.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm, _ := parse(t, file)
+	if diff := cmp.Diff(map[string]any{"tools": "Edit, Read", "disallowedTools": "Write"}, map[string]any{"tools": fm["tools"], "disallowedTools": fm["disallowedTools"]}); diff != "" {
+		t.Errorf("front matter (-want +got):\n%s\n%s", diff, file)
+	}
+}

@@ -153,12 +153,24 @@ func Respond(in *Input, e *rules.Engine, st *rules.Store) (*Output, error) {
 		}
 		return nil
 	})
+	var notes []string
 	if err != nil {
-		return nil, err
+		// What the agent may call needs no session: a call outside it
+		// is denied even when the session cannot be kept. Anything else
+		// is the hook's failure, and the call proceeds.
+		if phase != rules.Pre {
+			return nil, err
+		}
+		v = e.Evaluate(phase, call, &rules.Session{})
+		if !gated(v) {
+			return nil, err
+		}
+		v.Fired = slices.DeleteFunc(v.Fired, func(f rules.Firing) bool { return f.Rule != rules.GateRule })
+		notes = append(notes, fmt.Sprintf("charter: the session could not be kept (%v); the call is denied by what the agent may call, which needs none", err))
 	}
 
 	out := &Output{}
-	notes := slices.Clone(v.Notes)
+	notes = append(notes, v.Notes...)
 	for _, re := range v.Errors {
 		notes = append(notes, fmt.Sprintf("charter: rule %s could not be evaluated on this %s call, so it did not fire: %s", re.Rule, in.ToolName, re.Error))
 	}
@@ -198,6 +210,11 @@ func Respond(in *Input, e *rules.Engine, st *rules.Store) (*Output, error) {
 
 // lines returns the messages of the fired rules with an action, each marked
 // with its rule.
+// gated reports whether the agent's gate blocked the call.
+func gated(v rules.Verdict) bool {
+	return v.Decision == rules.Blocked && slices.ContainsFunc(v.Fired, func(f rules.Firing) bool { return f.Rule == rules.GateRule })
+}
+
 func lines(v rules.Verdict, a rules.Action) []string {
 	var out []string
 	for _, f := range v.Fired {
@@ -214,11 +231,16 @@ func lines(v rules.Verdict, a rules.Action) []string {
 // input or the state directory; the caller prints it and exits non-zero
 // (Claude Code then shows it and lets the call proceed).
 func Handle(stdin io.Reader, stdout io.Writer, e *rules.Engine, stateDir string) error {
+	return HandleStore(stdin, stdout, e, &rules.Store{Dir: stateDir})
+}
+
+// HandleStore is Handle with the session store given.
+func HandleStore(stdin io.Reader, stdout io.Writer, e *rules.Engine, st *rules.Store) error {
 	in, err := ReadInput(stdin)
 	if err != nil {
 		return err
 	}
-	out, err := Respond(in, e, &rules.Store{Dir: stateDir})
+	out, err := Respond(in, e, st)
 	if err != nil {
 		return err
 	}

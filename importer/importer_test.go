@@ -142,7 +142,7 @@ func TestSeedsCarried(t *testing.T) {
 		"agent_type_personal_assistant.json": {"onboarding_schema", "default_actions"},
 		"personal_assistant_defaults.json":   nil,
 		"task_executor.yaml":                 nil,
-		"sarah.yaml":                         {"agent.model_requirement"},
+		"sarah.yaml":                         nil,
 		"behavior-bot.yaml": {"app.version", "runtime", "agents[0].brain.backend", "agents[0].brain.credential",
 			"agents[0].brain.config.api_key", "agents[0].brain.config.base_url", "tools.modules", "tools.capabilities"},
 	} {

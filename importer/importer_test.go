@@ -139,7 +139,7 @@ func convert(t testing.TB, f *Format, src []byte) *Result {
 // no field for are not carried; everything else lands in a field.
 func TestSeedsCarried(t *testing.T) {
 	for file, want := range map[string][]string{
-		"agent_type_personal_assistant.json": {"onboarding_schema", "default_actions"},
+		"agent_type_personal_assistant.json": nil,
 		"personal_assistant_defaults.json":   nil,
 		"task_executor.yaml":                 nil,
 		"sarah.yaml":                         nil,

@@ -36,9 +36,6 @@ const (
 	derived = "=derived"
 )
 
-// notYet is why a key with no charter field is not carried.
-const notYet = "charter has no field for it yet"
-
 // Entry is one source key the report names.
 type Entry struct {
 	Path string

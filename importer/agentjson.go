@@ -25,6 +25,12 @@ var agentJSONTable = []mapping{
 	{src: "id", to: used, why: "the agent's id"},
 	{src: "profile", to: used, why: "`agents.<id>.profile`: the flattened profile's `name`; the rest is derived (the profile, flattened)"},
 	{src: "behaviors.[].kind", to: derived, why: "the behavior type's kind"},
+	{src: "behaviors.[].events", to: derived, why: "the events the behavior type handles"},
+	{src: "behaviors.[].context", to: derived, why: "the behavior type's context blocks, its parameters filled in"},
+	{src: "behavior_schema_version", to: derived, why: "the agent type's schema_version, \"1.0\" when it has none"},
+	{src: "onboarding_schema", to: derived, why: "the agent type's onboarding_schema"},
+	{src: "default_actions", to: derived, why: "the agent type's default_actions"},
+	{src: "version", to: outside, why: "the agent's version number in charter log at the commit built, which the Git history gives, not the declarations"},
 	{src: "content_hash", to: derived, why: recomputed},
 	{src: "prompt", to: derived, why: recomputed},
 	{src: "provided_tools", to: derived, why: "the tools of the agent's behavior types"},
@@ -33,7 +39,7 @@ var agentJSONTable = []mapping{
 	{src: "excluded_tools", to: derived, why: "the tools the agent's declarations remove, each with its reason"},
 	{src: "tools_restricted", to: derived, why: recomputed},
 	{src: "runtime_tools", to: derived, why: "the runtimes table's names for the agent's tools"},
-	{src: "tools_declared_at", to: derived, why: "where the agent's tools fields are declared"},
+	{src: "tools_declared_at", to: outside, why: "where the agent's tools fields are declared, which the files written decide"},
 }
 
 func convertAgentJSON(c *conv, root *Node) {

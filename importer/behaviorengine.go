@@ -46,12 +46,12 @@ var behaviorEngineTable = []mapping{
 	{src: "tools.modules", why: "that runtime's tool modules; in charter, tools come from behavior types (behaviors:)"},
 	{src: "tools.capabilities", why: "that runtime's capability gate; charter's is an agent's tools.allowed and tools.denied"},
 	{src: "security", to: descend},
-	{src: "security.behavior", to: used, why: "a profile of the app's own when it has rules, custom or a classifier; else the agent's `profile` names the profile"},
+	{src: "security.behavior", to: used, why: "a profile of the app's own when it has rules, custom, a classifier or classify_turns; else the agent's `profile` names the profile"},
 	{src: "security.behavior.profile", to: used, why: "`profiles.<id>.extends`, or the agent's `profile`"},
 	{src: "security.behavior.rules", to: "profile:rules", conv: toggles},
 	{src: "security.behavior.custom", to: used, why: "`profiles.<id>.rules.<rule id>`, each rule's keys under the same names"},
 	{src: "security.behavior.custom.[].id", to: used, why: "the rule's id"},
-	{src: "security.behavior.classify_turns", to: used, why: "`true` is the profile's classifier; `false` with no classifier is left out (charter runs none)"},
+	{src: "security.behavior.classify_turns", to: "profile:classify_turns"},
 	{src: "security.behavior.classifier", to: "profile:classifier"},
 	{src: "security.behavior.classifier.brain", to: "."},
 	{src: "security.behavior.classifier.brain.provider", why: "a classifier names its model only"},
@@ -108,11 +108,12 @@ func convertBehaviorEngine(c *conv, root *Node) {
 	}
 
 	// The profile: the one named, or one of the app's own when it toggles
-	// rules, adds rules or has a classifier.
+	// rules, adds rules, has a classifier or switches one on or off (the
+	// profile it extends may have one).
 	sbPath := Path{"security", "behavior"}
 	sb := root.Get("security").Get("behavior")
 	profile := sb.Get("profile").Str()
-	if sb != nil && sb.Kind == Map && (sb.Get("rules") != nil || sb.Get("custom") != nil || sb.Get("classifier") != nil) {
+	if sb != nil && sb.Kind == Map && (sb.Get("rules") != nil || sb.Get("custom") != nil || sb.Get("classifier") != nil || sb.Get("classify_turns") != nil) {
 		p := c.declare("profiles", appID, "", false)
 		if profile != "" {
 			set(p.Body, "extends", str(profile))
@@ -126,22 +127,6 @@ func convertBehaviorEngine(c *conv, root *Node) {
 	} else if sb != nil && sb.Kind == Map {
 		w.walk(sb, sbPath, nil)
 	}
-	if f := fieldOf(sb, "classify_turns"); f != nil {
-		on := f.Value.Kind == Bool && f.Value.Text == "true"
-		hasClassifier := sb.Get("classifier") != nil
-		p := sbPath.key("classify_turns").String()
-		switch {
-		case !on && !hasClassifier:
-			c.res.Unset = append(c.res.Unset, Entry{p, f.KeyPos, "false: left out; a profile without a classifier runs none"})
-		case on && hasClassifier:
-			// Carried: the profile has the classifier.
-		case on:
-			c.res.NotCarried = append(c.res.NotCarried, Entry{p, f.KeyPos, "true, but there is no classifier: section to say how turns are classified"})
-		default:
-			c.res.NotCarried = append(c.res.NotCarried, Entry{p, f.KeyPos, "a classifier turned off: " + notYet})
-		}
-	}
-
 	agents := root.Get("agents")
 	if agents == nil || agents.Kind != List {
 		return

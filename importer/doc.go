@@ -31,6 +31,8 @@ func target(m mapping) string {
 		return "**not carried**: " + m.why
 	case m.to == used:
 		return m.why
+	case m.to == outside:
+		return "not written, and not compared: " + m.why
 	case m.to == derived:
 		return "derived (" + m.why + "): checked against the imported agent"
 	case m.to == descend:

@@ -46,8 +46,8 @@ var echoforgeTable = []mapping{
 	{src: "behavior_config", to: "type:behavior"},
 	{src: "system_prompt_template", to: "type:system_prompt"},
 	{src: "behavior_schema_version", to: "type:schema_version"},
-	{src: "onboarding_schema", why: notYet},
-	{src: "default_actions", why: notYet},
+	{src: "onboarding_schema", to: "type:onboarding_schema"},
+	{src: "default_actions", to: "type:default_actions"},
 	{src: "created_at", why: "database bookkeeping: Git records when a declaration changes"},
 	{src: "updated_at", why: "database bookkeeping: Git records when a declaration changes"},
 }

@@ -139,10 +139,10 @@ func convert(t testing.TB, f *Format, src []byte) *Result {
 // no field for are not carried; everything else lands in a field.
 func TestSeedsCarried(t *testing.T) {
 	for file, want := range map[string][]string{
-		"agent_type_personal_assistant.json": {"onboarding_schema", "default_actions"},
+		"agent_type_personal_assistant.json": nil,
 		"personal_assistant_defaults.json":   nil,
 		"task_executor.yaml":                 nil,
-		"sarah.yaml":                         {"agent.model_requirement"},
+		"sarah.yaml":                         nil,
 		"behavior-bot.yaml": {"app.version", "runtime", "agents[0].brain.backend", "agents[0].brain.credential",
 			"agents[0].brain.config.api_key", "agents[0].brain.config.base_url", "tools.modules", "tools.capabilities"},
 	} {
@@ -203,6 +203,39 @@ func TestParseErrors(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("Parse(%q):\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestClassifyTurns: the behavior engine's classify_turns is the profile's,
+// whatever its value and whether the app declares a classifier; the app
+// gets a profile of its own to hold it.
+func TestClassifyTurns(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      map[string]any
+	}{
+		{"off, no classifier", "app: {app_id: bot}\nsecurity:\n  behavior:\n    profile: coding\n    classify_turns: false\n",
+			map[string]any{"extends": "coding", "classify_turns": false}},
+		{"on, with a classifier", "app: {app_id: bot}\nsecurity:\n  behavior:\n    classify_turns: true\n    classifier: {frequency: every_turn}\n",
+			map[string]any{"classify_turns": true, "classifier": map[string]any{"frequency": "every_turn"}}},
+		{"off, with a classifier", "app: {app_id: bot}\nsecurity:\n  behavior:\n    classify_turns: false\n    classifier: {frequency: every_turn}\n",
+			map[string]any{"classify_turns": false, "classifier": map[string]any{"frequency": "every_turn"}}},
+		{"on, no classifier: validation says it", "app: {app_id: bot}\nsecurity:\n  behavior:\n    classify_turns: true\n",
+			map[string]any{"classify_turns": true}},
+	} {
+		res := convert(t, behaviorEngineFormat, []byte(tc.src))
+		if len(res.NotCarried)+len(res.Unset) > 0 {
+			t.Errorf("%s: not carried %v, unset %v", tc.name, res.NotCarried, res.Unset)
+		}
+		var got any
+		for _, d := range res.Decls {
+			if d.Kind == "profiles" {
+				got = plain(d.Body)
+			}
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: the profile (-want +got):\n%s", tc.name, diff)
 		}
 	}
 }

@@ -488,6 +488,9 @@ func (r *Result) compare(src []byte, rev *revision.Revision, id string) {
 			}
 		}
 	}) {
+		if m, ok := (&walker{table: agentJSONTable}).lookup(Path{k}); ok && m.to == outside {
+			continue
+		}
 		a, _ := bundle.Canonical(orig[k])
 		b, _ := bundle.Canonical(doc[k])
 		if bytes.Equal(a, b) {

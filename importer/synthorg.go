@@ -21,9 +21,6 @@ var synthorgFormat = &Format{
 var synthorgTable = []mapping{
 	{src: "agent", to: "agent:"},
 	{src: "agent.id", to: used, why: "a comment above the agent: SynthOrg's id is a registry UUID, charter's is the slug of the name"},
-	{src: "agent.model.model_tier", to: ".tier"},
-	{src: "agent.model_requirement", why: notYet},
-	{src: "agent.memory.retention_overrides", to: ".overrides"},
 }
 
 func convertSynthOrg(c *conv, root *Node) {

@@ -20,6 +20,9 @@ type mapping struct {
 	//   descend      nowhere itself; its keys are looked up in the table
 	//   used         read by the format's code (ids, names)
 	//   derived      computed by charter from other declarations; checked
+	//   outside      what build records beside the agent, outside its
+	//                content hash (its version, where its fields are
+	//                declared): neither written nor compared
 	//   ""           not carried over; why says why
 	// A key with no mapping goes, under the same name, where its parent's
 	// keys go; at the top, or below a descend, it is not carried.
@@ -34,10 +37,8 @@ const (
 	descend = "=descend"
 	used    = "=used"
 	derived = "=derived"
+	outside = "=outside"
 )
-
-// notYet is why a key with no charter field is not carried.
-const notYet = "charter has no field for it yet"
 
 // Entry is one source key the report names.
 type Entry struct {
@@ -96,7 +97,7 @@ func (w *walker) walk(n *Node, path Path, out *Node) {
 			w.put(out, f.Key, f.Value, p, f.KeyPos)
 		case m.to == "":
 			w.res.NotCarried = append(w.res.NotCarried, Entry{p.String(), f.KeyPos, m.why})
-		case m.to == used:
+		case m.to == used, m.to == outside:
 		case m.to == derived:
 			w.res.Derived = append(w.res.Derived, Entry{p.String(), f.KeyPos, m.why})
 		case m.to == descend:

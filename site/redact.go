@@ -84,8 +84,9 @@ func redactLines(lines []render.Line) []render.Line {
 	out := make([]render.Line, len(lines))
 	for i, l := range lines {
 		buf.Reset()
-		_, _ = w.Write([]byte(l.Text))
-		l.Text = buf.String()
+		// The writer redacts whole lines: each row is one.
+		_, _ = w.Write([]byte(l.Text + "\n"))
+		l.Text = strings.TrimSuffix(buf.String(), "\n")
 		out[i] = l
 	}
 	return out

@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/secret"
 	"github.com/charter-dev/charter/site"
 )
 
@@ -76,11 +74,6 @@ func runSite(g *globals, o *siteOptions) error {
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(g.stderr, "charter: %s\n", n)
-	}
-	for name, b := range res.Files {
-		if utf8.Valid(b) { // pages are for people: never a credential
-			res.Files[name] = []byte(secret.Redact(string(b)))
-		}
 	}
 	if err := bundle.WriteDir(o.out, res.Files); err != nil {
 		return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous site, if any, is untouched")

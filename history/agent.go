@@ -52,21 +52,66 @@ type AgentWalk struct {
 // listing of each tree, runs on its own goroutine while this one
 // evaluates: the one reads Git objects, the other evaluates CUE.
 func AgentSnapshots(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentWalk, error) {
+	walks, err := agentsSnapshots(repo, rev, []string{id}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return walks[id], nil
+}
+
+// VersionNumbers returns, for each of ids that exists at rev, the number
+// of its latest version from rev: the number `charter log ID --rev REV`
+// gives it, from the same walk and the same scoped evaluations (one walk
+// for all of ids; an evaluation whose files are the same for two agents is
+// made once). An agent removed at rev, or never seen, is not in the result.
+func VersionNumbers(repo *source.Repo, rev string, ids []string) (map[string]int, error) {
+	walks, err := agentsSnapshots(repo, rev, ids, AgentOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, id := range ids {
+		vs, _ := walks[id].Versions(id)
+		if n := len(vs); n > 0 && !vs[n-1].Removed {
+			out[id] = vs[n-1].Number
+		}
+	}
+	return out, nil
+}
+
+// agentsSnapshots is AgentSnapshots for several agents along one walk;
+// their scopes share the file classes, the scoped evaluations and the CUE
+// context.
+func agentsSnapshots(repo *source.Repo, rev string, ids []string, opts AgentOptions) (map[string]*AgentWalk, error) {
 	w := &treeWalk{repo: repo, caches: !opts.NoCaches, trees: make(chan listedTree, 64), stop: make(chan struct{})}
 	defer close(w.stop)
 	go w.run(rev)
-	l := newAgentLog(repo, id, !opts.NoCaches)
-	snaps := map[plumbing.Hash]Snapshot{}
+	logs := make([]*agentLog, len(ids))
+	snaps := make([]map[plumbing.Hash]Snapshot, len(ids))
+	var shared *agentScope
+	for i, id := range ids {
+		logs[i] = newAgentLog(repo, id, !opts.NoCaches, shared)
+		shared = logs[i].scope
+		snaps[i] = map[plumbing.Hash]Snapshot{}
+	}
+	n := 0
 	for t := range w.trees {
+		n++
 		if opts.Progress != nil {
-			opts.Progress(len(snaps) + 1)
+			opts.Progress(n)
 		}
-		snaps[t.entry.Tree] = l.snapshot(t)
+		for i, l := range logs {
+			snaps[i][t.entry.Tree] = l.snapshot(t)
+		}
 	}
 	if w.err != nil {
 		return nil, w.err
 	}
-	return &AgentWalk{Entries: w.entries, Snapshots: snaps, Seen: l.seen}, nil
+	out := make(map[string]*AgentWalk, len(ids))
+	for i, id := range ids {
+		out[id] = &AgentWalk{Entries: w.entries, Snapshots: snaps[i], Seen: logs[i].seen}
+	}
+	return out, nil
 }
 
 // Versions returns the agent's versions along the walk, oldest first, and
@@ -128,8 +173,13 @@ type agentLog struct {
 	seen bool
 }
 
-func newAgentLog(repo *source.Repo, id string, caches bool) *agentLog {
+// newAgentLog makes id's log; with shared set (and caches on), its scope
+// shares shared's caches.
+func newAgentLog(repo *source.Repo, id string, caches bool, shared *agentScope) *agentLog {
 	scope := newAgentScope(id, caches)
+	if shared != nil && caches {
+		scope.class, scope.evals, scope.ev, scope.mentions = shared.class, shared.evals, shared.ev, shared.mentions
+	}
 	scope.blob = repo.Blob
 	scope.start() // the empty tree the first changes lead from
 	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*revision.Revision]Snapshot{}}
@@ -161,6 +211,11 @@ func (l *agentLog) snapshot(t listedTree) Snapshot {
 	}
 	if err != nil {
 		return Snapshot{Err: err}
+	}
+	if len(l.scope.scoped) == 0 && len(l.scope.files) > 0 {
+		// Every file declares other agents only: this one does not
+		// exist here (an empty scope is no configuration to evaluate).
+		return Snapshot{}
 	}
 	ev, err := l.scope.evaluate(fsys, e.Commit.String())
 	switch {

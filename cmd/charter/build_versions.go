@@ -3,18 +3,19 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
+	"maps"
+	"slices"
 
-	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
 )
 
-// buildVersions returns each agent's version number as of rev, as
-// `charter log` counts it, for a build from Git; nil for a REV:PATH
-// (its history is another path's).
-func buildVersions(g *globals, rev string) (map[string]int, error) {
+// buildVersions returns the version number as of rev of each of agents,
+// the number `charter log` gives (history.VersionNumbers, the code log
+// runs), for a build from Git; nil for a REV:PATH (its history is another
+// path's).
+func buildVersions[V any](g *globals, rev string, agents map[string]V) (map[string]int, error) {
 	if _, _, hasPath, err := source.SplitRevPath(rev); err != nil || hasPath {
 		return nil, nil
 	}
@@ -23,17 +24,7 @@ func buildVersions(g *globals, rev string) (map[string]int, error) {
 		return nil, &revision.Error{Err: err}
 	}
 	defer repo.Close()
-	var ev revision.Evaluator
-	n, err := history.Numbers(repo, rev, func(fsys fs.FS) (map[string]string, error) {
-		r, err := ev.EvaluateFS(fsys, rev)
-		if err != nil {
-			return nil, err
-		}
-		if !r.OK() {
-			return nil, errors.New("does not validate")
-		}
-		return bundle.ContentHashes(r.Program)
-	})
+	n, err := history.VersionNumbers(repo, rev, slices.Sorted(maps.Keys(agents)))
 	var shallow *source.ShallowError
 	if errors.As(err, &shallow) {
 		// The bundle itself needs only the one commit: build it, without

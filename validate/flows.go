@@ -1,6 +1,9 @@
 package validate
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -34,13 +37,23 @@ func (v *validator) flows() {
 			}
 			a, ok := c.Agents[s.Agent]
 			v.ref(sp.Child("agent"), "agents", "agent", s.Agent, ok, names(c.Agents))
+			always := -1 // the first next without an if
 			for j, n := range s.Next {
 				np := sp.Child("next", Index(j))
 				if !slices.Contains(steps, n.Step) {
 					v.report("reference", np.Child("step"), "unknown step %q%s", n.Step, didYouMean(n.Step, steps, "steps"))
 				}
+				if always >= 0 {
+					// next is tried in order: nothing after an entry
+					// without an if is ever taken.
+					v.report("flow", np, "this next (step %s) is never taken: next[%d] before it has no if and always holds; give next[%d] an if, or remove this one", n.Step, always, always)
+				} else if n.If == nil {
+					always = j
+				}
 				if n.If != nil && ok {
-					v.outputField(np.Child("if", "field"), s.Agent, a, n.If.Field)
+					if field := v.outputField(np.Child("if", "field"), s.Agent, a, n.If.Field); field != nil {
+						v.outputEquals(np.Child("if", "equals"), s.Agent, n.If, field)
+					}
 				}
 			}
 			if !ok {
@@ -54,11 +67,12 @@ func (v *validator) flows() {
 }
 
 // outputField checks that a dotted path names a property of an agent's
-// output schema.
-func (v *validator) outputField(p Path, id string, a *model.Agent, field string) {
+// output schema, and returns that property's schema (nil when it names
+// none).
+func (v *validator) outputField(p Path, id string, a *model.Agent, field string) map[string]any {
 	if a.Output == nil {
 		v.report("flow", p, "agent %s declares no output, so its output has no %q: declare agents.%s.output", id, field, id)
-		return
+		return nil
 	}
 	schema := a.Output
 	for part := range strings.SplitSeq(field, ".") {
@@ -66,10 +80,48 @@ func (v *validator) outputField(p Path, id string, a *model.Agent, field string)
 		sub, ok := props[part].(map[string]any)
 		if !ok {
 			v.report("flow", p, "agent %s's output has no property %q%s", id, field, didYouMean(part, names(props), "properties"))
-			return
+			return nil
 		}
 		schema = sub
 	}
+	return schema
+}
+
+// outputEquals checks that the value an if compares with is one the
+// output property can hold (its enum, its const): a condition that can
+// never hold leaves its step never run.
+func (v *validator) outputEquals(p Path, id string, cond *model.FlowCond, field map[string]any) {
+	allowed, _ := field["enum"].([]any)
+	if c, ok := field["const"]; ok {
+		allowed = []any{c}
+	}
+	if allowed == nil || slices.ContainsFunc(allowed, func(x any) bool { return reflect.DeepEqual(x, cond.Equals) }) {
+		return
+	}
+	var opts []string
+	for _, x := range allowed {
+		b, _ := json.Marshal(x)
+		opts = append(opts, string(b))
+	}
+	want, _ := json.Marshal(cond.Equals)
+	hint := "; the values it can hold: " + strings.Join(opts, ", ")
+	if s, ok := cond.Equals.(string); ok {
+		if c, ok := closest(s, stringsOf(allowed)); ok {
+			hint = fmt.Sprintf("; did you mean %q?", c)
+		}
+	}
+	v.report("flow", p, "agent %s's output %s is never %s, so this condition never holds%s", id, cond.Field, want, hint)
+}
+
+// stringsOf returns the strings among values.
+func stringsOf(values []any) []string {
+	var out []string
+	for _, x := range values {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // OutputProperties returns the properties an object schema declares.

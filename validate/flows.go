@@ -63,7 +63,33 @@ func (v *validator) flows() {
 				v.outputField(sp.Child("passes", Index(j)), s.Agent, a, key)
 			}
 		}
+		if !canEnd(f) {
+			v.report("flow", p.Child("steps"), "flow %s never ends: every step it reaches has a next without an if, so one always follows; give a next an if (the flow ends at a step where none holds), or leave a step without next", name)
+		}
 	}
+}
+
+// canEnd reports whether a step reached from the first one can end the
+// flow: one whose next has no entry without an if.
+func canEnd(f *model.Flow) bool {
+	seen := map[string]bool{}
+	todo := []string{f.Steps[0].Name}
+	for len(todo) > 0 {
+		name := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		s := f.Step(name)
+		if s == nil || seen[name] {
+			continue
+		}
+		seen[name] = true
+		if !slices.ContainsFunc(s.Next, func(n model.FlowNext) bool { return n.If == nil }) {
+			return true
+		}
+		for _, n := range s.Next {
+			todo = append(todo, n.Step)
+		}
+	}
+	return false
 }
 
 // outputField checks that a dotted path names a property of an agent's

@@ -101,13 +101,20 @@ func (v *validator) outputField(p Path, id string, a *model.Agent, field string)
 		return nil
 	}
 	schema := a.Output
+	var at []string // the parts found so far
 	for part := range strings.SplitSeq(field, ".") {
 		props := OutputProperties(schema)
 		sub, ok := props[part].(map[string]any)
 		if !ok {
-			v.report("flow", p, "agent %s's output has no property %q%s", id, field, didYouMean(part, names(props), "properties"))
+			// Suggest the whole path, as field is written.
+			var whole []string
+			for _, n := range names(props) {
+				whole = append(whole, strings.Join(append(slices.Clone(at), n), "."))
+			}
+			v.report("flow", p, "agent %s's output has no property %q%s", id, field, didYouMean(strings.Join(append(at, part), "."), whole, "properties"))
 			return nil
 		}
+		at = append(at, part)
 		schema = sub
 	}
 	return schema

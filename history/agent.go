@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"io/fs"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -31,6 +32,8 @@ type AgentOptions struct {
 	// Progress, when set, is called before each config tree is evaluated
 	// with the number of trees evaluated so far, that one included.
 	Progress func(n int)
+	// hashOnly keeps of each snapshot's document its content hash only.
+	hashOnly bool
 }
 
 // AgentWalk is what AgentSnapshots found.
@@ -52,21 +55,102 @@ type AgentWalk struct {
 // listing of each tree, runs on its own goroutine while this one
 // evaluates: the one reads Git objects, the other evaluates CUE.
 func AgentSnapshots(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentWalk, error) {
+	walks, err := agentsSnapshots(repo, rev, []string{id}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return walks[id], nil
+}
+
+// VersionNumbers returns, for each of ids that exists at rev, the number
+// of its latest version from rev: the number `charter log ID --rev REV`
+// gives it, from the same walk and the same scoped evaluations (one walk
+// for all of ids; an evaluation whose files are the same for two agents is
+// made once). An agent removed at rev, or never seen, is not in the result.
+func VersionNumbers(repo *source.Repo, rev string, ids []string) (map[string]int, error) {
+	walks, err := agentsSnapshots(repo, rev, ids, AgentOptions{hashOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, id := range ids {
+		vs, _ := walks[id].Versions(id)
+		if n := len(vs); n > 0 && !vs[n-1].Removed {
+			out[id] = vs[n-1].Number
+		}
+	}
+	return out, nil
+}
+
+// agentsSnapshots is AgentSnapshots for several agents along one walk;
+// their scopes share the file classes, the scoped evaluations and the CUE
+// context.
+func agentsSnapshots(repo *source.Repo, rev string, ids []string, opts AgentOptions) (map[string]*AgentWalk, error) {
 	w := &treeWalk{repo: repo, caches: !opts.NoCaches, trees: make(chan listedTree, 64), stop: make(chan struct{})}
 	defer close(w.stop)
 	go w.run(rev)
-	l := newAgentLog(repo, id, !opts.NoCaches)
-	snaps := map[plumbing.Hash]Snapshot{}
-	for t := range w.trees {
-		if opts.Progress != nil {
-			opts.Progress(len(snaps) + 1)
+	logs := make([]*agentLog, len(ids))
+	snaps := make([]map[plumbing.Hash]Snapshot, len(ids))
+	var shared *agentScope
+	for i, id := range ids {
+		logs[i] = newAgentLog(repo, id, !opts.NoCaches, shared)
+		logs[i].hashOnly = opts.hashOnly
+		shared = logs[i].scope
+		snaps[i] = map[plumbing.Hash]Snapshot{}
+	}
+	var wholeEv *revision.Evaluator
+	if shared != nil {
+		if wholeEv = shared.ev; wholeEv == nil {
+			wholeEv = new(revision.Evaluator)
 		}
-		snaps[t.entry.Tree] = l.snapshot(t)
+	}
+	n := 0
+	for t := range w.trees {
+		n++
+		if opts.Progress != nil {
+			opts.Progress(n)
+		}
+		// A change to a file every scope holds (models, types) would cost
+		// an evaluation per agent: when two or more scopes need a new one,
+		// the whole tree is evaluated once instead, and where it
+		// validates it gives each of them the document its scope would.
+		trees := make([]fs.FS, len(logs))
+		var pending []int
+		for i, l := range logs {
+			fsys, settled := l.advance(t)
+			if settled != nil {
+				snaps[i][t.entry.Tree] = *settled
+				continue
+			}
+			trees[i] = fsys
+			pending = append(pending, i)
+		}
+		var whole *revision.Revision
+		if len(pending) > 1 {
+			var fresh int
+			for _, i := range pending {
+				if !logs[i].known(trees[i]) {
+					fresh++
+				}
+			}
+			if fresh > 1 {
+				if ev, err := wholeEv.EvaluateFS(trees[pending[0]], t.entry.Commit.String()); err == nil && ev.OK() {
+					whole = ev
+				}
+			}
+		}
+		for _, i := range pending {
+			snaps[i][t.entry.Tree] = logs[i].evaluate(trees[i], t.entry, whole)
+		}
 	}
 	if w.err != nil {
 		return nil, w.err
 	}
-	return &AgentWalk{Entries: w.entries, Snapshots: snaps, Seen: l.seen}, nil
+	out := make(map[string]*AgentWalk, len(ids))
+	for i, id := range ids {
+		out[id] = &AgentWalk{Entries: w.entries, Snapshots: snaps[i], Seen: logs[i].seen}
+	}
+	return out, nil
 }
 
 // Versions returns the agent's versions along the walk, oldest first, and
@@ -126,26 +210,47 @@ type agentLog struct {
 	docs map[*revision.Revision]Snapshot
 	// seen is set once the agent exists in a configuration that validates.
 	seen bool
+	// hashOnly keeps of each document its content hash only: what
+	// numbering versions needs.
+	hashOnly bool
+	// byScope holds each snapshot made by the files that decide it (see
+	// closureKey).
+	byScope map[string]Snapshot
 }
 
-func newAgentLog(repo *source.Repo, id string, caches bool) *agentLog {
+// newAgentLog makes id's log; with shared set (and caches on), its scope
+// shares shared's caches.
+func newAgentLog(repo *source.Repo, id string, caches bool, shared *agentScope) *agentLog {
 	scope := newAgentScope(id, caches)
+	if shared != nil && caches {
+		scope.class, scope.evals, scope.ev, scope.mentions = shared.class, shared.evals, shared.ev, shared.mentions
+	}
 	scope.blob = repo.Blob
 	scope.start() // the empty tree the first changes lead from
-	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*revision.Revision]Snapshot{}}
+	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*revision.Revision]Snapshot{}, byScope: map[string]Snapshot{}}
 }
 
 // snapshot makes t's tree the scope's current one and returns the agent's
 // snapshot there.
 func (l *agentLog) snapshot(t listedTree) Snapshot {
+	fsys, settled := l.advance(t)
+	if settled != nil {
+		return *settled
+	}
+	return l.evaluate(fsys, t.entry, nil)
+}
+
+// advance makes t's tree the scope's current one. It returns the tree, or
+// the agent's snapshot there when that needs no evaluation.
+func (l *agentLog) advance(t listedTree) (fs.FS, *Snapshot) {
 	e := t.entry
 	switch {
 	case e.Tree.IsZero():
-		return Snapshot{}
+		return nil, &Snapshot{}
 	case e.NotDir:
-		return Snapshot{Err: &source.PathNotFoundError{Path: l.repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
+		return nil, &Snapshot{Err: &source.PathNotFoundError{Path: l.repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}}
 	case t.err != nil:
-		return Snapshot{Err: t.err}
+		return nil, &Snapshot{Err: t.err}
 	}
 	fsys := l.repo.CommitTree(e.Commit, e.Tree, e.Committer.When)
 	var err error
@@ -160,7 +265,31 @@ func (l *agentLog) snapshot(t listedTree) Snapshot {
 		err = l.scope.apply(fsys, t.changes)
 	}
 	if err != nil {
-		return Snapshot{Err: err}
+		return nil, &Snapshot{Err: err}
+	}
+	if len(l.scope.scoped) == 0 && len(l.scope.files) > 0 {
+		// Every file declares other agents only: this one does not
+		// exist here (an empty scope is no configuration to evaluate).
+		return nil, &Snapshot{}
+	}
+	return fsys, nil
+}
+
+// evaluate returns the agent's snapshot in the current tree, fsys, which
+// is e's: from whole, the evaluation of the whole tree, when it is given
+// and validates (the files out of scope cannot change the agent's
+// document), else from the scope's evaluation.
+func (l *agentLog) evaluate(fsys fs.FS, e *Entry, whole *revision.Revision) Snapshot {
+	fp := l.closureKey(fsys)
+	if s, ok := l.byScope[fp]; ok && fp != "" {
+		return s
+	}
+	if whole != nil {
+		s := l.doc(whole)
+		if fp != "" {
+			l.byScope[fp] = s
+		}
+		return s
 	}
 	ev, err := l.scope.evaluate(fsys, e.Commit.String())
 	switch {
@@ -169,14 +298,50 @@ func (l *agentLog) snapshot(t listedTree) Snapshot {
 	case !ev.OK():
 		return Snapshot{Err: fmt.Errorf("%d errors", len(ev.Diagnostics))}
 	}
+	s, ok := l.docs[ev]
+	if !ok {
+		s = l.doc(ev)
+		l.docs[ev] = s
+	}
+	if fp != "" {
+		l.byScope[fp] = s
+	}
+	return s
+}
+
+// closureKey names the files in scope and those its closure adds, by
+// path and content: together they decide the agent's snapshot (the scope
+// alone when it validates, else with the closure), so a snapshot made
+// from the whole tree stands for every tree where they are the same. ""
+// when caches are off or a file cannot be read.
+func (l *agentLog) closureKey(fsys fs.FS) string {
+	if !l.scope.caches {
+		return ""
+	}
+	files, err := l.scope.closure(fsys)
+	if err != nil {
+		return ""
+	}
+	_, fp := fingerprint(files)
+	return fp
+}
+
+// known reports whether the agent's snapshot in the current tree, fsys,
+// was made before (evaluate costs no evaluation).
+func (l *agentLog) known(fsys fs.FS) bool {
+	fp := l.closureKey(fsys)
+	_, ok := l.byScope[fp]
+	return ok && fp != ""
+}
+
+// doc returns the agent's snapshot in ev, which validates.
+func (l *agentLog) doc(ev *revision.Revision) Snapshot {
 	if _, ok := ev.Program.Config.Agents[l.id]; ok {
 		l.seen = true
 	}
-	s, ok := l.docs[ev]
-	if !ok {
-		doc, err := bundle.AgentDocIn(ev.Program, l.id)
-		s = Snapshot{Doc: doc, Err: err}
-		l.docs[ev] = s
+	doc, err := bundle.AgentDocIn(ev.Program, l.id)
+	if l.hashOnly && doc != nil {
+		doc = map[string]any{"content_hash": doc["content_hash"]}
 	}
-	return s
+	return Snapshot{Doc: doc, Err: err}
 }

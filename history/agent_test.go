@@ -314,3 +314,52 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 	r.Git("checkout", "-q", "main")
 	return r.Dir
 }
+
+// TestVersionNumbers wants build's numbers (VersionNumbers: one walk for
+// every agent, the whole tree evaluated where many scopes change) to be
+// log's (AgentSnapshots for one agent) for every agent
+// of random histories with removals, re-creations and commits that do not
+// validate, from every commit.
+func TestVersionNumbers(t *testing.T) {
+	if !sourcetest.HasGit() {
+		t.Skip("git is not installed")
+	}
+	for seed := range uint64(2) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			repo, err := source.Open(filepath.Join(logHistory(t, seed, 40), "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer repo.Close()
+			var revs []string
+			if err := history.Walk(repo, "HEAD", repo.ConfigPath(), func(e *history.Entry) error {
+				if len(revs) < 3 {
+					revs = append(revs, e.Commit.String())
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for _, rev := range revs {
+				got, err := history.VersionNumbers(repo, rev, agentIDs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int{}
+				for _, id := range agentIDs {
+					walk, err := history.AgentSnapshots(repo, rev, id, history.AgentOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					vs, _ := walk.Versions(id)
+					if n := len(vs); n > 0 && !vs[n-1].Removed {
+						want[id] = vs[n-1].Number
+					}
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("from %s (-log +build):\n%s", rev[:12], d)
+				}
+			}
+		})
+	}
+}

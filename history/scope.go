@@ -226,17 +226,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*revision.Revision, erro
 // evaluateFiles evaluates the given files of fsys, or returns the
 // evaluation of the same files (by path and content) made before.
 func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name string) (*revision.Revision, error) {
-	paths := slices.Sorted(maps.Keys(files))
-	h := sha256.New()
-	for _, p := range paths {
-		key := files[p]
-		h.Write(strconv.AppendInt(nil, int64(len(p)), 10))
-		h.Write([]byte{':'})
-		h.Write([]byte(p))
-		h.Write(key.blob[:])
-		h.Write(key.sum[:])
-	}
-	fp := string(h.Sum(nil))
+	paths, fp := fingerprint(files)
 	if e, ok := s.evals[fp]; ok && s.caches {
 		return e, nil
 	}
@@ -258,6 +248,22 @@ func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name
 	}
 	s.evals[fp] = e
 	return e, nil
+}
+
+// fingerprint returns the paths of files, sorted, and a key naming them
+// and their contents.
+func fingerprint(files map[string]contentKey) ([]string, string) {
+	paths := slices.Sorted(maps.Keys(files))
+	h := sha256.New()
+	for _, p := range paths {
+		key := files[p]
+		h.Write(strconv.AppendInt(nil, int64(len(p)), 10))
+		h.Write([]byte{':'})
+		h.Write([]byte(p))
+		h.Write(key.blob[:])
+		h.Write(key.sum[:])
+	}
+	return paths, string(h.Sum(nil))
 }
 
 // closure returns the files in scope and those that declare an agent

@@ -121,7 +121,7 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 	prog.ReleaseSource()
 	rev = nil // the CUE values: garbage from here on
 	if commit != nil {
-		if versions, err = buildVersions(g, src.Rev); err != nil {
+		if versions, err = buildVersions(g, src.Rev, prog.Config.Agents); err != nil {
 			return nil, nil, nil, err
 		}
 	}

@@ -3,17 +3,19 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
 )
 
-// buildVersions returns each agent's version number as of rev, as
-// `charter log` counts it, for a build from Git; nil for a REV:PATH
-// (its history is another path's).
-func buildVersions(g *globals, rev string) (map[string]int, error) {
-	n, err := history.VersionsAt(g.dir, rev)
+// buildVersions returns the version number as of rev of each of agents,
+// the number `charter log` gives, for a build from Git; nil for a
+// REV:PATH (its history is another path's).
+func buildVersions[V any](g *globals, rev string, agents map[string]V) (map[string]int, error) {
+	n, err := history.VersionsAt(g.dir, rev, slices.Sorted(maps.Keys(agents)))
 	var shallow *source.ShallowError
 	var re *revision.Error
 	switch {

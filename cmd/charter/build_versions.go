@@ -22,7 +22,7 @@ func buildVersions[V any](g *globals, rev string, agents map[string]V) (map[stri
 	case errors.As(err, &shallow):
 		// The bundle itself needs only the one commit: build it, without
 		// the numbers a shallow history cannot give.
-		fmt.Fprintf(g.stderr, "charter: agent.json records no version: %v; fetch the whole history (git fetch --unshallow, or fetch-depth: 0 in CI) to have them\n", err)
+		fmt.Fprintf(g.stderr, "charter: agent.json records no version: %v\n", err)
 		return nil, nil
 	case errors.As(err, &re):
 		return nil, err

@@ -91,7 +91,11 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if pub.Uploaded == 0 {
 		g.summaryf(g.stdout, "unchanged: the registry had every blob already\n")
 	}
-	g.summaryf(g.stdout, "pull it with: charter pull %s\n", pub.Pinned)
+	flag := ""
+	if o.plainHTTP {
+		flag = "--plain-http " // the line must work as printed
+	}
+	g.summaryf(g.stdout, "pull it with: charter pull %s%s\n", flag, pub.Pinned)
 	return nil
 }
 

@@ -17,7 +17,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/charter-dev/charter/secret"
 	"maps"
 	"slices"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/rules"
+	"github.com/charter-dev/charter/secret"
 )
 
 // Marker is the first line of every generated file. A directory whose

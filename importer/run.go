@@ -22,6 +22,7 @@ import (
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/source"
 )
 
 // MaxSize is the largest file import reads, the largest .cue file charter
@@ -181,7 +182,7 @@ func Run(o Options) (*Result, error) {
 	if pkg == "" {
 		pkg = "charter"
 	}
-	files := map[string][]byte{}
+	files := map[string]string{}
 	for _, d := range res.Decls {
 		if d.Exists {
 			continue
@@ -191,12 +192,12 @@ func Run(o Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		files[d.File] = b
+		files[d.File] = string(b)
 		res.collide(o.Root, d, userValue)
 	}
 
 	// Validation of the root as it will be.
-	after, err := ev.EvaluateFS(overlay{base: rootFS, files: files}, o.Root)
+	after, err := ev.EvaluateFS(&source.Overlay{Base: rootFS, Files: files}, o.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +244,7 @@ func Run(o Options) (*Result, error) {
 		if d.Exists {
 			continue
 		}
-		if err := writeFile(o.Root, d.File, files[d.File]); err != nil {
+		if err := writeFile(o.Root, d.File, []byte(files[d.File])); err != nil {
 			return res, &Error{Err: err}
 		}
 		res.Written = append(res.Written, d.File)

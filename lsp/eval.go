@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/charter-dev/charter/secret"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,6 +20,8 @@ import (
 	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/secret"
+	"github.com/charter-dev/charter/source"
 )
 
 // snapshot is one evaluation's outcome.
@@ -195,7 +196,7 @@ func (s *Server) run(ctx context.Context, root string, files map[string]string) 
 		return nil, err
 	}
 	t0 := time.Now()
-	rev, err := s.ev.EvaluateFS(&overlay{ctx: ctx, base: base, files: files}, root)
+	rev, err := s.ev.EvaluateFS(&source.Overlay{Ctx: ctx, Base: base, Files: files}, root)
 	if err != nil {
 		return nil, err
 	}

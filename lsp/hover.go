@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"github.com/charter-dev/charter/secret"
 	"slices"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/secret"
 )
 
 // at returns the open buffer of uri, its cursor at pos and the last

@@ -43,9 +43,7 @@ var agentIDs = []string{"a0", "a1", "a2", "a3", "x", "y", "z", "nobody"}
 // hidden folders, cue.mod, executable files, a file that becomes a folder,
 // and a removed config root.
 func TestAgentSnapshotsOracle(t *testing.T) {
-	if !sourcetest.HasGit() {
-		t.Skip("git is not installed")
-	}
+	sourcetest.NeedGit(t)
 	for seed := range uint64(2) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			repo, err := source.Open(filepath.Join(logHistory(t, seed, 40), "config"))
@@ -321,9 +319,7 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 // of random histories with removals, re-creations and commits that do not
 // validate, from every commit.
 func TestVersionNumbers(t *testing.T) {
-	if !sourcetest.HasGit() {
-		t.Skip("git is not installed")
-	}
+	sourcetest.NeedGit(t)
 	for seed := range uint64(2) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			repo, err := source.Open(filepath.Join(logHistory(t, seed, 40), "config"))

@@ -18,9 +18,7 @@ import (
 // 100 commits.
 func benchRepo(b *testing.B, commits string) string {
 	b.Helper()
-	if !sourcetest.HasGit() {
-		b.Skip("git is not installed")
-	}
+	sourcetest.NeedGit(b)
 	if _, err := exec.LookPath("bash"); err != nil || runtime.GOOS == "windows" {
 		b.Skip("needs bash")
 	}

@@ -11,14 +11,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-// inCI reports whether the tests run in CI, where a missing tool is a
-// failure, not a reason to skip.
-func inCI() bool {
-	v := os.Getenv("CI")
-	return v != "" && v != "false" && v != "0"
-}
+	"github.com/charter-dev/charter/internal/realtool"
+)
 
 // TestNeovim drives Debian's Neovim headless, with its built-in LSP
 // client, against a charter binary built here, on a copy of
@@ -29,14 +24,7 @@ func TestNeovim(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds charter and starts Neovim")
 	}
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		msg := "nvim is not installed; install it (Debian: apt-get install -y neovim) to run this test"
-		if inCI() {
-			t.Fatal(msg + " (CI is set, so this test fails instead of skipping)")
-		}
-		t.Skip(msg)
-	}
+	nvim := realtool.Need(t, "nvim", "neovim")
 	tmp := t.TempDir()
 	charter := filepath.Join(tmp, "charter")
 	if out, err := exec.Command("go", "build", "-o", charter, "../cmd/charter").CombinedOutput(); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/charter-dev/charter/internal/realtool"
 	"github.com/charter-dev/charter/starter"
 )
 
@@ -82,25 +83,9 @@ func TestHooksFile(t *testing.T) {
 	}
 }
 
-// inCI reports whether the tests run in CI, where a missing tool is a
-// failure, not a reason to skip.
-func inCI() bool {
-	v := os.Getenv("CI")
-	return v != "" && v != "false" && v != "0"
-}
-
 func need(t *testing.T, tool string) string {
 	t.Helper()
-	path, err := exec.LookPath(tool)
-	if err == nil {
-		return path
-	}
-	msg := tool + " is not installed; install it (Debian: apt-get install -y " + tool + ") to run this test"
-	if inCI() {
-		t.Fatal(msg + " (CI is set, so this test fails instead of skipping)")
-	}
-	t.Skip(msg)
-	return ""
+	return realtool.Need(t, tool, tool)
 }
 
 // TestPreCommit drives the real pre-commit framework through git commit on

@@ -18,9 +18,7 @@ const bad = "package charter\n\nagents: ann: {name: \"Ann\", type: \"no_such_typ
 // TestEvaluate reads the working tree, the index and commits of one
 // repository, each a different content, and checks what each says.
 func TestEvaluate(t *testing.T) {
-	if !sourcetest.HasGit() {
-		t.Skip("git is not installed")
-	}
+	sourcetest.NeedGit(t)
 	r := sourcetest.New(t)
 	r.Write("config/a.cue", good)
 	head := r.Commit("good")

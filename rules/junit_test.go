@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/realtool"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -63,13 +64,7 @@ func TestWriteJUnit(t *testing.T) {
 		t.Errorf("case that cannot run: %+v", c[2])
 	}
 
-	xmllint, err := exec.LookPath("xmllint")
-	if err != nil {
-		if v := os.Getenv("CI"); v != "" && v != "false" && v != "0" {
-			t.Fatal("xmllint is not installed (apt-get install libxml2-utils), and CI is set")
-		}
-		t.Skip("xmllint is not installed")
-	}
+	xmllint := realtool.Need(t, "xmllint", "libxml2-utils")
 	file := filepath.Join(t.TempDir(), "report.xml")
 	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)

@@ -94,9 +94,7 @@ func TestOpenPaths(t *testing.T) {
 }
 
 func TestOpenNotRepository(t *testing.T) {
-	if !sourcetest.HasGit() {
-		t.Skip("git is not installed")
-	}
+	sourcetest.NeedGit(t)
 	dir := t.TempDir()
 	_, err := source.Open(dir)
 	var nr *source.NotRepositoryError

@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/charter-dev/charter/internal/npmtools"
+	"github.com/charter-dev/charter/internal/realtool"
 	"github.com/charter-dev/charter/internal/registrytest"
 )
 
@@ -99,7 +100,7 @@ func TestScript(t *testing.T) {
 				if npmtools.Multitool() != "" {
 					return true, nil
 				}
-				if npmtools.InCI() {
+				if realtool.InCI() {
 					return false, errors.New(npmtools.Missing("the SARIF multitool and @actions/core") + ", and CI is set")
 				}
 				return false, nil
@@ -108,7 +109,7 @@ func TestScript(t *testing.T) {
 				if _, err := exec.LookPath(prog); err == nil {
 					return true, nil
 				}
-				if v := os.Getenv("CI"); v != "" && v != "false" && v != "0" {
+				if realtool.InCI() {
 					return false, fmt.Errorf("%s is not installed, and CI is set: install it (.ci/run does)", prog)
 				}
 				return false, nil

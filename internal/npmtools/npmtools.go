@@ -20,6 +20,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/realtool"
 )
 
 // Dir is the absolute path of this folder, which holds package.json and,
@@ -27,13 +29,6 @@ import (
 func Dir() string {
 	_, here, _, _ := runtime.Caller(0)
 	return filepath.Dir(here)
-}
-
-// InCI reports whether the tests run in CI, where a missing tool fails a
-// test instead of skipping it.
-func InCI() bool {
-	v := os.Getenv("CI")
-	return v != "" && v != "false" && v != "0"
 }
 
 // Missing reports why a tool is not there and how to install it.
@@ -44,10 +39,7 @@ func Missing(what string) string {
 // need skips t, or fails it in CI, with Missing's message.
 func need(t testing.TB, what string) {
 	t.Helper()
-	if InCI() {
-		t.Fatal(Missing(what) + " (CI is set, so this test fails instead of skipping)")
-	}
-	t.Skip(Missing(what))
+	realtool.Missing(t, Missing(what))
 }
 
 // Multitool returns the path of the SARIF multitool's executable, or "" when

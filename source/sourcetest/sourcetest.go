@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charter-dev/charter/internal/realtool"
 )
 
 // Epoch is the date of the first commit a Repo makes; each git command
@@ -19,9 +21,13 @@ import (
 var Epoch = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // HasGit reports whether the git binary is installed.
-func HasGit() bool {
-	_, err := exec.LookPath("git")
-	return err == nil
+func HasGit() bool { return realtool.Have("git") }
+
+// NeedGit ends the test when git is not installed: a skip on a
+// developer's machine, a failure in CI (realtool.Missing).
+func NeedGit(t testing.TB) {
+	t.Helper()
+	realtool.Need(t, "git", "git")
 }
 
 // Repo is a scratch repository in a temporary directory.
@@ -36,13 +42,11 @@ type Repo struct {
 	FixedDate bool
 }
 
-// New makes an empty repository whose initial branch is main. It skips the
-// test when git is not installed.
+// New makes an empty repository whose initial branch is main. When git is
+// not installed it skips the test, and fails it in CI.
 func New(t testing.TB) *Repo {
 	t.Helper()
-	if !HasGit() {
-		t.Skip("git is not installed")
-	}
+	NeedGit(t)
 	r := &Repo{t: t, Dir: t.TempDir()}
 	r.Git("init", "-q", "-b", "main")
 	return r

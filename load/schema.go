@@ -111,10 +111,6 @@ func buildEmbedded(ctx *cue.Context, dir string) (cue.Value, error) {
 	return v, nil
 }
 
-// SchemaIn builds the schema's definitions in ctx: a goroutine with a CUE
-// context of its own validates with them, sharing no value with any other.
-func SchemaIn(ctx *cue.Context) (cue.Value, error) { return buildEmbedded(ctx, "schema") }
-
 // Whole returns the repository's whole value: the standard library and the
 // user's files unified, which `charter show --repo` prints and the
 // repository JSON Schema (charter schema --for repo) describes. `cue

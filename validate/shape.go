@@ -34,10 +34,12 @@ type shape struct {
 // maxShapeDepth bounds the shape of a recursive definition.
 const maxShapeDepth = 32
 
-// schemaDef is a definition and its shape.
+// schemaDef is a definition, its shape and its matcher (nil when the
+// definition uses what a matcher cannot judge).
 type schemaDef struct {
 	value cue.Value
 	shape *shape
+	match matcher
 }
 
 // schemaDefs looks up every definition declarations are checked against,
@@ -46,11 +48,11 @@ func schemaDefs(schema interface{ Def(string) cue.Value }) map[string]schemaDef 
 	out := map[string]schemaDef{}
 	for _, k := range kinds {
 		d := schema.Def(k.def)
-		out[k.def] = schemaDef{d, defShape(k.def, d)}
+		out[k.def] = schemaDef{d, defShape(k.def, d), defMatcher(k.def, d)}
 	}
 	for _, s := range singletons {
 		d := schema.Def(s.def)
-		out[s.def] = schemaDef{d, defShape(s.def, d)}
+		out[s.def] = schemaDef{d, defShape(s.def, d), defMatcher(s.def, d)}
 	}
 	return out
 }
@@ -68,6 +70,24 @@ func defShape(name string, d cue.Value) *shape {
 	sh := shapeOf(d, 0)
 	shapes.Store(name, sh)
 	return sh
+}
+
+// matchers holds, for this process, the matcher of each definition by name
+// (a nil matcher when there is none), for the reason shapes does.
+var matchers sync.Map
+
+// defMatcher returns the matcher of definition d, named name, or nil.
+func defMatcher(name string, d cue.Value) matcher {
+	if m, ok := matchers.Load(name); ok {
+		m, _ := m.(matcher)
+		return m
+	}
+	m, ok := matcherOf(d, 0)
+	if !ok {
+		m = nil
+	}
+	matchers.Store(name, m)
+	return m
 }
 
 func shapeOf(s cue.Value, depth int) *shape {

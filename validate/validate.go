@@ -18,7 +18,7 @@ import (
 	"sync"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/ast"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
@@ -365,61 +365,52 @@ func (v *validator) declarations(k kind) []job {
 
 // run validates and decodes jobs.
 //
-// A CUE context is not safe for concurrent use (structure sharing mutates
-// shared vertices during unification: two goroutines validating against
-// one context crashed the evaluator in adt.(*nodeContext).unshare). So most
-// of the work is done on one goroutine, and only what shares nothing runs
-// on others: a declaration the user wrote as a plain literal (no reference
-// to anything else, see literalJSON) and that has no standard library
-// value. The first worker uses the repository's context and schema
-// (nothing else touches them meanwhile); every other one a context and a
-// schema of its own, into which it compiles each declaration from its
-// literal JSON, so no CUE value is shared between goroutines and no
-// evaluator panic is expected. Lookups and messages stay on the one
-// goroutine: a declaration that fails there is validated again on it.
-// At 2,000 agents this takes charter validate from about 1.25 to 1.1
-// times cue vet's wall time.
+// Most declarations are plain literals (no reference to anything else, see
+// literalJSON) with no standard library value; for those CUE's evaluation
+// is the literal itself, so the definition's matcher (compiled once, in
+// Go) judges the syntax and the JSON decoder decodes it, on as many
+// goroutines as there are processors. They touch no CUE value: a CUE
+// context is not safe for concurrent use, and one context per goroutine
+// cost 10% more memory for nothing a matcher needs. Everything else, and
+// any literal the matcher does not accept, is validated by CUE on the
+// calling goroutine (one), which also says what is wrong.
 func (v *validator) run(jobs []job) {
 	out := make([]any, len(jobs))
-	var alone []int // indexes of jobs that share nothing
-	var lits [][]byte
+	done := make([]bool, len(jobs))
+	var plain []int // indexes of jobs a matcher may judge
+	var srcs []ast.Expr
 	for i, j := range jobs {
-		if j.std.Exists() || !j.user.Exists() || v.defs[j.kind.def].shape.adds {
+		d := v.defs[j.kind.def]
+		if j.std.Exists() || !j.user.Exists() || d.shape.adds || d.match == nil {
 			continue
 		}
-		if b, ok := literalJSON(j.user); ok {
-			alone = append(alone, i)
-			lits = append(lits, b)
+		if f, ok := j.user.Source().(*ast.Field); ok && f.Value != nil {
+			plain = append(plain, i)
+			srcs = append(srcs, f.Value)
 		}
 	}
-	workers := min(v.workers, runtime.GOMAXPROCS(0), max(1, len(alone)/64))
-	first := worker{defs: map[string]cue.Value{}}
-	for _, k := range kinds {
-		first.defs[k.def] = v.defs[k.def].value
+	judge := func(n int) {
+		i := plain[n]
+		if x, ok := v.matched(jobs[i], srcs[n]); ok {
+			out[i], done[i] = x, true
+		}
 	}
-	done := make([]bool, len(jobs))
-	if workers > 0 {
+	workers := min(v.workers, runtime.GOMAXPROCS(0), max(1, len(plain)/64))
+	if workers == 0 {
+		for n := range plain {
+			judge(n)
+		}
+	} else {
 		var wg sync.WaitGroup
-		next := make(chan int)
-		for n := range workers {
+		next := make(chan int, workers)
+		for range workers {
 			wg.Go(func() {
-				w := first
-				if n > 0 {
-					// Built here, while the first worker already works.
-					var ok bool
-					if w, ok = newWorker(); !ok {
-						return // an internal error: the others do its share
-					}
-				}
 				for n := range next {
-					i := alone[n]
-					if x, ok := w.quick(jobs[i], lits[n]); ok {
-						out[i], done[i] = x, true
-					}
+					judge(n)
 				}
 			})
 		}
-		for n := range alone {
+		for n := range plain {
 			next <- n
 		}
 		close(next)
@@ -440,41 +431,17 @@ func (v *validator) run(jobs []job) {
 	}
 }
 
-// worker is what one goroutine of run validates with: its own context
-// and schema, or (ctx nil) the repository's.
-type worker struct {
-	ctx  *cue.Context
-	defs map[string]cue.Value // by definition name
-}
-
-// newWorker returns a worker with a CUE context and schema of its own.
-func newWorker() (worker, bool) {
-	ctx := cuecontext.New()
-	d, err := load.SchemaIn(ctx)
-	if err != nil {
-		return worker{}, false
-	}
-	w := worker{ctx: ctx, defs: map[string]cue.Value{}}
-	for _, k := range kinds {
-		w.defs[k.def] = d.LookupPath(cue.MakePath(cue.Def(k.def)))
-	}
-	return w, true
-}
-
-// quick validates a declaration that shares nothing with any other
-// against its definition and decodes it from its literal JSON. It reports
-// nothing: ok is false when anything is wrong, and the declaration is then
-// validated again by one, which says what.
-func (w worker) quick(j job, literal []byte) (any, bool) {
-	val := j.user
-	if w.ctx != nil {
-		val = w.ctx.CompileBytes(literal)
-	}
-	if w.defs[j.kind.def].Unify(val).Validate(cue.Concrete(true)) != nil {
+// matched decodes a declaration written as the plain literal src if its
+// definition's matcher accepts it. It reports nothing and touches no CUE
+// value (it runs on many goroutines): ok is false when the literal is not
+// plain or not accepted, and one then asks CUE what is wrong.
+func (v *validator) matched(j job, src ast.Expr) (any, bool) {
+	b, ok := appendLiteral(nil, src)
+	if !ok || !v.defs[j.kind.def].match.match(src) {
 		return nil, false
 	}
 	target := j.kind.new()
-	if decodeJSONBytes(literal, target) != nil {
+	if decodeJSONBytes(b, target) != nil {
 		return nil, false
 	}
 	return target, true

@@ -302,11 +302,11 @@ func TestMatcherCases(t *testing.T) {
 		want     bool
 	}{
 		{"#Agent", `{` + base + `}`, true},
-		{"#Agent", `{name: "A"}`, false},                            // type! missing
-		{"#Agent", `{` + base + `, nmae: "x"}`, false},              // closed
-		{"#Agent", `{name: "", type: "t"}`, false},                  // !=""
-		{"#Agent", `{` + base + `, status: "retired"}`, false},      // enum
-		{"#Agent", `{` + base + `, autonomy_level: null}`, true},    // null | ...
+		{"#Agent", `{name: "A"}`, false},                         // type! missing
+		{"#Agent", `{` + base + `, nmae: "x"}`, false},           // closed
+		{"#Agent", `{name: "", type: "t"}`, false},               // !=""
+		{"#Agent", `{` + base + `, status: "retired"}`, false},   // enum
+		{"#Agent", `{` + base + `, autonomy_level: null}`, true}, // null | ...
 		{"#Agent", `{` + base + `, model: {provider: "p", model_id: "m", temperature: 2}}`, true},
 		{"#Agent", `{` + base + `, model: {provider: "p", model_id: "m", temperature: 2.0000000000000000001}}`, false},
 		{"#Agent", `{` + base + `, model: {provider: "p", model_id: "m", max_tokens: 1.0}}`, false}, // int
@@ -360,4 +360,3 @@ func FuzzMatcher(f *testing.F) {
 		}
 	})
 }
-

@@ -14,6 +14,8 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	embedded "github.com/charter-dev/charter/cue"
 	"github.com/charter-dev/charter/internal/gen"
@@ -359,4 +361,46 @@ func FuzzMatcher(f *testing.F) {
 			t.Errorf("%s: the matcher accepts what CUE rejects:\n%s", def, src)
 		}
 	})
+}
+
+// Validation with the matchers gives what CUE alone gives (the same
+// diagnostics, the same model) on the examples and a generated repository,
+// standard library included, and with mistakes the matchers pass to CUE.
+func TestMatchersGiveWhatCUEGives(t *testing.T) {
+	gendir := t.TempDir()
+	if err := gen.Write(gendir, 60); err != nil {
+		t.Fatal(err)
+	}
+	broken := t.TempDir()
+	if err := gen.Write(broken, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken+"/agents/zz.cue", []byte(`package charter
+
+agents: zz: {name: "Z", type: "nope", status: "retired", tools: {denied: ["x", 1]}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{gendir, broken, "../examples/assistant", "../examples/dev-team"} {
+		validate := func(matchers bool) *Result {
+			// Each run decodes the standard library afresh, so the two
+			// runs do not share its declarations.
+			stdlibDecls.Clear()
+			repo, _, err := load.Load(os.DirFS(root), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return runWith(repo, 2, matchers)
+		}
+		cueOnly, matched := validate(false), validate(true)
+		if diff := cmp.Diff(cueOnly.Diagnostics, matched.Diagnostics); diff != "" {
+			t.Errorf("%s: diagnostics (-CUE +matchers):\n%s", root, diff)
+		}
+		if diff := cmp.Diff(cueOnly.Config, matched.Config, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: model (-CUE +matchers):\n%s", root, diff)
+		}
+		if diff := cmp.Diff(cueOnly.Invalid, matched.Invalid); diff != "" {
+			t.Errorf("%s: invalid declarations (-CUE +matchers):\n%s", root, diff)
+		}
+	}
 }

@@ -52,7 +52,7 @@ func TestParallelMatchesSerial(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return runWith(repo, workers)
+		return runWith(repo, workers, true)
 	}
 	serial, parallel := validateWith(0), validateWith(4)
 	if len(serial.Diagnostics) != 3 {

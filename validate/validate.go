@@ -99,14 +99,15 @@ func (r *Result) Repo() *load.Repo { return r.repo }
 // Run validates a loaded repository. When the loader left files out
 // (repo.Skipped), Run checks nothing and the result is Incomplete: the
 // loader's diagnostics are the ones to fix first.
-func Run(repo *load.Repo) *Result { return runWith(repo, maxWorkers) }
+func Run(repo *load.Repo) *Result { return runWith(repo, maxWorkers, true) }
 
 // maxWorkers bounds the goroutines that validate declarations.
 const maxWorkers = 64
 
 // runWith is Run on at most workers goroutines besides the calling one (0:
-// everything on the calling one, as tests compare).
-func runWith(repo *load.Repo, workers int) *Result {
+// everything on the calling one, as tests compare), with the definitions'
+// matchers or (matchers false, as tests compare) CUE alone.
+func runWith(repo *load.Repo, workers int, matchers bool) *Result {
 	cfg := &model.Config{
 		Categories:    map[string]*model.Category{},
 		AgentTypes:    map[string]*model.AgentType{},
@@ -128,6 +129,12 @@ func runWith(repo *load.Repo, workers int) *Result {
 		return res
 	}
 	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema), workers: workers}
+	if !matchers {
+		for name, d := range v.defs {
+			d.match = nil
+			v.defs[name] = d
+		}
+	}
 	v.topLevel()
 
 	var jobs []job
@@ -366,8 +373,8 @@ func (v *validator) declarations(k kind) []job {
 // run validates and decodes jobs.
 //
 // Most declarations are plain literals (no reference to anything else, see
-// literalJSON) with no standard library value; for those CUE's evaluation
-// is the literal itself, so the definition's matcher (compiled once, in
+// literalJSON) written in one place, the user's files or the standard
+// library's; for those CUE's evaluation is the literal itself, so the definition's matcher (compiled once, in
 // Go) judges the syntax and the JSON decoder decodes it, on as many
 // goroutines as there are processors. They touch no CUE value: a CUE
 // context is not safe for concurrent use, and one context per goroutine
@@ -377,21 +384,35 @@ func (v *validator) declarations(k kind) []job {
 func (v *validator) run(jobs []job) {
 	out := make([]any, len(jobs))
 	done := make([]bool, len(jobs))
-	var plain []int // indexes of jobs a matcher may judge
+	// The jobs a matcher may judge: their indexes, syntax, and whether
+	// the standard library holds them (to share their decoded form).
+	var plain []int
 	var srcs []ast.Expr
+	var builtin []bool
 	for i, j := range jobs {
 		d := v.defs[j.kind.def]
-		if j.std.Exists() || !j.user.Exists() || d.shape.adds || d.match == nil {
+		// A user's value that extends the standard library's is the two
+		// unified: that is CUE's to judge.
+		if j.std.Exists() == j.user.Exists() || d.shape.adds || d.match == nil {
 			continue
 		}
-		if f, ok := j.user.Source().(*ast.Field); ok && f.Value != nil {
+		decl, std := j.user, j.std.Exists()
+		if std {
+			if x, ok := stdlibDecls.Load(j.kind.field + "." + j.name); ok {
+				out[i], done[i] = x, true
+				continue
+			}
+			decl = j.std
+		}
+		if f, ok := decl.Source().(*ast.Field); ok && f.Value != nil {
 			plain = append(plain, i)
 			srcs = append(srcs, f.Value)
+			builtin = append(builtin, std)
 		}
 	}
 	judge := func(n int) {
 		i := plain[n]
-		if x, ok := v.matched(jobs[i], srcs[n]); ok {
+		if x, ok := v.matched(jobs[i], srcs[n], builtin[n]); ok {
 			out[i], done[i] = x, true
 		}
 	}
@@ -431,11 +452,11 @@ func (v *validator) run(jobs []job) {
 	}
 }
 
-// matched decodes a declaration written as the plain literal src if its
-// definition's matcher accepts it. It reports nothing and touches no CUE
+// matched decodes a declaration written as the plain literal src (in the
+// standard library when builtin) if its definition's matcher accepts it. It reports nothing and touches no CUE
 // value (it runs on many goroutines): ok is false when the literal is not
 // plain or not accepted, and one then asks CUE what is wrong.
-func (v *validator) matched(j job, src ast.Expr) (any, bool) {
+func (v *validator) matched(j job, src ast.Expr, builtin bool) (any, bool) {
 	b, ok := appendLiteral(nil, src)
 	if !ok || !v.defs[j.kind.def].match.match(src) {
 		return nil, false
@@ -443,6 +464,11 @@ func (v *validator) matched(j job, src ast.Expr) (any, bool) {
 	target := j.kind.new()
 	if decodeJSONBytes(b, target) != nil {
 		return nil, false
+	}
+	if builtin {
+		if x, loaded := stdlibDecls.LoadOrStore(j.kind.field+"."+j.name, target); loaded {
+			return x, true
+		}
 	}
 	return target, true
 }

@@ -377,7 +377,18 @@ func TestMatchersGiveWhatCUEGives(t *testing.T) {
 	}
 	if err := os.WriteFile(broken+"/agents/zz.cue", []byte(`package charter
 
-agents: zz: {name: "Z", type: "nope", status: "retired", tools: {denied: ["x", 1]}}
+// One mistake an agent, each of a kind a matcher must see.
+agents: {
+	zz1: {name: "Z", type: "nope"}
+	zz2: {name: "Z", type: "support", status: "retired"}
+	zz3: {name: "Z", type: "support", tools: {denied: ["x", 1]}}
+	zz4: {name: "Z", type: "support", model: {provider: "p", model_id: "m", temperature: 2.5}}
+	zz5: {name: "Z", type: "support", model: {provider: "p", model_id: "m", max_tokens: 1.0}}
+	zz6: {name: "Z", type: "support", stauts: "active"}
+	zz7: {type: "support"}
+	zz8: {name: "", type: "support"}
+	zz9: {name: "Z", type: "support", memory: {type: "none", retention_days: null}}
+}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -393,6 +404,9 @@ agents: zz: {name: "Z", type: "nope", status: "retired", tools: {denied: ["x", 1
 			return runWith(repo, 2, matchers)
 		}
 		cueOnly, matched := validate(false), validate(true)
+		if root == broken && len(matched.Diagnostics) < 8 {
+			t.Errorf("want a diagnostic for each of 8 mistakes, got %v", matched.Diagnostics)
+		}
 		if diff := cmp.Diff(cueOnly.Diagnostics, matched.Diagnostics); diff != "" {
 			t.Errorf("%s: diagnostics (-CUE +matchers):\n%s", root, diff)
 		}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goccy/go-graphviz"
+	"github.com/charter-dev/charter/internal/graphviz"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/lint"

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goccy/go-graphviz"
+	"github.com/charter-dev/charter/internal/graphviz"
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"

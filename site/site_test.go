@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/goccy/go-graphviz"
+	"github.com/charter-dev/charter/internal/graphviz"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/charter-dev/charter/model"

@@ -28,31 +28,35 @@ type ignore struct {
 func parseIgnores(files []*load.File) []*ignore {
 	var out []*ignore
 	for _, f := range files {
-		ast.Walk(f.Syntax, func(n ast.Node) bool {
-			c, ok := n.(*ast.Comment)
-			if !ok {
-				return true
-			}
-			text := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
-			rest, ok := strings.CutPrefix(text, ignorePrefix)
-			if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-				return true
-			}
-			fields := strings.Fields(rest)
-			ig := &ignore{pos: c.Pos(), file: f.Path, line: c.Pos().Line(), used: map[string]bool{}}
-			if len(fields) > 0 {
-				for _, id := range strings.Split(fields[0], ",") {
-					if id != "" {
-						ig.rules = append(ig.rules, id)
-					}
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if ig := parseIgnore(f, c); ig != nil {
+					out = append(out, ig)
 				}
-				ig.reason = strings.Join(fields[1:], " ")
 			}
-			out = append(out, ig)
-			return true
-		}, nil)
+		}
 	}
 	return out
+}
+
+// parseIgnore parses one comment of f: a suppression comment, or nil.
+func parseIgnore(f *load.File, c *ast.Comment) *ignore {
+	text := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+	rest, ok := strings.CutPrefix(text, ignorePrefix)
+	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return nil
+	}
+	fields := strings.Fields(rest)
+	ig := &ignore{pos: c.Pos(), file: f.Path, line: c.Pos().Line(), used: map[string]bool{}}
+	if len(fields) > 0 {
+		for _, id := range strings.Split(fields[0], ",") {
+			if id != "" {
+				ig.rules = append(ig.rules, id)
+			}
+		}
+		ig.reason = strings.Join(fields[1:], " ")
+	}
+	return ig
 }
 
 // applyIgnores drops the diagnostics a comment on their line or the line

@@ -5,7 +5,6 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
-	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/secret"
@@ -20,27 +19,8 @@ var secretLiteral = &Rule{
 		`behaviors: [{type: "SearchBehavior", params: api_key: "env:SEARCH_API_KEY"}]`),
 	Run: func(p *Pass) {
 		for _, f := range p.Files {
-			var path []string
-			ast.Walk(f.Syntax, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.Field:
-					name, _, _ := ast.LabelName(n.Label)
-					path = append(path, name)
-					if lit, ok := n.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						checkSecret(p, path, name, lit)
-						path = path[:len(path)-1] // after is not called
-						return false
-					}
-				case *ast.BasicLit:
-					if n.Kind == token.STRING {
-						checkSecret(p, path, "", n)
-					}
-				}
-				return true
-			}, func(n ast.Node) {
-				if _, ok := n.(*ast.Field); ok {
-					path = path[:len(path)-1]
-				}
+			stringLiterals(f.Syntax, func(path []string, label string, lit *ast.BasicLit) {
+				checkSecret(p, path, label, lit)
 			})
 		}
 	},

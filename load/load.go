@@ -48,6 +48,11 @@ type File struct {
 	// Path is relative to the config root, slash-separated.
 	Path   string
 	Syntax *ast.File
+	// Comments are the file's comment groups, in the order ast.Walk
+	// visits them: the loader's own walk of the file collects them, so
+	// that readers of comments (lint's ignore comments) need not walk
+	// every file again.
+	Comments []*ast.CommentGroup
 }
 
 // Repo is a loaded repository: the user's files and their value, not yet
@@ -464,7 +469,8 @@ func parseSource(p string, src []byte) (*File, []diag.Diagnostic) {
 			}
 		}
 	}
-	if pos, path, msg, ok := nesting(f); !ok {
+	comments, pos, path, msg, ok := nesting(f)
+	if !ok {
 		d := diag.Diagnostic{File: p, Line: 1, Column: 1, Severity: diag.Error, Rule: "depth", Path: dotted(path), Message: msg}
 		if pos.IsValid() {
 			d.Line, d.Column = pos.Line(), pos.Column()
@@ -474,7 +480,7 @@ func parseSource(p string, src []byte) (*File, []diag.Diagnostic) {
 		}
 		return nil, []diag.Diagnostic{d}
 	}
-	return &File{Path: p, Syntax: f}, nil
+	return &File{Path: p, Syntax: f, Comments: comments}, nil
 }
 
 // readFile reads at most MaxFileSize+1 bytes of a file, so that a file
@@ -573,8 +579,9 @@ func firstInvalid(src []byte) (line, col int) {
 // more than MaxDepth deep, or expressions more than MaxExprDepth deep
 // (a + b + c + ... is as deep as it is long, and CUE's evaluator recurses
 // on it). It stops descending there, so it never recurses deeper itself.
-// ok is true when f is within both limits.
-func nesting(f *ast.File) (pos token.Pos, path []string, msg string, ok bool) {
+// ok is true when f is within both limits. It returns f's comment groups
+// too (File.Comments), collected on the way.
+func nesting(f *ast.File) (comments []*ast.CommentGroup, pos token.Pos, path []string, msg string, ok bool) {
 	type frame struct {
 		node     ast.Node
 		children int
@@ -591,8 +598,11 @@ func nesting(f *ast.File) (pos token.Pos, path []string, msg string, ok bool) {
 		if found {
 			return false
 		}
-		switch n.(type) {
-		case *ast.Comment, *ast.CommentGroup, *ast.Attribute:
+		switch n := n.(type) {
+		case *ast.CommentGroup:
+			comments = append(comments, n)
+			return false
+		case *ast.Comment, *ast.Attribute:
 			return false
 		}
 		fr := frame{node: n}
@@ -643,7 +653,7 @@ func nesting(f *ast.File) (pos token.Pos, path []string, msg string, ok bool) {
 		}
 	}
 	ast.Walk(f, before, after)
-	return pos, path, msg, !found
+	return comments, pos, path, msg, !found
 }
 
 // dotted renders labels as the one path type does.

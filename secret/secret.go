@@ -125,15 +125,28 @@ func Detect(s string) (*Shape, bool) {
 	return ms[0].Shape, true
 }
 
-// MayContain is a quick test: false means Find(s) is empty.
+// MayContain is a quick test: false means Find(s) is empty. It reads s
+// once, looking for the first byte of a shape's prefix (one pass instead
+// of one a shape: every line charter prints and every literal lint reads
+// goes through it).
 func MayContain(s string) bool {
-	for _, k := range Shapes {
-		if strings.Contains(s, k.Prefix) {
-			return true
+	for i := 0; i < len(s); i++ {
+		for _, k := range shapesByFirstByte[s[i]] {
+			if strings.HasPrefix(s[i:], k.Prefix) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// shapesByFirstByte indexes Shapes by the first byte of their prefix.
+var shapesByFirstByte = func() (idx [256][]*Shape) {
+	for _, k := range Shapes {
+		idx[k.Prefix[0]] = append(idx[k.Prefix[0]], k)
+	}
+	return idx
+}()
 
 // Redact returns s with every credential replaced by its redacted form.
 func Redact(s string) string {

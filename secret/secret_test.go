@@ -183,3 +183,32 @@ func TestRedactQuoted(t *testing.T) {
 		}
 	}
 }
+
+// MayContain agrees with its definition (some shape's prefix occurs in s)
+// on any input.
+func FuzzMayContain(f *testing.F) {
+	for _, s := range []string{"", "sk-", "a ghp_x", "-----BEGIN RSA", "xox", "AKIAx", "github_pat", "prose with no key"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := false
+		for _, k := range Shapes {
+			want = want || strings.Contains(s, k.Prefix)
+		}
+		if got := MayContain(s); got != want {
+			t.Errorf("MayContain(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+func BenchmarkMayContain(b *testing.B) {
+	lines := []string{
+		"agents/a0001.cue:46:79: warning: [tool-permission-unprovided] agents.a0001.tools.denied[0]: tool \"deploy\" is not provided by any of the agent's behaviors",
+		"Senior", "personal_assistant", "warm and thorough", "example-provider", "React for a0000",
+	}
+	for b.Loop() {
+		for _, l := range lines {
+			MayContain(l)
+		}
+	}
+}

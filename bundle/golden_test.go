@@ -27,7 +27,7 @@ func TestGoldenDevTeam(t *testing.T) {
 		if err := os.RemoveAll(golden); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeFiles(golden, tree, nil); err != nil {
+		if err := writeFiles(golden, tree, false, nil); err != nil {
 			t.Fatal(err)
 		}
 		return

@@ -126,8 +126,9 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 	prev := filepath.Join(parent, "."+base+".prev")
 	// Claiming the previous bundle is one rename, so two builds never
 	// share it; only a real folder of ours is claimed.
+	fresh := true // tmp is empty: nothing to compare or remove
 	if fi, err := os.Lstat(prev); err == nil && fi.IsDir() && ours(fi) {
-		_ = claim(prev, tmp)
+		fresh = claim(prev, tmp) != nil
 	}
 
 	ok := false
@@ -136,7 +137,7 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 			removeTree(tmp)
 		}
 	}()
-	if err := writeFiles(tmp, t, alive); err != nil {
+	if err := writeFiles(tmp, t, fresh, alive); err != nil {
 		if errors.Is(err, errKilled) {
 			ok = true // a killed process leaves its temporary directory
 		}
@@ -184,10 +185,11 @@ const prevIgnore = "# charter's previous bundle, kept to make the next build fas
 
 // writeFiles makes the tree under dir hold exactly t: it writes the files
 // that are missing or differ, and removes everything else. dir may be
-// empty or hold a previous bundle. Folders are done one per task on a few
+// empty (fresh: then nothing in it is compared or removed, which halves
+// the system calls of a first build) or hold a previous bundle. Folders are done one per task on a few
 // goroutines (a bundle is thousands of small files in thousands of
 // folders, and the file system handles them in parallel).
-func writeFiles(dir string, t Tree, alive func(n int) bool) error {
+func writeFiles(dir string, t Tree, fresh bool, alive func(n int) bool) error {
 	byDir := map[string][]string{} // folder: its files, in order
 	for _, p := range t.Paths() {
 		for d := path.Dir(p); ; d = path.Dir(d) {
@@ -216,18 +218,30 @@ func writeFiles(dir string, t Tree, alive func(n int) bool) error {
 		levels[depth] = append(levels[depth], d)
 	}
 
+	// Read once a tree: charter never changes its umask, tests do.
+	chmod := !umaskKeeps(0o755 | 0o644)
 	var (
 		written atomic.Int64
 		mu      sync.Mutex
 		first   error
 	)
 	syncDir := func(d string) {
-		err := updateDir(dir, d, t, byDir)
+		var err error
+		if fresh {
+			err = makeDir(dir, d, chmod)
+		} else {
+			err = updateDir(dir, d, t, byDir)
+		}
 		for _, p := range byDir[d] {
 			if err != nil {
 				break
 			}
-			err = writeFile(filepath.Join(dir, filepath.FromSlash(p)), t[p])
+			name := filepath.Join(dir, filepath.FromSlash(p))
+			if fresh {
+				err = createFile(name, t[p], chmod)
+			} else {
+				err = writeFile(name, t[p], chmod)
+			}
 			if err == nil && alive != nil && !alive(int(written.Add(1))) {
 				err = errKilled
 			}
@@ -247,6 +261,22 @@ func writeFiles(dir string, t Tree, alive func(n int) bool) error {
 		}
 	}
 	return nil
+}
+
+// makeDir makes dir/d a folder of mode 0755 in a fresh tree, where dir
+// itself exists; chmod is false when the umask leaves 0755 as it is.
+func makeDir(dir, d string, chmod bool) error {
+	if d == "." {
+		return nil
+	}
+	name := filepath.Join(dir, filepath.FromSlash(d))
+	if err := os.Mkdir(name, 0o755); err != nil {
+		return err
+	}
+	if !chmod {
+		return nil
+	}
+	return os.Chmod(name, 0o755) // whatever the umask: the same bundle every time
 }
 
 // updateDir makes dir/d a folder (not a link to one) and removes every
@@ -292,13 +322,19 @@ func updateDir(dir, d string, t Tree, byDir map[string][]string) error {
 // writeFile makes name a file of mode 0644 holding data. A file that holds
 // data already is left as it is (its modification time too, so tools that
 // compare them skip it); any other is replaced, never written in place.
-func writeFile(name string, data []byte) error {
+func writeFile(name string, data []byte, chmod bool) error {
 	if sameFile(name, data) {
 		return nil
 	}
 	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	return createFile(name, data, chmod)
+}
+
+// createFile makes name, which does not exist, a file of mode 0644
+// holding data; chmod is false when the umask leaves 0644 as it is.
+func createFile(name string, data []byte, chmod bool) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
@@ -307,9 +343,11 @@ func writeFile(name string, data []byte) error {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil { // whatever the umask
-		f.Close()
-		return err
+	if chmod {
+		if err := f.Chmod(0o644); err != nil { // whatever the umask
+			f.Close()
+			return err
+		}
 	}
 	return f.Close()
 }

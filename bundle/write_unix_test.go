@@ -3,8 +3,10 @@
 package bundle
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -54,4 +56,56 @@ func TestConcurrentBuilds(t *testing.T) {
 	if len(m) != 1 || string(m) != string(a) {
 		t.Errorf("the bundle left mixes builds: manifest %q, agent %q", m, a)
 	}
+}
+
+// A first build (a fresh temporary tree: nothing compared or removed)
+// writes what a rebuild over an empty previous bundle writes, modes
+// included, under a umask that takes bits away and one that does not.
+func TestFreshWriteMatchesUpdate(t *testing.T) {
+	tree := Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b"), "a/c/d.json": []byte("d"), "e.json": []byte("")}
+	for _, mask := range []int{0o022, 0o077} {
+		old := syscall.Umask(mask)
+		fresh, update := t.TempDir(), t.TempDir()
+		if err := writeFiles(fresh, tree, true, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeFiles(update, tree, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		syscall.Umask(old)
+		if got, want := listTree(t, fresh), listTree(t, update); !slices.Equal(got, want) {
+			t.Errorf("umask %03o: fresh write %v, update %v", mask, got, want)
+		}
+	}
+}
+
+// listTree lists every file and folder under dir with its mode and, for a
+// file, its bytes.
+func listTree(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		line := rel + " " + fi.Mode().String()
+		if !e.IsDir() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += " " + string(b)
+		}
+		out = append(out, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -7,6 +7,13 @@
 // #2869) cannot hide a second mistake; it finds unknown fields itself;
 // and it checks option membership and references in Go, where the messages
 // can name the valid options and the closest name.
+//
+// Most declarations are plain literals written in one place. Those are
+// judged by a matcher compiled in Go from their definition (match.go) on
+// every processor, and decoded from their syntax, without CUE: at 2,000
+// and 10,000 agents this puts validate under `cue vet -c`. A literal the
+// matcher does not accept, and every other declaration, is validated by
+// CUE as above, which says what is wrong.
 package validate
 
 import (

@@ -56,7 +56,7 @@ a REV that does not validate is named and lint exits 1, as diff does.`,
 	}
 	// A bad flag after --format sarif still gets its SARIF log.
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return o.sarifOnFailure(g, func() error { return usage("%v (see 'charter %s --help')", err, c.Name()) })
+		return o.sarifOnFailure(g, func() error { return usage("%v (see '%s --help')", err, c.CommandPath()) })
 	})
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/charter-dev/charter/internal/buildinfo"
 	"io"
 	"os"
 	"runtime/debug"
@@ -141,8 +142,12 @@ identity across Git history.`,
 	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files")
 	registerTermFlags(root, g)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usage("%v (see 'charter %s --help')", err, c.Name())
+		return usage("%v (see '%s --help')", err, c.CommandPath())
 	})
+	// charter --version, as most tools have it: the first line of charter
+	// version.
+	root.Version = buildinfo.Read().Version
+	root.SetVersionTemplate("charter {{.Version}}\n")
 	root.AddCommand(
 		newValidateCmd(g),
 		newBuildCmd(g),

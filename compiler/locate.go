@@ -18,6 +18,11 @@ import (
 type Locator struct {
 	mu        sync.Mutex
 	user, std cue.Value
+	// decls holds the declarations (agents.ann: its value in user and
+	// in std) found so far: looking one up reads its map's fields one by
+	// one, which made locating every finding of lint quadratic in the
+	// number of agents.
+	decls map[[2]string][2]cue.Value
 	// column counts a user file's column in characters.
 	column func(file string, line, col int) int
 }
@@ -46,11 +51,37 @@ func (l *Locator) Pos(path ...string) Position {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	p := load.Locate([]cue.Value{l.user, l.std}, path, load.ValuePos, nil)
+	var p token.Pos
+	if len(path) > 2 {
+		// Below a declaration, from the declaration's values: the same
+		// lookups, in the same order, as from the roots.
+		d := l.decl(path[0], path[1])
+		p = load.Locate(d[:], path[2:], load.ValuePos, nil)
+		path = path[:2]
+	}
+	if !p.IsValid() {
+		p = load.Locate([]cue.Value{l.user, l.std}, path, load.ValuePos, nil)
+	}
 	if !p.IsValid() {
 		return Position{}
 	}
 	return l.chars(Position{File: p.Filename(), Line: p.Line(), Column: p.Column()})
+}
+
+// decl returns the values of declaration kind.name in the user's files and
+// the standard library (either may not exist). l.mu is held.
+func (l *Locator) decl(kind, name string) [2]cue.Value {
+	key := [2]string{kind, name}
+	if d, ok := l.decls[key]; ok {
+		return d
+	}
+	if l.decls == nil {
+		l.decls = map[[2]string][2]cue.Value{}
+	}
+	sel := cue.MakePath(fieldpath.Path{kind, name}.Selectors()...)
+	d := [2]cue.Value{l.user.LookupPath(sel), l.std.LookupPath(sel)}
+	l.decls[key] = d
+	return d
 }
 
 // LiteralPos returns the position and source text of the string literal at

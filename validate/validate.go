@@ -346,33 +346,39 @@ func (v *validator) declarations(k kind) []job {
 			user = cue.Value{}
 		}
 	}
-	for _, src := range []cue.Value{std, user} {
+	// Each map's fields, read once: a lookup by name reads a struct's
+	// fields one by one, which at 10,000 agents made this quadratic.
+	fields := func(src cue.Value) (names []string, vals map[string]cue.Value) {
+		vals = map[string]cue.Value{}
 		if !src.Exists() {
-			continue
+			return nil, vals
 		}
 		it, err := src.Fields()
 		if err != nil {
-			continue
+			return nil, vals
 		}
 		for it.Next() {
 			if !it.Selector().IsString() {
 				continue
 			}
 			name := it.Selector().Unquoted()
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			sel := cue.MakePath(cue.Str(name))
-			j := job{kind: k, name: name, std: std.LookupPath(sel)}
-			if user.Exists() {
-				j.user = user.LookupPath(sel)
-			}
-			if j.std.Exists() {
-				v.res.Config.Builtin[k.field+"."+name] = true
-			}
-			jobs = append(jobs, j)
+			names = append(names, name)
+			vals[name] = it.Value()
 		}
+		return names, vals
+	}
+	stdNames, stdVals := fields(std)
+	userNames, userVals := fields(user)
+	for _, name := range slices.Concat(stdNames, userNames) {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		j := job{kind: k, name: name, std: stdVals[name], user: userVals[name]}
+		if j.std.Exists() {
+			v.res.Config.Builtin[k.field+"."+name] = true
+		}
+		jobs = append(jobs, j)
 	}
 	return jobs
 }

@@ -3,6 +3,8 @@ package validate
 import (
 	"math/big"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -227,7 +229,7 @@ func literalScalar(x ast.Expr) (scalar, bool) {
 	}
 	switch lit.Kind {
 	case token.INT, token.FLOAT:
-		if !jsonNumber.MatchString(lit.Value) {
+		if !jsonNumber.MatchString(lit.Value) || hugeExponent(lit.Value) {
 			return scalar{}, false
 		}
 		r, ok := new(big.Rat).SetString(lit.Value)
@@ -260,6 +262,18 @@ func literalScalar(x ast.Expr) (scalar, bool) {
 		return scalar{kind: cue.NullKind}, true
 	}
 	return scalar{}, false
+}
+
+// hugeExponent reports whether a JSON number's exponent is beyond what a
+// configuration needs (|e| > 400): big.Rat would spell 1e999999999 out in
+// full, so such a number is left to CUE, whose decimals keep exponents.
+func hugeExponent(num string) bool {
+	i := strings.IndexAny(num, "eE")
+	if i < 0 {
+		return false
+	}
+	e, err := strconv.Atoi(num[i+1:])
+	return err != nil || e > 400 || e < -400
 }
 
 // kindOf is the kind of a literal.

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"testing"
+	"time"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -416,5 +417,25 @@ agents: {
 		if diff := cmp.Diff(cueOnly.Invalid, matched.Invalid); diff != "" {
 			t.Errorf("%s: invalid declarations (-CUE +matchers):\n%s", root, diff)
 		}
+	}
+}
+
+// A number whose exponent would take big.Rat forever to spell out is left
+// to CUE, at once.
+func TestMatcherHugeExponent(t *testing.T) {
+	defs := schemaDefs(testSchema(t))
+	ctx := cuecontext.New()
+	done := make(chan bool)
+	go func() {
+		_, m, _ := verdict(ctx, defs["#Agent"], `{name: "A", type: "t", model: {provider: "p", model_id: "m", temperature: 1e999999999}}`)
+		done <- m
+	}()
+	select {
+	case m := <-done:
+		if m {
+			t.Error("the matcher accepts temperature 1e999999999")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the matcher did not return in 20 s")
 	}
 }

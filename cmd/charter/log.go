@@ -46,7 +46,7 @@ func runLog(g *globals, o *logOptions, id string) error {
 	if o.format != "text" && o.format != "json" {
 		return usage("unknown format %q; valid formats: text, json", o.format)
 	}
-	versions, err := agentVersions(g, o.rev, id)
+	versions, err := agentVersions(g, o.rev, id, false)
 	if err != nil {
 		return err
 	}
@@ -72,8 +72,8 @@ func runLog(g *globals, o *logOptions, id string) error {
 }
 
 // agentVersions walks history from rev and returns id's versions, oldest
-// first.
-func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
+// first; with docs, each with its document.
+func agentVersions(g *globals, rev, id string, docs bool) ([]history.Version, error) {
 	repo, err := source.Open(g.dir)
 	if err != nil {
 		return nil, &revision.Error{Err: err}
@@ -81,19 +81,20 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 	defer repo.Close()
 	progress := newProgress(g)
 	defer progress.done()
-	walk, err := history.AgentSnapshots(repo, rev, id, history.AgentOptions{
-		Progress: func(n int) { progress.step("evaluating config trees", n) },
+	h, err := history.AgentVersions(repo, rev, id, history.AgentOptions{
+		Docs:     docs,
+		Progress: func(n int) { progress.step("evaluating commits", n) },
 	})
 	if err != nil {
 		return nil, fail(err, "")
 	}
-	versions, invalid := walk.Versions(id)
+	versions := h.Versions
 	progress.done()
-	if len(invalid) > 0 {
+	if h.Invalid > 0 {
 		fmt.Fprintf(g.stderr, "charter: skipped %d commit(s) where the configuration did not validate (oldest %s)\n",
-			len(invalid), invalid[0].Commit.String()[:12])
+			h.Invalid, h.OldestInvalid.Commit.String()[:12])
 	}
-	if !walk.Seen && len(versions) == 0 {
+	if !h.Seen && len(versions) == 0 {
 		return nil, usage("agent %q does not exist at any commit from %s that changed %s", id, rev, repo.ConfigPath())
 	}
 	return versions, nil

@@ -110,7 +110,7 @@ func runShow(g *globals, arg, outFormat string) error {
 // charter log numbers them.
 func showVersion(g *globals, id, at string) (map[string]any, error) {
 	n, _ := strconv.Atoi(at[1:])
-	versions, err := agentVersions(g, "HEAD", id)
+	versions, err := agentVersions(g, "HEAD", id, true)
 	if err != nil {
 		return nil, err
 	}

@@ -33,8 +33,10 @@ type AgentOptions struct {
 	// evaluated with the number of commits met so far, that one included.
 	Progress func(n int)
 	// Docs makes AgentVersions keep each version's document
-	// (Version.Doc); without it Doc is nil.
-	Docs bool
+	// (Version.Doc), and Changes its field-level changes (Version.Changes,
+	// which may hold whole prompts); without them those are nil and
+	// memory does not grow with them.
+	Docs, Changes bool
 	// hashOnly keeps of each snapshot's document its content hash only.
 	hashOnly bool
 }
@@ -94,9 +96,10 @@ type AgentHistory struct {
 // those Versions makes of AgentSnapshots's walk, made as the walk goes.
 // Besides the versions it keeps nothing per commit (the caches it keeps
 // are bounded), so its memory does not grow with the length of the
-// history. A version's Doc is kept only with opts.Docs.
+// history. A version's Doc and Changes are kept only with opts.Docs and
+// opts.Changes.
 func AgentVersions(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentHistory, error) {
-	s := &versionStream{agent: id, keep: true, docs: opts.Docs}
+	s := &versionStream{agent: id, keep: true, docs: opts.Docs, changes: opts.Changes}
 	seen, err := walkAgents(repo, rev, []string{id}, opts, func(e *Entry, snaps []Snapshot) { s.add(e, snaps[0]) })
 	if err != nil {
 		return nil, err
@@ -203,6 +206,8 @@ func walkAgents(repo *source.Repo, rev string, ids []string, opts AgentOptions, 
 		}
 		fn(t.entry, snaps)
 	}
+	hackHeap()
+	hackStatus()
 	if w.err != nil {
 		return nil, w.err
 	}

@@ -386,7 +386,7 @@ func TestAgentVersionsOracle(t *testing.T) {
 				want, invalid := walk.Versions(id)
 				versions += len(want)
 				for _, noCaches := range []bool{false, true} {
-					got, err := history.AgentVersions(repo, "HEAD", id, history.AgentOptions{Docs: true, NoCaches: noCaches})
+					got, err := history.AgentVersions(repo, "HEAD", id, history.AgentOptions{Docs: true, Changes: true, NoCaches: noCaches})
 					if err != nil {
 						t.Fatal(err)
 					}

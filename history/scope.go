@@ -76,8 +76,8 @@ type fileClass struct {
 // grow to twice the files of the largest tree met (see recent.atLeast).
 const (
 	minFiles        = 1024
-	keptEvaluations = 64
-	keptSnapshots   = 256
+	keptEvaluations = 16
+	keptSnapshots   = 64
 )
 
 func newAgentScope(id string, caches bool) *agentScope {

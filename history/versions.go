@@ -125,8 +125,8 @@ type versionStream struct {
 	// keep keeps every version; without it only the newest is kept (and
 	// its Summary may be wrong), with the count.
 	keep bool
-	// docs keeps each version's document.
-	docs bool
+	// docs keeps each version's document, changes its changes.
+	docs, changes bool
 
 	// cur is the run the walk is in; nil before the first entry.
 	cur *run
@@ -194,8 +194,11 @@ func (s *versionStream) close(before map[string]any) {
 	default:
 		v = Version{Entry: r.oldest, ContentHash: r.hash}
 		if s.keep {
-			v.Changes = diff.Agents(map[string]map[string]any{s.agent: before}, map[string]map[string]any{s.agent: r.doc})
-			v.Summary = Summarize(s.agent, v.Changes)
+			cs := diff.Agents(map[string]map[string]any{s.agent: before}, map[string]map[string]any{s.agent: r.doc})
+			v.Summary = Summarize(s.agent, cs)
+			if s.changes {
+				v.Changes = cs
+			}
 		}
 	}
 	if s.docs {

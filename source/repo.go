@@ -68,10 +68,12 @@ func Open(dir string) (*Repo, error) {
 		return nil, err
 	}
 	var fsys billy.Filesystem = osfs.New(gitDir)
+	objectsDir := filepath.Join(gitDir, "objects")
 	if common, err := readCommonDir(gitDir); err != nil {
 		return nil, err
 	} else if common != "" {
 		fsys = dotgit.NewRepositoryFilesystem(fsys, osfs.New(common))
+		objectsDir = filepath.Join(common, "objects")
 	}
 	// go-git's default object cache holds up to 96 MiB: a history walk
 	// filled it and its memory grew with the history. Decoded trees have
@@ -92,7 +94,7 @@ func Open(dir string) (*Repo, error) {
 	}
 	r := &Repo{
 		st:     st,
-		o:      &objects{st: st, dotgit: fsys, partial: partial},
+		o:      &objects{st: st, partial: partial, objectsDir: objectsDir},
 		top:    top,
 		gitDir: gitDir,
 		path:   filepath.ToSlash(rel),

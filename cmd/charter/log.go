@@ -46,7 +46,7 @@ func runLog(g *globals, o *logOptions, id string) error {
 	if o.format != "text" && o.format != "json" {
 		return usage("unknown format %q; valid formats: text, json", o.format)
 	}
-	versions, err := agentVersions(g, o.rev, id, false)
+	versions, err := agentVersions(g, o.rev, id, history.AgentOptions{Changes: o.format == "json"})
 	if err != nil {
 		return err
 	}
@@ -72,8 +72,8 @@ func runLog(g *globals, o *logOptions, id string) error {
 }
 
 // agentVersions walks history from rev and returns id's versions, oldest
-// first; with docs, each with its document.
-func agentVersions(g *globals, rev, id string, docs bool) ([]history.Version, error) {
+// first, with what opts asks them to keep.
+func agentVersions(g *globals, rev, id string, opts history.AgentOptions) ([]history.Version, error) {
 	repo, err := source.Open(g.dir)
 	if err != nil {
 		return nil, &revision.Error{Err: err}
@@ -81,10 +81,8 @@ func agentVersions(g *globals, rev, id string, docs bool) ([]history.Version, er
 	defer repo.Close()
 	progress := newProgress(g)
 	defer progress.done()
-	h, err := history.AgentVersions(repo, rev, id, history.AgentOptions{
-		Docs:     docs,
-		Progress: func(n int) { progress.step("evaluating commits", n) },
-	})
+	opts.Progress = func(n int) { progress.step("evaluating commits", n) }
+	h, err := history.AgentVersions(repo, rev, id, opts)
 	if err != nil {
 		return nil, fail(err, "")
 	}

@@ -1,0 +1,526 @@
+package source
+
+import (
+	"bytes"
+	"compress/zlib"
+	"container/list"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+)
+
+// packs reads objects from the pack files of a git directory, finding
+// them through the packs' .idx files mapped into memory, as git does,
+// not decoded into the heap: go-git decodes every index whole and builds
+// a map from offset to hash of every object, about 80 bytes an object,
+// which made a history walk's memory grow with the repository. The packs
+// are read with ReadAt; the bases of deltas are kept in a cache bounded
+// in bytes.
+//
+// A pack whose index is not version 2, or that cannot be read, is left to
+// go-git, as are loose objects and those of alternates: read reports
+// ok=false for them.
+type packs struct {
+	list  []*pack
+	cache *baseCache
+	z     io.ReadCloser // a zlib reader to Reset, once one was made
+}
+
+// pack is one pack file and its index.
+type pack struct {
+	f   *os.File
+	idx []byte // the .idx file, mapped
+	// n is the number of objects; names, offs and offs64 are the tables
+	// of the index.
+	n                    int
+	names, offs, offs64  []byte
+	unmap                func() error
+}
+
+const (
+	idxHeader   = 8
+	idxFanout   = 256 * 4
+	idxTrailer  = 2 * 20
+	maxChain    = 10000 // git's own limit on a delta chain is 4095
+	baseCacheMB = 2
+)
+
+// openPacks opens the packs of the objects directory dir. Packs it cannot
+// open are left out (go-git reads them).
+func openPacks(dir string) *packs {
+	ps := &packs{cache: newBaseCache(baseCacheMB << 20)}
+	names, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
+	type dated struct {
+		p     *pack
+		mtime int64
+	}
+	var found []dated
+	for _, name := range names {
+		p, err := openPack(name)
+		if err != nil {
+			continue
+		}
+		var mtime int64
+		if fi, err := p.f.Stat(); err == nil {
+			mtime = fi.ModTime().UnixNano()
+		}
+		found = append(found, dated{p, mtime})
+	}
+	// Newest first, as git looks them up: recent objects are in recent
+	// packs.
+	sort.SliceStable(found, func(i, j int) bool { return found[i].mtime > found[j].mtime })
+	for _, d := range found {
+		ps.list = append(ps.list, d.p)
+	}
+	return ps
+}
+
+func openPack(idxName string) (*pack, error) {
+	if err := checkSum(idxName); err != nil {
+		return nil, err
+	}
+	idx, unmap, err := mapFile(idxName)
+	if err != nil {
+		return nil, err
+	}
+	p := &pack{idx: idx, unmap: unmap}
+	if err := p.parseIndex(); err != nil {
+		unmap()
+		return nil, fmt.Errorf("%s: %w", idxName, err)
+	}
+	f, err := os.Open(strings.TrimSuffix(idxName, ".idx") + ".pack")
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	p.f = f
+	return p, nil
+}
+
+// checkSum checks the SHA-1 at the end of the file name against what
+// precedes it: a damaged index is left to go-git rather than trusted. The
+// file is read, not mapped, so its pages do not stay resident.
+func checkSum(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() < sha1.Size {
+		return errors.New("file too short")
+	}
+	sum := sha1.New()
+	if _, err := io.Copy(sum, io.LimitReader(f, fi.Size()-sha1.Size)); err != nil {
+		return err
+	}
+	var want [sha1.Size]byte
+	if _, err := io.ReadFull(f, want[:]); err != nil {
+		return err
+	}
+	if !bytes.Equal(sum.Sum(nil), want[:]) {
+		return errors.New("checksum mismatch")
+	}
+	return nil
+}
+
+// parseIndex checks the index is version 2 and finds its tables.
+func (p *pack) parseIndex() error {
+	b := p.idx
+	if len(b) < idxHeader+idxFanout+idxTrailer || !bytes.Equal(b[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
+		return errors.New("not a version 2 pack index")
+	}
+	prev := uint32(0)
+	for i := range 256 {
+		v := binary.BigEndian.Uint32(b[idxHeader+4*i:])
+		if v < prev {
+			return errors.New("pack index fan-out is not sorted")
+		}
+		prev = v
+	}
+	n := int(prev)
+	rest := len(b) - idxHeader - idxFanout - idxTrailer
+	if n > rest/28 || (rest-28*n)%8 != 0 {
+		return errors.New("pack index has the wrong size")
+	}
+	at := idxHeader + idxFanout
+	p.n = n
+	p.names = b[at : at+20*n]
+	at += 24 * n // names, then CRC-32s
+	p.offs = b[at : at+4*n]
+	at += 4 * n
+	p.offs64 = b[at : len(b)-idxTrailer]
+	return nil
+}
+
+func (p *pack) fanout(i int) int {
+	return int(binary.BigEndian.Uint32(p.idx[idxHeader+4*i:]))
+}
+
+// find returns the offset of object h in the pack.
+func (p *pack) find(h plumbing.Hash) (int64, bool) {
+	lo, hi := 0, p.fanout(int(h[0]))
+	if h[0] > 0 {
+		lo = p.fanout(int(h[0]) - 1)
+	}
+	if lo > hi || hi > p.n {
+		return 0, false
+	}
+	i, ok := sort.Find(hi-lo, func(i int) int {
+		return bytes.Compare(h[:], p.names[20*(lo+i):20*(lo+i+1)])
+	})
+	if !ok {
+		return 0, false
+	}
+	i += lo
+	off := binary.BigEndian.Uint32(p.offs[4*i:])
+	if off&0x80000000 == 0 {
+		return int64(off), true
+	}
+	j := int(off & 0x7fffffff)
+	if 8*j+8 > len(p.offs64) {
+		return 0, false
+	}
+	o := binary.BigEndian.Uint64(p.offs64[8*j:])
+	return int64(o), o < 1<<62
+}
+
+func (p *pack) close() {
+	p.f.Close()
+	p.unmap()
+}
+
+func (ps *packs) close() {
+	for _, p := range ps.list {
+		p.close()
+	}
+	ps.list, ps.cache = nil, nil
+}
+
+// find returns the pack that holds h and its offset there.
+func (ps *packs) find(h plumbing.Hash) (*pack, int64, bool) {
+	for _, p := range ps.list {
+		if off, ok := p.find(h); ok {
+			return p, off, true
+		}
+	}
+	return nil, 0, false
+}
+
+// has reports whether a pack holds h.
+func (ps *packs) has(h plumbing.Hash) bool {
+	_, _, ok := ps.find(h)
+	return ok
+}
+
+// read returns the type and content of object h. ok is false when no pack
+// holds it or the pack cannot give it: go-git is then asked, and reports
+// what is wrong.
+func (ps *packs) read(h plumbing.Hash) (t plumbing.ObjectType, b []byte, ok bool) {
+	p, off, found := ps.find(h)
+	if !found {
+		return 0, nil, false
+	}
+	t, b, err := ps.objectAt(p, off)
+	if err != nil {
+		return 0, nil, false
+	}
+	return t, b, true
+}
+
+// size returns the size of object h without reading its content (but for
+// a delta's first bytes).
+func (ps *packs) size(h plumbing.Hash) (int64, bool) {
+	p, off, found := ps.find(h)
+	if !found {
+		return 0, false
+	}
+	hd, err := p.header(off)
+	if err != nil {
+		return 0, false
+	}
+	if hd.typ != plumbing.OFSDeltaObject && hd.typ != plumbing.REFDeltaObject {
+		return hd.size, true
+	}
+	// A delta starts with the sizes of its base and its result.
+	z, err := ps.inflater(p, hd.data)
+	if err != nil {
+		return 0, false
+	}
+	var buf [20]byte
+	n, _ := io.ReadFull(z, buf[:min(int64(len(buf)), hd.size)])
+	_, k := binary.Uvarint(buf[:n])
+	if k <= 0 {
+		return 0, false
+	}
+	size, k2 := binary.Uvarint(buf[k:n])
+	if k2 <= 0 || size > 1<<62 {
+		return 0, false
+	}
+	return int64(size), true
+}
+
+// header is a packed object's header.
+type header struct {
+	typ  plumbing.ObjectType
+	size int64 // of the inflated data
+	base int64 // for a delta, the offset of its base in the same pack
+	data int64 // the offset of the zlib data
+}
+
+// header reads the header of the object at off.
+func (p *pack) header(off int64) (header, error) {
+	var buf [32]byte
+	n, err := p.f.ReadAt(buf[:], off)
+	if n == 0 {
+		return header{}, fmt.Errorf("read object header at %d: %w", off, err)
+	}
+	b := buf[:n]
+	i := 0
+	next := func() (byte, bool) {
+		if i >= len(b) {
+			return 0, false
+		}
+		c := b[i]
+		i++
+		return c, true
+	}
+	c, _ := next()
+	h := header{typ: plumbing.ObjectType((c >> 4) & 7), size: int64(c & 15)}
+	for shift := 4; c&0x80 != 0; shift += 7 {
+		var ok bool
+		if c, ok = next(); !ok || shift > 55 {
+			return header{}, errors.New("bad object header")
+		}
+		h.size |= int64(c&0x7f) << shift
+	}
+	switch h.typ {
+	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
+	case plumbing.OFSDeltaObject:
+		c, ok := next()
+		rel := int64(c & 0x7f)
+		for ok && c&0x80 != 0 {
+			if c, ok = next(); !ok || rel > 1<<55 {
+				return header{}, errors.New("bad delta offset")
+			}
+			rel = (rel+1)<<7 | int64(c&0x7f)
+		}
+		if !ok || rel <= 0 || rel > off {
+			return header{}, errors.New("bad delta offset")
+		}
+		h.base = off - rel
+	case plumbing.REFDeltaObject:
+		if len(b)-i < 20 {
+			return header{}, errors.New("short delta base")
+		}
+		base, ok := p.find(plumbing.Hash(b[i : i+20]))
+		if !ok {
+			return header{}, errors.New("delta base not in the pack")
+		}
+		i += 20
+		h.base = base
+	default:
+		return header{}, fmt.Errorf("unknown object type %d", h.typ)
+	}
+	h.data = off + int64(i)
+	return h, nil
+}
+
+// inflater returns a reader of the zlib data at off.
+func (ps *packs) inflater(p *pack, off int64) (io.Reader, error) {
+	r := &packReader{f: p.f, off: off}
+	if ps.z != nil {
+		if err := ps.z.(zlib.Resetter).Reset(r, nil); err != nil {
+			return nil, err
+		}
+		return ps.z, nil
+	}
+	z, err := zlib.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	ps.z = z
+	return z, nil
+}
+
+// inflate returns the size bytes of zlib data at off.
+func (ps *packs) inflate(p *pack, off, size int64) ([]byte, error) {
+	if size > 1<<40 {
+		return nil, errors.New("object too large")
+	}
+	z, err := ps.inflater(p, off)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(z, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// objectAt returns the type and content of the object at off, resolving
+// deltas. The content is the caller's.
+func (ps *packs) objectAt(p *pack, off int64) (plumbing.ObjectType, []byte, error) {
+	type step struct {
+		off   int64
+		delta []byte
+	}
+	var chain []step
+	var typ plumbing.ObjectType
+	var data []byte
+	cached := false
+	for at := off; ; {
+		if len(chain) > maxChain {
+			return 0, nil, errors.New("delta chain too long")
+		}
+		if t, b, ok := ps.cache.get(p, at); ok {
+			typ, data, cached = t, b, true
+			break
+		}
+		h, err := p.header(at)
+		if err != nil {
+			return 0, nil, err
+		}
+		b, err := ps.inflate(p, h.data, h.size)
+		if err != nil {
+			return 0, nil, err
+		}
+		if h.typ != plumbing.OFSDeltaObject && h.typ != plumbing.REFDeltaObject {
+			typ, data = h.typ, b
+			if len(chain) > 0 {
+				ps.cache.put(p, at, typ, data)
+			}
+			break
+		}
+		chain = append(chain, step{at, b})
+		at = h.base
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		b, err := packfile.PatchDelta(data, chain[i].delta)
+		if err != nil {
+			return 0, nil, err
+		}
+		data = b
+		if i > 0 {
+			ps.cache.put(p, chain[i].off, typ, data)
+		}
+	}
+	if len(chain) == 0 && cached {
+		return typ, slices.Clone(data), nil
+	}
+	return typ, data, nil
+}
+
+// packReader reads a pack from an offset on, in blocks.
+type packReader struct {
+	f    *os.File
+	off  int64
+	buf  [4096]byte
+	r, w int
+	err  error
+}
+
+func (r *packReader) fill() {
+	n, err := r.f.ReadAt(r.buf[:], r.off)
+	r.off += int64(n)
+	r.r, r.w = 0, n
+	if n == 0 {
+		r.err = err
+		if err == nil {
+			r.err = io.ErrUnexpectedEOF
+		}
+	}
+}
+
+func (r *packReader) Read(b []byte) (int, error) {
+	if r.r == r.w {
+		if r.err != nil {
+			return 0, r.err
+		}
+		r.fill()
+		if r.r == r.w {
+			return 0, r.err
+		}
+	}
+	n := copy(b, r.buf[r.r:r.w])
+	r.r += n
+	return n, nil
+}
+
+func (r *packReader) ReadByte() (byte, error) {
+	if r.r == r.w {
+		if r.err != nil {
+			return 0, r.err
+		}
+		r.fill()
+		if r.r == r.w {
+			return 0, r.err
+		}
+	}
+	c := r.buf[r.r]
+	r.r++
+	return c, nil
+}
+
+// baseCache keeps the objects read last as bases of deltas, by pack and
+// offset, up to a number of bytes.
+type baseCache struct {
+	max, used int
+	order     *list.List // of *baseEntry, most recent first
+	byKey     map[baseKey]*list.Element
+}
+
+type baseKey struct {
+	p   *pack
+	off int64
+}
+
+type baseEntry struct {
+	key  baseKey
+	typ  plumbing.ObjectType
+	data []byte
+}
+
+func newBaseCache(max int) *baseCache {
+	return &baseCache{max: max, order: list.New(), byKey: map[baseKey]*list.Element{}}
+}
+
+func (c *baseCache) get(p *pack, off int64) (plumbing.ObjectType, []byte, bool) {
+	e, ok := c.byKey[baseKey{p, off}]
+	if !ok {
+		return 0, nil, false
+	}
+	c.order.MoveToFront(e)
+	be := e.Value.(*baseEntry)
+	return be.typ, be.data, true
+}
+
+func (c *baseCache) put(p *pack, off int64, typ plumbing.ObjectType, data []byte) {
+	k := baseKey{p, off}
+	if _, ok := c.byKey[k]; ok || len(data) > c.max/4 {
+		return
+	}
+	c.byKey[k] = c.order.PushFront(&baseEntry{k, typ, data})
+	c.used += len(data)
+	for c.used > c.max {
+		e := c.order.Back()
+		be := e.Value.(*baseEntry)
+		c.order.Remove(e)
+		delete(c.byKey, be.key)
+		c.used -= len(be.data)
+	}
+}

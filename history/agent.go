@@ -206,8 +206,6 @@ func walkAgents(repo *source.Repo, rev string, ids []string, opts AgentOptions, 
 		}
 		fn(t.entry, snaps)
 	}
-	hackHeap()
-	hackStatus()
 	if w.err != nil {
 		return nil, w.err
 	}

@@ -36,21 +36,31 @@ type packs struct {
 	z     io.ReadCloser // a zlib reader to Reset, once one was made
 }
 
-// pack is one pack file and its index.
+// pack is one pack file and its index. Of the index only the fan-out
+// table and every sampleEvery-th object name are held in memory (about
+// a third of a byte an object); a lookup reads the block of names between
+// two samples and the object's offset with ReadAt. Mapping the index, as
+// git does, made the pages a walk touches, most of the file, count in the
+// process's memory.
 type pack struct {
-	f   *os.File
-	idx []byte // the .idx file, mapped
-	// n is the number of objects; names, offs and offs64 are the tables
-	// of the index.
-	n                    int
-	names, offs, offs64  []byte
-	unmap                func() error
+	f   *os.File // the .pack
+	idx *os.File // the .idx
+	// n is the number of objects.
+	n      int
+	fanout [256]uint32
+	sample []byte
+	// names, offs and offs64 are where the index's tables start; offs64n
+	// is the number of large offsets.
+	names, offs, offs64 int64
+	offs64n             int64
+	block               [20 * sampleEvery]byte
 }
 
 const (
 	idxHeader   = 8
 	idxFanout   = 256 * 4
 	idxTrailer  = 2 * 20
+	sampleEvery = 64
 	maxChain    = 10000 // git's own limit on a delta chain is 4095
 	baseCacheMB = 2
 )
@@ -85,122 +95,160 @@ func openPacks(dir string) *packs {
 	return ps
 }
 
+// openPack opens the pack of the index idxName: it checks the index is
+// version 2 and its checksum, and reads its fan-out and samples.
 func openPack(idxName string) (*pack, error) {
-	if err := checkSum(idxName); err != nil {
-		return nil, err
-	}
-	idx, unmap, err := mapFile(idxName)
+	idx, err := os.Open(idxName)
 	if err != nil {
 		return nil, err
 	}
-	p := &pack{idx: idx, unmap: unmap}
-	if err := p.parseIndex(); err != nil {
-		unmap()
+	p := &pack{idx: idx}
+	if err := p.readIndex(); err != nil {
+		idx.Close()
 		return nil, fmt.Errorf("%s: %w", idxName, err)
 	}
 	f, err := os.Open(strings.TrimSuffix(idxName, ".idx") + ".pack")
 	if err != nil {
-		unmap()
+		idx.Close()
 		return nil, err
 	}
 	p.f = f
 	return p, nil
 }
 
-// checkSum checks the SHA-1 at the end of the file name against what
-// precedes it: a damaged index is left to go-git rather than trusted. The
-// file is read, not mapped, so its pages do not stay resident.
-func checkSum(name string) error {
-	f, err := os.Open(name)
+func (p *pack) readIndex() error {
+	fi, err := p.idx.Stat()
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	size := fi.Size()
+	var head [idxHeader + idxFanout]byte
+	if size < idxHeader+idxFanout+idxTrailer {
+		return errors.New("not a version 2 pack index")
+	}
+	if _, err := p.idx.ReadAt(head[:], 0); err != nil {
 		return err
 	}
-	if fi.Size() < sha1.Size {
-		return errors.New("file too short")
-	}
-	sum := sha1.New()
-	if _, err := io.Copy(sum, io.LimitReader(f, fi.Size()-sha1.Size)); err != nil {
-		return err
-	}
-	var want [sha1.Size]byte
-	if _, err := io.ReadFull(f, want[:]); err != nil {
-		return err
-	}
-	if !bytes.Equal(sum.Sum(nil), want[:]) {
-		return errors.New("checksum mismatch")
-	}
-	return nil
-}
-
-// parseIndex checks the index is version 2 and finds its tables.
-func (p *pack) parseIndex() error {
-	b := p.idx
-	if len(b) < idxHeader+idxFanout+idxTrailer || !bytes.Equal(b[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
+	if !bytes.Equal(head[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
 		return errors.New("not a version 2 pack index")
 	}
 	prev := uint32(0)
 	for i := range 256 {
-		v := binary.BigEndian.Uint32(b[idxHeader+4*i:])
+		v := binary.BigEndian.Uint32(head[idxHeader+4*i:])
 		if v < prev {
 			return errors.New("pack index fan-out is not sorted")
 		}
-		prev = v
+		p.fanout[i], prev = v, v
 	}
-	n := int(prev)
-	rest := len(b) - idxHeader - idxFanout - idxTrailer
+	n := int64(prev)
+	rest := size - idxHeader - idxFanout - idxTrailer
 	if n > rest/28 || (rest-28*n)%8 != 0 {
 		return errors.New("pack index has the wrong size")
 	}
-	at := idxHeader + idxFanout
-	p.n = n
-	p.names = b[at : at+20*n]
-	at += 24 * n // names, then CRC-32s
-	p.offs = b[at : at+4*n]
-	at += 4 * n
-	p.offs64 = b[at : len(b)-idxTrailer]
+	p.n = int(n)
+	p.names = idxHeader + idxFanout
+	p.offs = p.names + 24*n // names, then CRC-32s
+	p.offs64 = p.offs + 4*n
+	p.offs64n = (rest - 28*n) / 8
+	// One pass over the file checks its checksum and takes the samples.
+	s := &sampler{at: p.names, n: p.n, sample: make([]byte, 20*((p.n+sampleEvery-1)/sampleEvery))}
+	sum := sha1.New()
+	if _, err := io.Copy(io.MultiWriter(sum, s), io.NewSectionReader(p.idx, 0, size-sha1.Size)); err != nil {
+		return err
+	}
+	var want [sha1.Size]byte
+	if _, err := p.idx.ReadAt(want[:], size-sha1.Size); err != nil {
+		return err
+	}
+	if !bytes.Equal(sum.Sum(nil), want[:]) {
+		return errors.New("pack index checksum mismatch")
+	}
+	p.sample = s.sample
 	return nil
 }
 
-func (p *pack) fanout(i int) int {
-	return int(binary.BigEndian.Uint32(p.idx[idxHeader+4*i:]))
+// sampler takes every sampleEvery-th name of an index's table of names,
+// which starts at offset at, as the index is written to it.
+type sampler struct {
+	at     int64 // where the names start
+	n      int
+	pos    int64 // bytes written so far
+	sample []byte
+}
+
+func (s *sampler) Write(b []byte) (int, error) {
+	const stride = 20 * sampleEvery
+	end := s.pos + int64(len(b))
+	k := int64(0)
+	if s.pos > s.at {
+		k = (s.pos - s.at) / stride
+	}
+	for ; 20*k < int64(len(s.sample)); k++ {
+		start := s.at + stride*k
+		if start >= end {
+			break
+		}
+		// Copy the part of sample k, [start, start+20), within b.
+		from, to := max(start, s.pos), min(start+20, end)
+		if from < to {
+			copy(s.sample[20*k+from-start:], b[from-s.pos:to-s.pos])
+		}
+	}
+	s.pos = end
+	return len(b), nil
 }
 
 // find returns the offset of object h in the pack.
 func (p *pack) find(h plumbing.Hash) (int64, bool) {
-	lo, hi := 0, p.fanout(int(h[0]))
+	lo, hi := 0, int(p.fanout[h[0]])
 	if h[0] > 0 {
-		lo = p.fanout(int(h[0]) - 1)
+		lo = int(p.fanout[h[0]-1])
 	}
-	if lo > hi || hi > p.n {
+	if lo >= hi || hi > p.n {
 		return 0, false
 	}
-	i, ok := sort.Find(hi-lo, func(i int) int {
-		return bytes.Compare(h[:], p.names[20*(lo+i):20*(lo+i+1)])
-	})
+	// The block of names that holds h, if any: the one after the last
+	// sample not above h.
+	k := sort.Search(len(p.sample)/20, func(k int) bool {
+		return bytes.Compare(p.sample[20*k:20*k+20], h[:]) > 0
+	}) - 1
+	if k < 0 {
+		return 0, false
+	}
+	start, end := max(k*sampleEvery, lo), min((k+1)*sampleEvery, hi)
+	if start >= end {
+		return 0, false
+	}
+	block := p.block[:20*(end-start)]
+	if _, err := p.idx.ReadAt(block, p.names+20*int64(start)); err != nil {
+		return 0, false
+	}
+	i, ok := sort.Find(end-start, func(i int) int { return bytes.Compare(h[:], block[20*i:20*i+20]) })
 	if !ok {
 		return 0, false
 	}
-	i += lo
-	off := binary.BigEndian.Uint32(p.offs[4*i:])
+	var b [8]byte
+	if _, err := p.idx.ReadAt(b[:4], p.offs+4*int64(start+i)); err != nil {
+		return 0, false
+	}
+	off := binary.BigEndian.Uint32(b[:4])
 	if off&0x80000000 == 0 {
 		return int64(off), true
 	}
-	j := int(off & 0x7fffffff)
-	if 8*j+8 > len(p.offs64) {
+	j := int64(off & 0x7fffffff)
+	if j >= p.offs64n {
 		return 0, false
 	}
-	o := binary.BigEndian.Uint64(p.offs64[8*j:])
+	if _, err := p.idx.ReadAt(b[:], p.offs64+8*j); err != nil {
+		return 0, false
+	}
+	o := binary.BigEndian.Uint64(b[:])
 	return int64(o), o < 1<<62
 }
 
 func (p *pack) close() {
 	p.f.Close()
-	p.unmap()
+	p.idx.Close()
 }
 
 func (ps *packs) close() {
@@ -523,4 +571,34 @@ func (c *baseCache) put(p *pack, off int64, typ plumbing.ObjectType, data []byte
 		delete(c.byKey, be.key)
 		c.used -= len(be.data)
 	}
+}
+
+// checkSum checks the SHA-1 at the end of the file name against what
+// precedes it: a damaged file is left alone rather than trusted. The file
+// is read, not mapped, so its pages do not stay resident.
+func checkSum(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() < sha1.Size {
+		return errors.New("file too short")
+	}
+	sum := sha1.New()
+	if _, err := io.Copy(sum, io.LimitReader(f, fi.Size()-sha1.Size)); err != nil {
+		return err
+	}
+	var want [sha1.Size]byte
+	if _, err := io.ReadFull(f, want[:]); err != nil {
+		return err
+	}
+	if !bytes.Equal(sum.Sum(nil), want[:]) {
+		return errors.New("checksum mismatch")
+	}
+	return nil
 }

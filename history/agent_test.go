@@ -366,11 +366,11 @@ func TestVersionNumbers(t *testing.T) {
 // TestAgentVersionsOracle wants AgentVersions, which makes versions as the
 // walk goes and keeps nothing per commit, to give what Versions gives from
 // AgentSnapshots's whole walk, for every agent of random histories with
-// removals, re-creations and commits that do not validate, with and
-// without caches.
+// removals, re-creations and commits that do not validate, with caches,
+// without, and with caches of one entry.
 func TestAgentVersionsOracle(t *testing.T) {
 	sourcetest.NeedGit(t)
-	for seed := range uint64(3) {
+	for seed := range uint64(2) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			repo, err := source.Open(filepath.Join(logHistory(t, seed, 60), "config"))
 			if err != nil {
@@ -385,25 +385,31 @@ func TestAgentVersionsOracle(t *testing.T) {
 				}
 				want, invalid := walk.Versions(id)
 				versions += len(want)
-				for _, noCaches := range []bool{false, true} {
+				for _, variant := range []string{"caches", "no caches", "small caches"} {
+					noCaches := variant == "no caches"
+					restore := func() {}
+					if variant == "small caches" {
+						restore = history.SmallCaches()
+					}
 					got, err := history.AgentVersions(repo, "HEAD", id, history.AgentOptions{Docs: true, Changes: true, NoCaches: noCaches})
+					restore()
 					if err != nil {
 						t.Fatal(err)
 					}
 					if d := cmp.Diff(want, got.Versions, cmpopts.IgnoreUnexported(diff.Change{})); d != "" {
-						t.Errorf("agent %s, no caches %v: versions (-Versions +AgentVersions):\n%s", id, noCaches, d)
+						t.Errorf("agent %s, %s: versions (-Versions +AgentVersions):\n%s", id, variant, d)
 					}
 					// As log prints them, Changes with their paths.
 					wantJSON, _ := json.Marshal(want)
 					gotJSON, _ := json.Marshal(got.Versions)
 					if !bytes.Equal(wantJSON, gotJSON) {
-						t.Errorf("agent %s, no caches %v: JSON\n%s\nwant\n%s", id, noCaches, gotJSON, wantJSON)
+						t.Errorf("agent %s, %s: JSON\n%s\nwant\n%s", id, variant, gotJSON, wantJSON)
 					}
 					if got.Invalid != len(invalid) || len(invalid) > 0 && got.OldestInvalid != nil && got.OldestInvalid.Commit != invalid[0].Commit {
-						t.Errorf("agent %s, no caches %v: %d invalid, oldest %v; want %d, oldest %v", id, noCaches, got.Invalid, got.OldestInvalid, len(invalid), invalid)
+						t.Errorf("agent %s, %s: %d invalid, oldest %v; want %d, oldest %v", id, variant, got.Invalid, got.OldestInvalid, len(invalid), invalid)
 					}
 					if got.Seen != walk.Seen {
-						t.Errorf("agent %s, no caches %v: seen %v, want %v", id, noCaches, got.Seen, walk.Seen)
+						t.Errorf("agent %s, %s: seen %v, want %v", id, variant, got.Seen, walk.Seen)
 					}
 				}
 			}

@@ -22,3 +22,12 @@ func WalkPruned(repo *source.Repo, rev, root string, fn func(*Entry) error) (int
 	err = w.walk(start, fn)
 	return w.maxSeen, err
 }
+
+// SmallCaches makes the caches of the scopes made from now on hold one or
+// two entries, until restore is called: tests run the walk with every
+// cache dropping what it held, to check nothing depends on it.
+func SmallCaches() (restore func()) {
+	files, evals, snaps := minFiles, keptEvaluations, keptSnapshots
+	minFiles, keptEvaluations, keptSnapshots = 1, 1, 1
+	return func() { minFiles, keptEvaluations, keptSnapshots = files, evals, snaps }
+}

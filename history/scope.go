@@ -74,7 +74,7 @@ type fileClass struct {
 
 // The sizes of the caches of a scope and an agent's log. Those by file
 // grow to twice the files of the largest tree met (see recent.atLeast).
-const (
+var (
 	minFiles        = 256
 	keptEvaluations = 16
 	keptSnapshots   = 64

@@ -9,8 +9,8 @@ import (
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/cuefmt"
-	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/history"
+	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/secret"
 	"github.com/spf13/cobra"

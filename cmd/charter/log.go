@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -52,10 +56,7 @@ func runLog(g *globals, o *logOptions, id string) error {
 	}
 	versions = history.Newest(versions, o.limit)
 	if o.format == "json" {
-		if versions == nil {
-			versions = []history.Version{}
-		}
-		return writeJSON(g.stdout, versions)
+		return writeJSONArray(g.stdout, versions)
 	}
 	for _, v := range versions {
 		e := v.Entry
@@ -69,6 +70,35 @@ func runLog(g *globals, o *logOptions, id string) error {
 		fmt.Fprintf(g.stdout, "    %s\n    %s\n", strings.Join(e.Notes(), "; "), e.Subject)
 	}
 	return nil
+}
+
+// writeJSONArray writes vs as writeJSON does, an element at a time: the
+// whole array, encoded at once, held the output in memory twice.
+func writeJSONArray[T any](w io.Writer, vs []T) error {
+	if len(vs) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	bw.WriteString("[\n")
+	for i := range vs {
+		b.Reset()
+		if err := enc.Encode(&vs[i]); err != nil {
+			return err
+		}
+		bw.WriteString("  ")
+		bw.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		if i < len(vs)-1 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+	}
+	bw.WriteString("]\n")
+	return bw.Flush()
 }
 
 // agentVersions walks history from rev and returns id's versions, oldest

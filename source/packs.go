@@ -54,6 +54,7 @@ type pack struct {
 	names, offs, offs64 int64
 	offs64n             int64
 	block               [20 * sampleEvery]byte
+	r                   packReader // reads objects, one at a time
 }
 
 const (
@@ -304,7 +305,7 @@ func (ps *packs) size(h plumbing.Hash) (int64, bool) {
 		return hd.size, true
 	}
 	// A delta starts with the sizes of its base and its result.
-	z, err := ps.inflater(p, hd.data)
+	z, err := ps.inflater(p)
 	if err != nil {
 		return 0, false
 	}
@@ -329,27 +330,23 @@ type header struct {
 	data int64 // the offset of the zlib data
 }
 
-// header reads the header of the object at off.
+// header reads the header of the object at off, leaving p.r at its
+// zlib data.
 func (p *pack) header(off int64) (header, error) {
-	var buf [32]byte
-	n, err := p.f.ReadAt(buf[:], off)
-	if n == 0 {
-		return header{}, fmt.Errorf("read object header at %d: %w", off, err)
-	}
-	b := buf[:n]
-	i := 0
+	r := &p.r
+	r.f, r.off, r.r, r.w, r.err = p.f, off, 0, 0, nil
+	at := off
 	next := func() (byte, bool) {
-		if i >= len(b) {
-			return 0, false
-		}
-		c := b[i]
-		i++
-		return c, true
+		c, err := r.ReadByte()
+		at++
+		return c, err == nil
 	}
-	c, _ := next()
+	c, ok := next()
+	if !ok {
+		return header{}, fmt.Errorf("read object header at %d: %w", off, r.err)
+	}
 	h := header{typ: plumbing.ObjectType((c >> 4) & 7), size: int64(c & 15)}
 	for shift := 4; c&0x80 != 0; shift += 7 {
-		var ok bool
 		if c, ok = next(); !ok || shift > 55 {
 			return header{}, errors.New("bad object header")
 		}
@@ -371,32 +368,33 @@ func (p *pack) header(off int64) (header, error) {
 		}
 		h.base = off - rel
 	case plumbing.REFDeltaObject:
-		if len(b)-i < 20 {
-			return header{}, errors.New("short delta base")
+		var base plumbing.Hash
+		for i := range base {
+			if base[i], ok = next(); !ok {
+				return header{}, errors.New("short delta base")
+			}
 		}
-		base, ok := p.find(plumbing.Hash(b[i : i+20]))
-		if !ok {
+		o, found := p.find(base)
+		if !found {
 			return header{}, errors.New("delta base not in the pack")
 		}
-		i += 20
-		h.base = base
+		h.base = o
 	default:
 		return header{}, fmt.Errorf("unknown object type %d", h.typ)
 	}
-	h.data = off + int64(i)
+	h.data = at
 	return h, nil
 }
 
-// inflater returns a reader of the zlib data at off.
-func (ps *packs) inflater(p *pack, off int64) (io.Reader, error) {
-	r := &packReader{f: p.f, off: off}
+// inflater returns a reader of the zlib data header left p.r at.
+func (ps *packs) inflater(p *pack) (io.Reader, error) {
 	if ps.z != nil {
-		if err := ps.z.(zlib.Resetter).Reset(r, nil); err != nil {
+		if err := ps.z.(zlib.Resetter).Reset(&p.r, nil); err != nil {
 			return nil, err
 		}
 		return ps.z, nil
 	}
-	z, err := zlib.NewReader(r)
+	z, err := zlib.NewReader(&p.r)
 	if err != nil {
 		return nil, err
 	}
@@ -404,12 +402,12 @@ func (ps *packs) inflater(p *pack, off int64) (io.Reader, error) {
 	return z, nil
 }
 
-// inflate returns the size bytes of zlib data at off.
-func (ps *packs) inflate(p *pack, off, size int64) ([]byte, error) {
+// inflate returns the size bytes of the zlib data header left p.r at.
+func (ps *packs) inflate(p *pack, size int64) ([]byte, error) {
 	if size > 1<<40 {
 		return nil, errors.New("object too large")
 	}
-	z, err := ps.inflater(p, off)
+	z, err := ps.inflater(p)
 	if err != nil {
 		return nil, err
 	}
@@ -443,7 +441,7 @@ func (ps *packs) objectAt(p *pack, off int64) (plumbing.ObjectType, []byte, erro
 		if err != nil {
 			return 0, nil, err
 		}
-		b, err := ps.inflate(p, h.data, h.size)
+		b, err := ps.inflate(p, h.size)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -76,7 +76,7 @@ type fileClass struct {
 // grow to twice the files of the largest tree met (see recent.atLeast).
 var (
 	minFiles        = 256
-	keptEvaluations = 16
+	keptEvaluations = 2
 	keptSnapshots   = 64
 )
 

@@ -27,8 +27,8 @@ type objects struct {
 	// partial is set in a partial clone (extensions.partialClone), where
 	// objects may be missing by design.
 	partial bool
-	// objectsDir is the objects directory, whose packs packs reads (see
-	// packs); nil until first used.
+	// objectsDir is the objects directory; packs reads its packs (nil
+	// until first used).
 	objectsDir string
 	packs      *packs
 
@@ -410,10 +410,7 @@ func (o *objects) commit(h plumbing.Hash) (*object.Commit, error) {
 // openCommitGraph opens the commit-graph file, or chain of files, of the
 // objects directory dir, or returns nil when there is none or it is
 // unreadable or fails its checksum (the walk then decodes commits). The
-// files are mapped into memory, as git does: go-git's reader issues a
-// ReadAt for every probe of its binary search, which made lookups slower
-// than decoding the commit when each was a pread, and reading them into
-// the heap made memory grow with the history.
+// files are read through a small cache of pages (see pagedReader).
 func openCommitGraph(dir string) commitgraph.Index {
 	read := func(name string) (commitgraph.ReaderAtCloser, error) {
 		name = filepath.Join(dir, "info", name)
@@ -422,11 +419,11 @@ func openCommitGraph(dir string) commitgraph.Index {
 		if err := checkSum(name); err != nil {
 			return nil, err
 		}
-		b, unmap, err := mapFile(name)
+		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		return memReader{bytes.NewReader(b), unmap}, nil
+		return newPagedReader(f), nil
 	}
 	if r, err := read("commit-graph"); err == nil {
 		g, err := commitgraph.OpenFileIndex(r)
@@ -466,10 +463,61 @@ func openCommitGraph(dir string) commitgraph.Index {
 	return g
 }
 
-// memReader reads a mapped file; Close unmaps it.
-type memReader struct {
-	*bytes.Reader
-	unmap func() error
+// pagedReader reads a file through a cache of its pages read last: the
+// probes of a lookup in a commit-graph file fall in few pages, and a
+// ReadAt for each of them made lookups slower than decoding the commit.
+// Reading the file into memory, or mapping it, made memory grow with the
+// history: a walk touches every commit's row.
+type pagedReader struct {
+	f     *os.File
+	slots [graphPages]struct {
+		page int64 // -1 when empty
+		n    int
+		b    [graphPage]byte
+	}
 }
 
-func (m memReader) Close() error { return m.unmap() }
+const (
+	graphPage  = 4096
+	graphPages = 64
+)
+
+func newPagedReader(f *os.File) *pagedReader {
+	r := &pagedReader{f: f}
+	for i := range r.slots {
+		r.slots[i].page = -1
+	}
+	return r
+}
+
+func (r *pagedReader) ReadAt(b []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("negative offset")
+	}
+	n := 0
+	for n < len(b) {
+		page := (off + int64(n)) / graphPage
+		// Direct-mapped, with the page number mixed so that the fan-out,
+		// read for every lookup, is not pushed out by rows.
+		s := &r.slots[(page*0x9e3779b1>>7)%graphPages]
+		if s.page != page {
+			m, err := r.f.ReadAt(s.b[:], page*graphPage)
+			if m == 0 {
+				s.page = -1
+				if err == nil {
+					err = io.EOF
+				}
+				return n, err
+			}
+			s.page, s.n = page, m
+		}
+		at := int(off + int64(n) - page*graphPage)
+		if at >= s.n {
+			return n, io.EOF
+		}
+		n += copy(b[n:], s.b[at:s.n])
+	}
+	return n, nil
+}
+
+func (r *pagedReader) Close() error { return r.f.Close() }

@@ -19,13 +19,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
-// packs reads objects from the pack files of a git directory, finding
-// them through the packs' .idx files mapped into memory, as git does,
-// not decoded into the heap: go-git decodes every index whole and builds
-// a map from offset to hash of every object, about 80 bytes an object,
-// which made a history walk's memory grow with the repository. The packs
-// are read with ReadAt; the bases of deltas are kept in a cache bounded
-// in bytes.
+// packs reads objects from the pack files of a git directory with ReadAt,
+// holding of each pack's index only a sample of its names (see pack):
+// go-git decodes every index whole and builds a map from offset to hash
+// of every object, about 80 bytes an object, which made a history walk's
+// memory grow with the repository. The bases of deltas are kept in a
+// cache bounded in bytes.
 //
 // A pack whose index is not version 2, or that cannot be read, is left to
 // go-git, as are loose objects and those of alternates: read reports
@@ -572,8 +571,7 @@ func (c *baseCache) put(p *pack, off int64, typ plumbing.ObjectType, data []byte
 }
 
 // checkSum checks the SHA-1 at the end of the file name against what
-// precedes it: a damaged file is left alone rather than trusted. The file
-// is read, not mapped, so its pages do not stay resident.
+// precedes it: a damaged file is left alone rather than trusted.
 func checkSum(name string) error {
 	f, err := os.Open(name)
 	if err != nil {

@@ -410,11 +410,13 @@ func (ps *packs) inflate(p *pack, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, size)
-	if _, err := io.ReadFull(z, b); err != nil {
+	// The size is the header's, which a damaged pack may overstate: the
+	// buffer grows with what the data gives, past the first 8 MiB.
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, 8<<20)))
+	if _, err := io.CopyN(buf, z, size); err != nil {
 		return nil, err
 	}
-	return b, nil
+	return buf.Bytes(), nil
 }
 
 // objectAt returns the type and content of the object at off, resolving

@@ -22,16 +22,21 @@ type listedTree struct {
 	err     error
 }
 
-// AgentOptions configure AgentSnapshots.
+// AgentOptions configure AgentSnapshots and AgentVersions.
 type AgentOptions struct {
 	// NoCaches turns off every cache the agent's scope keeps (file
 	// classes, evaluations by scoped content, one CUE context for all of
 	// them) and lists every tree whole: tests compare the result with and
 	// without them.
 	NoCaches bool
-	// Progress, when set, is called before each config tree is evaluated
-	// with the number of trees evaluated so far, that one included.
+	// Progress, when set, is called before each commit's config tree is
+	// evaluated with the number of commits met so far, that one included.
 	Progress func(n int)
+	// Docs makes AgentVersions keep each version's document
+	// (Version.Doc), and Changes its field-level changes (Version.Changes,
+	// which may hold whole prompts); without them those are nil and
+	// memory does not grow with them.
+	Docs, Changes bool
 	// hashOnly keeps of each snapshot's document its content hash only.
 	hashOnly bool
 }
@@ -47,19 +52,60 @@ type AgentWalk struct {
 	Seen bool
 }
 
-// AgentSnapshots walks history from rev and evaluates, for agent id, each
-// distinct config tree of the commits it finds (newest first, as the walk
-// gives them), through the agent's scope (see agentScope): only the files
-// that can affect the agent are evaluated, so a commit where a file of an
-// agent nobody mentions does not validate is still one of this agent's. The walk, with the
-// listing of each tree, runs on its own goroutine while this one
-// evaluates: the one reads Git objects, the other evaluates CUE.
+// AgentSnapshots walks history from rev and evaluates, for agent id, the
+// config tree of each commit it finds (newest first, as the walk gives
+// them), through the agent's scope (see agentScope): only the files that
+// can affect the agent are evaluated, so a commit where a file of an agent
+// nobody mentions does not validate is still one of this agent's. The
+// walk, with the listing of each tree, runs on its own goroutine while
+// this one evaluates: the one reads Git objects, the other evaluates CUE.
+//
+// AgentSnapshots keeps every entry and a snapshot per config tree: memory
+// grows with the history. AgentVersions, which log uses, keeps nothing
+// per commit.
 func AgentSnapshots(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentWalk, error) {
-	walks, err := agentsSnapshots(repo, rev, []string{id}, opts)
+	walk := &AgentWalk{Snapshots: map[plumbing.Hash]Snapshot{}}
+	seen, err := walkAgents(repo, rev, []string{id}, opts, func(e *Entry, snaps []Snapshot) {
+		walk.Entries = append(walk.Entries, e)
+		if _, ok := walk.Snapshots[e.Tree]; !ok {
+			walk.Snapshots[e.Tree] = snaps[0]
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	return walks[id], nil
+	walk.Seen = seen[0]
+	return walk, nil
+}
+
+// AgentHistory is what AgentVersions found.
+type AgentHistory struct {
+	// Versions are the agent's versions, oldest first, as Versions
+	// numbers them.
+	Versions []Version
+	// Invalid is the number of commits where the configuration did not
+	// validate, and OldestInvalid the oldest of them.
+	Invalid       int
+	OldestInvalid *Entry
+	// Seen reports whether the agent exists in a configuration that
+	// validates.
+	Seen bool
+}
+
+// AgentVersions walks history from rev and returns agent id's versions:
+// those Versions makes of AgentSnapshots's walk, made as the walk goes.
+// Besides the versions it keeps nothing per commit (the caches it keeps
+// are bounded), so its memory does not grow with the length of the
+// history. A version's Doc and Changes are kept only with opts.Docs and
+// opts.Changes.
+func AgentVersions(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentHistory, error) {
+	s := &versionStream{agent: id, keep: true, docs: opts.Docs, changes: opts.Changes}
+	seen, err := walkAgents(repo, rev, []string{id}, opts, func(e *Entry, snaps []Snapshot) { s.add(e, snaps[0]) })
+	if err != nil {
+		return nil, err
+	}
+	s.done()
+	return &AgentHistory{Versions: s.versions, Invalid: s.invalid, OldestInvalid: s.oldestInvalid, Seen: seen[0]}, nil
 }
 
 // VersionNumbers returns, for each of ids that exists at rev, the number
@@ -68,35 +114,49 @@ func AgentSnapshots(repo *source.Repo, rev, id string, opts AgentOptions) (*Agen
 // for all of ids; an evaluation whose files are the same for two agents is
 // made once). An agent removed at rev, or never seen, is not in the result.
 func VersionNumbers(repo *source.Repo, rev string, ids []string) (map[string]int, error) {
-	walks, err := agentsSnapshots(repo, rev, ids, AgentOptions{hashOnly: true})
+	streams := make([]*versionStream, len(ids))
+	for i, id := range ids {
+		streams[i] = &versionStream{agent: id}
+	}
+	_, err := walkAgents(repo, rev, ids, AgentOptions{hashOnly: true}, func(e *Entry, snaps []Snapshot) {
+		for i, s := range streams {
+			s.add(e, snaps[i])
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]int{}
-	for _, id := range ids {
-		vs, _ := walks[id].Versions(id)
-		if n := len(vs); n > 0 && !vs[n-1].Removed {
-			out[id] = vs[n-1].Number
+	for i, id := range ids {
+		s := streams[i]
+		s.done()
+		if s.n > 0 && !s.newest.Removed {
+			out[id] = s.n
 		}
 	}
 	return out, nil
 }
 
-// agentsSnapshots is AgentSnapshots for several agents along one walk;
-// their scopes share the file classes, the scoped evaluations and the CUE
-// context.
-func agentsSnapshots(repo *source.Repo, rev string, ids []string, opts AgentOptions) (map[string]*AgentWalk, error) {
+// walkAgents walks history from rev and calls fn with each commit the
+// walk finds, newest first, and the snapshot there of each of ids (snaps[i]
+// for ids[i]; fn must not keep snaps). It returns, for each of ids, whether
+// the agent exists in a configuration that validates. Their scopes share
+// the file classes, the scoped evaluations and the CUE context.
+//
+// Nothing is kept per commit: a commit whose config tree was met before
+// is evaluated again, and the caches by content (the scope's, and the
+// snapshots by the files that decide them) answer it when they still hold
+// it.
+func walkAgents(repo *source.Repo, rev string, ids []string, opts AgentOptions, fn func(e *Entry, snaps []Snapshot)) ([]bool, error) {
 	w := &treeWalk{repo: repo, caches: !opts.NoCaches, trees: make(chan listedTree, 64), stop: make(chan struct{})}
 	defer close(w.stop)
 	go w.run(rev)
 	logs := make([]*agentLog, len(ids))
-	snaps := make([]map[plumbing.Hash]Snapshot, len(ids))
 	var shared *agentScope
 	for i, id := range ids {
 		logs[i] = newAgentLog(repo, id, !opts.NoCaches, shared)
 		logs[i].hashOnly = opts.hashOnly
 		shared = logs[i].scope
-		snaps[i] = map[plumbing.Hash]Snapshot{}
 	}
 	var wholeEv *revision.Evaluator
 	if shared != nil {
@@ -105,6 +165,8 @@ func agentsSnapshots(repo *source.Repo, rev string, ids []string, opts AgentOpti
 		}
 	}
 	n := 0
+	snaps := make([]Snapshot, len(logs))
+	trees := make([]fs.FS, len(logs))
 	for t := range w.trees {
 		n++
 		if opts.Progress != nil {
@@ -114,12 +176,12 @@ func agentsSnapshots(repo *source.Repo, rev string, ids []string, opts AgentOpti
 		// an evaluation per agent: when two or more scopes need a new one,
 		// the whole tree is evaluated once instead, and where it
 		// validates it gives each of them the document its scope would.
-		trees := make([]fs.FS, len(logs))
+		clear(trees)
 		var pending []int
 		for i, l := range logs {
 			fsys, settled := l.advance(t)
 			if settled != nil {
-				snaps[i][t.entry.Tree] = *settled
+				snaps[i] = *settled
 				continue
 			}
 			trees[i] = fsys
@@ -140,17 +202,18 @@ func agentsSnapshots(repo *source.Repo, rev string, ids []string, opts AgentOpti
 			}
 		}
 		for _, i := range pending {
-			snaps[i][t.entry.Tree] = logs[i].evaluate(trees[i], t.entry, whole)
+			snaps[i] = logs[i].evaluate(trees[i], t.entry, whole)
 		}
+		fn(t.entry, snaps)
 	}
 	if w.err != nil {
 		return nil, w.err
 	}
-	out := make(map[string]*AgentWalk, len(ids))
-	for i, id := range ids {
-		out[id] = &AgentWalk{Entries: w.entries, Snapshots: snaps[i], Seen: logs[i].seen}
+	seen := make([]bool, len(logs))
+	for i, l := range logs {
+		seen[i] = l.seen
 	}
-	return out, nil
+	return seen, nil
 }
 
 // Versions returns the agent's versions along the walk, oldest first, and
@@ -159,27 +222,21 @@ func (w *AgentWalk) Versions(id string) (versions []Version, invalid []*Entry) {
 	return Versions(w.Entries, id, func(e *Entry) Snapshot { return w.Snapshots[e.Tree] })
 }
 
-// treeWalk walks history and lists each distinct config tree it meets.
+// treeWalk walks history and lists the config tree of each commit it
+// meets.
 type treeWalk struct {
 	repo   *source.Repo
 	caches bool
 	trees  chan listedTree // closed when the walk ends
 	stop   chan struct{}   // closed to end the walk early
-	// entries and err are the walk's, once trees is closed.
-	entries []*Entry
-	err     error
+	// err is the walk's, once trees is closed.
+	err error
 }
 
 func (w *treeWalk) run(rev string) {
 	defer close(w.trees)
-	listed := map[plumbing.Hash]bool{}
 	var last plumbing.Hash // the tree the last changes lead to
 	w.err = Walk(w.repo, rev, w.repo.ConfigPath(), func(e *Entry) error {
-		w.entries = append(w.entries, e)
-		if listed[e.Tree] {
-			return nil
-		}
-		listed[e.Tree] = true
 		t := listedTree{entry: e}
 		switch {
 		case e.Tree.IsZero() || e.NotDir:
@@ -206,16 +263,17 @@ type agentLog struct {
 	repo  *source.Repo
 	id    string
 	scope *agentScope
-	// docs holds the snapshot of each evaluation the scope reuses.
-	docs map[*revision.Revision]Snapshot
+	// docs holds the snapshots of the evaluations made last, which the
+	// scope may reuse.
+	docs *recent[*revision.Revision, Snapshot]
 	// seen is set once the agent exists in a configuration that validates.
 	seen bool
 	// hashOnly keeps of each document its content hash only: what
 	// numbering versions needs.
 	hashOnly bool
-	// byScope holds each snapshot made by the files that decide it (see
-	// closureKey).
-	byScope map[string]Snapshot
+	// byScope holds the snapshots made last by the files that decide
+	// them (see closureKey).
+	byScope *recent[string, Snapshot]
 }
 
 // newAgentLog makes id's log; with shared set (and caches on), its scope
@@ -227,7 +285,8 @@ func newAgentLog(repo *source.Repo, id string, caches bool, shared *agentScope) 
 	}
 	scope.blob = repo.Blob
 	scope.start() // the empty tree the first changes lead from
-	return &agentLog{repo: repo, id: id, scope: scope, docs: map[*revision.Revision]Snapshot{}, byScope: map[string]Snapshot{}}
+	return &agentLog{repo: repo, id: id, scope: scope, docs: newRecent[*revision.Revision, Snapshot](keptEvaluations),
+		byScope: newRecent[string, Snapshot](keptSnapshots)}
 }
 
 // snapshot makes t's tree the scope's current one and returns the agent's
@@ -281,13 +340,13 @@ func (l *agentLog) advance(t listedTree) (fs.FS, *Snapshot) {
 // document), else from the scope's evaluation.
 func (l *agentLog) evaluate(fsys fs.FS, e *Entry, whole *revision.Revision) Snapshot {
 	fp := l.closureKey(fsys)
-	if s, ok := l.byScope[fp]; ok && fp != "" {
+	if s, ok := l.byScope.get(fp); ok && fp != "" {
 		return s
 	}
 	if whole != nil {
 		s := l.doc(whole)
 		if fp != "" {
-			l.byScope[fp] = s
+			l.byScope.put(fp, s)
 		}
 		return s
 	}
@@ -298,13 +357,13 @@ func (l *agentLog) evaluate(fsys fs.FS, e *Entry, whole *revision.Revision) Snap
 	case !ev.OK():
 		return Snapshot{Err: fmt.Errorf("%d errors", len(ev.Diagnostics))}
 	}
-	s, ok := l.docs[ev]
+	s, ok := l.docs.get(ev)
 	if !ok {
 		s = l.doc(ev)
-		l.docs[ev] = s
+		l.docs.put(ev, s)
 	}
 	if fp != "" {
-		l.byScope[fp] = s
+		l.byScope.put(fp, s)
 	}
 	return s
 }
@@ -330,7 +389,7 @@ func (l *agentLog) closureKey(fsys fs.FS) string {
 // was made before (evaluate costs no evaluation).
 func (l *agentLog) known(fsys fs.FS) bool {
 	fp := l.closureKey(fsys)
-	_, ok := l.byScope[fp]
+	_, ok := l.byScope.get(fp)
 	return ok && fp != ""
 }
 

@@ -2,6 +2,7 @@ package history_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -13,8 +14,10 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/charter-dev/charter/bundle"
+	"github.com/charter-dev/charter/diff"
 	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
@@ -355,6 +358,63 @@ func TestVersionNumbers(t *testing.T) {
 				if d := cmp.Diff(want, got); d != "" {
 					t.Errorf("from %s (-log +build):\n%s", rev[:12], d)
 				}
+			}
+		})
+	}
+}
+
+// TestAgentVersionsOracle wants AgentVersions, which makes versions as the
+// walk goes and keeps nothing per commit, to give what Versions gives from
+// AgentSnapshots's whole walk, for every agent of random histories with
+// removals, re-creations and commits that do not validate, with caches,
+// without, and with caches of one entry.
+func TestAgentVersionsOracle(t *testing.T) {
+	sourcetest.NeedGit(t)
+	for seed := range uint64(2) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			repo, err := source.Open(filepath.Join(logHistory(t, seed, 60), "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer repo.Close()
+			versions := 0
+			for _, id := range agentIDs {
+				walk, err := history.AgentSnapshots(repo, "HEAD", id, history.AgentOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, invalid := walk.Versions(id)
+				versions += len(want)
+				for _, variant := range []string{"caches", "no caches", "small caches"} {
+					noCaches := variant == "no caches"
+					restore := func() {}
+					if variant == "small caches" {
+						restore = history.SmallCaches()
+					}
+					got, err := history.AgentVersions(repo, "HEAD", id, history.AgentOptions{Docs: true, Changes: true, NoCaches: noCaches})
+					restore()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := cmp.Diff(want, got.Versions, cmpopts.IgnoreUnexported(diff.Change{})); d != "" {
+						t.Errorf("agent %s, %s: versions (-Versions +AgentVersions):\n%s", id, variant, d)
+					}
+					// As log prints them, Changes with their paths.
+					wantJSON, _ := json.Marshal(want)
+					gotJSON, _ := json.Marshal(got.Versions)
+					if !bytes.Equal(wantJSON, gotJSON) {
+						t.Errorf("agent %s, %s: JSON\n%s\nwant\n%s", id, variant, gotJSON, wantJSON)
+					}
+					if got.Invalid != len(invalid) || len(invalid) > 0 && got.OldestInvalid != nil && got.OldestInvalid.Commit != invalid[0].Commit {
+						t.Errorf("agent %s, %s: %d invalid, oldest %v; want %d, oldest %v", id, variant, got.Invalid, got.OldestInvalid, len(invalid), invalid)
+					}
+					if got.Seen != walk.Seen {
+						t.Errorf("agent %s, %s: seen %v, want %v", id, variant, got.Seen, walk.Seen)
+					}
+				}
+			}
+			if versions < 10 {
+				t.Fatalf("%d versions in all: the history tests little", versions)
 			}
 		})
 	}

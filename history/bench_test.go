@@ -16,7 +16,7 @@ import (
 // benchRepo makes a repository with scripts/bench-history.sh: commits on
 // main, a fifth of them changing config/ (200 agent files), merges every
 // 100 commits.
-func benchRepo(b *testing.B, commits string) string {
+func benchRepo(b testing.TB, commits string) string {
 	b.Helper()
 	sourcetest.NeedGit(b)
 	if _, err := exec.LookPath("bash"); err != nil || runtime.GOOS == "windows" {

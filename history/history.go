@@ -24,6 +24,7 @@ package history
 
 import (
 	"bytes"
+	"cmp"
 	"container/heap"
 	"encoding/json"
 	"errors"
@@ -182,15 +183,54 @@ type cnode struct {
 	source.Node
 	root    state
 	rootSet bool
+	queued  bool
 }
 
 type walker struct {
-	repo  *source.Repo
-	root  string
+	repo *source.Repo
+	root string
+	// nodes holds the commits in the queue, and for a while the parents
+	// of the one being compared.
 	nodes map[plumbing.Hash]*cnode
 	queue queue
-	seen  map[plumbing.Hash]bool
-	seq   uint64
+	// seen holds the generation number (0 unknown) of each commit queued
+	// so far, but for those prune found no child left to queue again.
+	seen map[plumbing.Hash]uint64
+	// kept is the size of seen after the last prune; prune runs when
+	// seen holds twice that, and at least pruneAt (1024 when 0).
+	kept, pruneAt int
+	// maxSeen is the most seen held (for tests).
+	maxSeen int
+	seq     uint64
+}
+
+// maxGeneration is the largest topological level a commit-graph file
+// holds; a commit at it may have a parent at it too.
+const maxGeneration = 1<<30 - 1
+
+// prune forgets the commits that no commit still to come can queue again.
+// A commit is queued by a child, whose generation number is greater; the
+// commits still to come are those in the queue and their ancestors, whose
+// generations are at most the greatest in the queue. So, when every
+// commit in the queue has a generation number, a commit whose generation
+// is at least that greatest one, or unknown (a commit-graph file holds
+// the parents of every commit it holds), is never queued again: without
+// this, the walk remembered every commit of the history.
+func (w *walker) prune() {
+	w.kept = len(w.seen)
+	var top uint64
+	for _, it := range w.queue {
+		if it.gen == 0 || it.gen >= maxGeneration {
+			return
+		}
+		top = max(top, it.gen)
+	}
+	for h, g := range w.seen {
+		if g == 0 || g >= top {
+			delete(w.seen, h)
+		}
+	}
+	w.kept = len(w.seen)
 }
 
 func (w *walker) node(h plumbing.Hash) (*cnode, error) {
@@ -222,21 +262,22 @@ func (w *walker) rootState(n *cnode) (state, error) {
 }
 
 func (w *walker) push(h plumbing.Hash) error {
-	if w.seen[h] {
+	if _, ok := w.seen[h]; ok {
 		return nil
 	}
-	w.seen[h] = true
 	n, err := w.node(h)
 	if err != nil {
 		return err
 	}
+	w.seen[h] = n.Generation
+	n.queued = true
 	w.seq++
-	heap.Push(&w.queue, item{hash: h, time: n.Time, seq: w.seq})
+	heap.Push(&w.queue, item{hash: h, time: n.Time, seq: w.seq, gen: n.Generation})
 	return nil
 }
 
 func (w *walker) walk(start plumbing.Hash, fn func(*Entry) error) error {
-	w.seen = map[plumbing.Hash]bool{}
+	w.seen = map[plumbing.Hash]uint64{}
 	if err := w.push(start); err != nil {
 		return err
 	}
@@ -286,6 +327,15 @@ func (w *walker) walk(start plumbing.Hash, fn func(*Entry) error) error {
 			if err := w.push(p); err != nil {
 				return err
 			}
+		}
+		for _, p := range n.Parents {
+			if pn, ok := w.nodes[p]; ok && !pn.queued {
+				delete(w.nodes, p)
+			}
+		}
+		w.maxSeen = max(w.maxSeen, len(w.seen))
+		if len(w.seen) >= max(2*w.kept, cmp.Or(w.pruneAt, 1024)) {
+			w.prune()
 		}
 		if !show {
 			continue
@@ -339,6 +389,7 @@ type item struct {
 	hash plumbing.Hash
 	time int64
 	seq  uint64
+	gen  uint64
 }
 
 type queue []item

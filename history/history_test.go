@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -392,4 +393,50 @@ func graphChunk(t *testing.T, b []byte, id string) (start, end int) {
 	}
 	t.Fatalf("no %s chunk", id)
 	return 0, 0
+}
+
+// TestWalkPruned: with a commit-graph file, the walk forgets the commits
+// no commit still to come can queue again (by their generation numbers);
+// pruning at every step, it still lists what git log lists, on random
+// histories with merges and skewed commit times, with a commit-graph file
+// of every commit, of the older ones only, and none. (TestLogMemory
+// checks that it remembers next to nothing of a long history.)
+func TestWalkPruned(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			hs := genHistory(seed, 200)
+			r := importHistory(t, hs)
+			branches := strings.Fields(r.Git("for-each-ref", "--format=%(refname:short)", "refs/heads"))
+			commits, _ := strconv.Atoi(r.Git("rev-list", "--count", "--all"))
+			check := func(graph string) (most int) {
+				repo := open(t, r.Dir)
+				for _, rev := range branches {
+					for _, root := range []string{"config", "."} {
+						var got []string
+						n, err := history.WalkPruned(repo, rev, root, func(e *history.Entry) error {
+							got = append(got, e.Commit.String())
+							return nil
+						})
+						if err != nil {
+							t.Fatal(err)
+						}
+						most = max(most, n)
+						if d := cmp.Diff(gitLog(t, r, rev, root), got); d != "" {
+							t.Fatalf("%s: WalkPruned(%s, %s) (-git log +walk):\n%s", graph, rev, root, d)
+						}
+					}
+				}
+				return most
+			}
+			without := check("no commit-graph")
+			old := r.Git("rev-list", "--all", "--skip=60", "-n", "1")
+			r.GitStdin(old+"\n", "commit-graph", "write", "--stdin-commits")
+			check("commit-graph of the older commits")
+			r.Git("commit-graph", "write", "--reachable")
+			if n := check("commit-graph"); n > without {
+				t.Errorf("the walk held %d of %d commits, %d without a commit-graph", n, commits, without)
+			}
+		})
+	}
 }

@@ -42,11 +42,11 @@ type agentScope struct {
 	// caches is AgentOptions.NoCaches negated: when false every cache
 	// below is bypassed.
 	caches bool
-	// class holds each file's class by content.
-	class map[contentKey]fileClass
-	// evals holds each evaluation by the paths and contents of the files
-	// it scoped.
-	evals map[string]*revision.Revision
+	// class holds the classes of the files met last, by content.
+	class *recent[contentKey, fileClass]
+	// evals holds the evaluations made last, by the paths and contents of
+	// the files they scoped.
+	evals *recent[string, *revision.Revision]
 	// ev builds the schema once for many evaluations.
 	ev *revision.Evaluator
 	// blob, when set, reads a file by its Git blob id, without looking
@@ -56,8 +56,8 @@ type agentScope struct {
 	// scoped those in the agent's scope, by path; nil when there is no
 	// current tree (none yet, or an update failed).
 	files, scoped map[string]contentKey
-	// mentions holds the names each file mentions, by content.
-	mentions map[contentKey]map[string]bool
+	// mentions holds the names the files met last mention, by content.
+	mentions *recent[contentKey, map[string]bool]
 }
 
 // contentKey names a file's content: by its Git blob id, or by the
@@ -72,9 +72,17 @@ type fileClass struct {
 	ids        map[string]bool
 }
 
+// The sizes of the caches of a scope and an agent's log. Those by file
+// grow to twice the files of the largest tree met (see recent.atLeast).
+var (
+	minFiles        = 256
+	keptEvaluations = 2
+	keptSnapshots   = 64
+)
+
 func newAgentScope(id string, caches bool) *agentScope {
-	s := &agentScope{id: id, caches: caches, class: map[contentKey]fileClass{}, evals: map[string]*revision.Revision{},
-		mentions: map[contentKey]map[string]bool{}}
+	s := &agentScope{id: id, caches: caches, class: newRecent[contentKey, fileClass](minFiles),
+		evals: newRecent[string, *revision.Revision](keptEvaluations), mentions: newRecent[contentKey, map[string]bool](minFiles)}
 	if caches {
 		s.ev = new(revision.Evaluator)
 	}
@@ -136,6 +144,7 @@ func (s *agentScope) update(fsys fs.FS, t treeFiles) error {
 		return t.err
 	}
 	files, scoped := map[string]contentKey{}, map[string]contentKey{}
+	s.class.atLeast(2 * len(t.paths))
 	for i, p := range t.paths {
 		// A Git blob id names the content without reading it.
 		key := contentKey{blob: t.blobs[i]}
@@ -186,16 +195,22 @@ func (s *agentScope) apply(fsys fs.FS, cs []fileChange) error {
 // inScope reports whether the file p, with the content key names, is in
 // the agent's scope.
 func (s *agentScope) inScope(fsys fs.FS, p string, key contentKey) (bool, error) {
-	c, ok := s.class[key]
+	c, err := s.classOf(fsys, p, key)
+	return !c.agentsOnly || c.ids[s.id], err
+}
+
+// classOf returns the class of the file p, with the content key names.
+func (s *agentScope) classOf(fsys fs.FS, p string, key contentKey) (fileClass, error) {
+	c, ok := s.class.get(key)
 	if !ok || !s.caches {
 		b, err := s.read(fsys, p, key)
 		if err != nil {
-			return false, err
+			return fileClass{}, err
 		}
 		c = classify(p, b)
-		s.class[key] = c
+		s.class.put(key, c)
 	}
-	return !c.agentsOnly || c.ids[s.id], nil
+	return c, nil
 }
 
 // read reads the file p of fsys, whose content key names.
@@ -227,7 +242,7 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*revision.Revision, erro
 // evaluation of the same files (by path and content) made before.
 func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name string) (*revision.Revision, error) {
 	paths, fp := fingerprint(files)
-	if e, ok := s.evals[fp]; ok && s.caches {
+	if e, ok := s.evals.get(fp); ok && s.caches {
 		return e, nil
 	}
 	scoped := fstest.MapFS{}
@@ -246,7 +261,7 @@ func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name
 	if err != nil {
 		return nil, err
 	}
-	s.evals[fp] = e
+	s.evals.put(fp, e)
 	return e, nil
 }
 
@@ -270,16 +285,18 @@ func fingerprint(files map[string]contentKey) ([]string, string) {
 // they mention, and so on, until no file declares an agent mentioned.
 func (s *agentScope) closure(fsys fs.FS) (map[string]contentKey, error) {
 	in := maps.Clone(s.scoped)
+	s.class.atLeast(2 * len(s.files))
+	s.mentions.atLeast(2 * len(s.files))
 	mentioned := map[string]bool{}
 	mention := func(p string, key contentKey) error {
-		m, ok := s.mentions[key]
+		m, ok := s.mentions.get(key)
 		if !ok || !s.caches {
 			b, err := s.read(fsys, p, key)
 			if err != nil {
 				return err
 			}
 			m = mentions(p, b)
-			s.mentions[key] = m
+			s.mentions.put(key, m)
 		}
 		maps.Copy(mentioned, m)
 		return nil
@@ -295,7 +312,11 @@ func (s *agentScope) closure(fsys fs.FS) (map[string]contentKey, error) {
 			if _, ok := in[p]; ok {
 				continue
 			}
-			for id := range s.class[key].ids {
+			c, err := s.classOf(fsys, p, key)
+			if err != nil {
+				return nil, err
+			}
+			for id := range c.ids {
 				if mentioned[id] {
 					in[p] = key
 					if err := mention(p, key); err != nil {

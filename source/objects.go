@@ -2,14 +2,13 @@ package source
 
 import (
 	"bytes"
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io"
-	"path"
+	"os"
+	"path/filepath"
 	"sync"
 
-	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	commitgraph "github.com/go-git/go-git/v5/plumbing/format/commitgraph/v2"
@@ -24,11 +23,14 @@ import (
 type objects struct {
 	mu     sync.Mutex
 	st     storer.EncodedObjectStorer
-	dotgit billy.Filesystem
 	closed bool
 	// partial is set in a partial clone (extensions.partialClone), where
 	// objects may be missing by design.
 	partial bool
+	// objectsDir is the objects directory; packs reads its packs (nil
+	// until first used).
+	objectsDir string
+	packs      *packs
 
 	// trees and oldTrees cache decoded trees by hash, in two
 	// generations: when trees holds maxTrees, it becomes oldTrees and the
@@ -51,6 +53,9 @@ func (o *objects) close() error {
 	defer o.mu.Unlock()
 	o.closed = true
 	o.trees, o.oldTrees = nil, nil
+	if o.packs != nil {
+		o.packs.close()
+	}
 	if o.graph != nil {
 		err := o.graph.Close()
 		o.graph = nil
@@ -64,6 +69,12 @@ func (o *objects) close() error {
 func (o *objects) readLocked(t plumbing.ObjectType, h plumbing.Hash, what string) ([]byte, error) {
 	if o.closed {
 		return nil, ErrClosed
+	}
+	if typ, b, ok := o.packsLocked().read(h); ok {
+		if typ != t {
+			return nil, &ObjectError{Hash: h, What: what, Err: fmt.Errorf("it is a %s, not a %s", typ, t)}
+		}
+		return b, nil
 	}
 	obj, err := o.st.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
@@ -83,6 +94,32 @@ func (o *objects) readLocked(t plumbing.ObjectType, h plumbing.Hash, what string
 		return nil, o.objectError(h, what, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// encodedLocked returns object h. The caller holds mu.
+func (o *objects) encodedLocked(h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if o.closed {
+		return nil, ErrClosed
+	}
+	if typ, b, ok := o.packsLocked().read(h); ok {
+		mo := &plumbing.MemoryObject{}
+		mo.SetType(typ)
+		mo.Write(b)
+		return mo, nil
+	}
+	return o.st.EncodedObject(plumbing.AnyObject, h)
+}
+
+// packsLocked returns the packs, opened on first use. The caller holds
+// mu.
+func (o *objects) packsLocked() *packs {
+	if o.packs == nil {
+		o.packs = &packs{}
+		if o.objectsDir != "" {
+			o.packs = openPacks(o.objectsDir)
+		}
+	}
+	return o.packs
 }
 
 func (o *objects) read(t plumbing.ObjectType, h plumbing.Hash, what string) ([]byte, error) {
@@ -110,6 +147,9 @@ func (o *objects) blobSize(h plumbing.Hash) (int64, error) {
 	defer o.mu.Unlock()
 	if o.closed {
 		return 0, ErrClosed
+	}
+	if n, ok := o.packsLocked().size(h); ok {
+		return n, nil
 	}
 	type sizer interface {
 		EncodedObjectSize(plumbing.Hash) (int64, error)
@@ -291,6 +331,10 @@ type Node struct {
 	// Time is the committer time in seconds since the Unix epoch; git
 	// orders its walk by it.
 	Time int64
+	// Generation is the commit's generation number (topological level)
+	// from the commit-graph file: greater than each of its parents'. 0
+	// when the commit-graph does not have the commit.
+	Generation uint64
 }
 
 // commitNode returns commit h's Node, from the commit-graph file when it has the
@@ -303,8 +347,8 @@ func (o *objects) commitNode(h plumbing.Hash) (Node, error) {
 	}
 	if !o.graphOpened {
 		o.graphOpened = true
-		if !o.noGraph && o.dotgit != nil {
-			o.graph = openCommitGraph(o.dotgit)
+		if !o.noGraph && o.objectsDir != "" {
+			o.graph = openCommitGraph(o.objectsDir)
 		}
 	}
 	if n, ok := o.graphNode(h); ok {
@@ -338,7 +382,7 @@ func (o *objects) graphNode(h plumbing.Hash) (n Node, ok bool) {
 	if err != nil {
 		return Node{}, false
 	}
-	return Node{Hash: h, Tree: d.TreeHash, Parents: d.ParentHashes, Time: d.When.Unix()}, true
+	return Node{Hash: h, Tree: d.TreeHash, Parents: d.ParentHashes, Time: d.When.Unix(), Generation: d.Generation}, true
 }
 
 func (o *objects) commitLocked(h plumbing.Hash) (*object.Commit, error) {
@@ -364,37 +408,32 @@ func (o *objects) commit(h plumbing.Hash) (*object.Commit, error) {
 }
 
 // openCommitGraph opens the commit-graph file, or chain of files, of the
-// git directory fsys, or returns nil when there is none or it is
+// objects directory dir, or returns nil when there is none or it is
 // unreadable or fails its checksum (the walk then decodes commits). The
-// files are read into memory: go-git's reader issues a pread for every
-// probe of its binary search, which made lookups slower than decoding the
-// commit.
-func openCommitGraph(fsys billy.Filesystem) commitgraph.Index {
+// files are read through a small cache of pages (see pagedReader).
+func openCommitGraph(dir string) commitgraph.Index {
 	read := func(name string) (commitgraph.ReaderAtCloser, error) {
-		f, err := fsys.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		b, err := io.ReadAll(f)
-		if err != nil {
-			return nil, err
-		}
+		name = filepath.Join(dir, "info", name)
 		// The file ends with the SHA-1 of what precedes it; a damaged
 		// file is ignored rather than trusted.
-		if len(b) < sha1.Size || sha1.Sum(b[:len(b)-sha1.Size]) != [sha1.Size]byte(b[len(b)-sha1.Size:]) {
-			return nil, errors.New("commit-graph checksum mismatch")
+		if err := checkSum(name); err != nil {
+			return nil, err
 		}
-		return memReader{bytes.NewReader(b)}, nil
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		return newPagedReader(f), nil
 	}
-	if r, err := read(path.Join("objects", "info", "commit-graph")); err == nil {
+	if r, err := read("commit-graph"); err == nil {
 		g, err := commitgraph.OpenFileIndex(r)
 		if err != nil {
+			r.Close()
 			return nil
 		}
 		return g
 	}
-	chain, err := fsys.Open(path.Join("objects", "info", "commit-graphs", "commit-graph-chain"))
+	chain, err := os.Open(filepath.Join(dir, "info", "commit-graphs", "commit-graph-chain"))
 	if err != nil {
 		return nil
 	}
@@ -405,17 +444,80 @@ func openCommitGraph(fsys billy.Filesystem) commitgraph.Index {
 	}
 	var g commitgraph.Index
 	for _, h := range hashes {
-		r, err := read(path.Join("objects", "info", "commit-graphs", "graph-"+h+".graph"))
+		r, err := read(filepath.Join("commit-graphs", "graph-"+h+".graph"))
 		if err != nil {
+			if g != nil {
+				g.Close()
+			}
 			return nil
 		}
-		if g, err = commitgraph.OpenFileIndexWithParent(r, g); err != nil {
+		parent := g
+		if g, err = commitgraph.OpenFileIndexWithParent(r, parent); err != nil {
+			r.Close()
+			if parent != nil {
+				parent.Close()
+			}
 			return nil
 		}
 	}
 	return g
 }
 
-type memReader struct{ *bytes.Reader }
+// pagedReader reads a file through a cache of its pages read last: the
+// probes of a lookup in a commit-graph file fall in few pages, and a
+// ReadAt for each of them made lookups slower than decoding the commit.
+// Reading the file into memory, or mapping it, made memory grow with the
+// history: a walk touches every commit's row.
+type pagedReader struct {
+	f     *os.File
+	slots [graphPages]struct {
+		page int64 // -1 when empty
+		n    int
+		b    [graphPage]byte
+	}
+}
 
-func (memReader) Close() error { return nil }
+const (
+	graphPage  = 4096
+	graphPages = 64
+)
+
+func newPagedReader(f *os.File) *pagedReader {
+	r := &pagedReader{f: f}
+	for i := range r.slots {
+		r.slots[i].page = -1
+	}
+	return r
+}
+
+func (r *pagedReader) ReadAt(b []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("negative offset")
+	}
+	n := 0
+	for n < len(b) {
+		page := (off + int64(n)) / graphPage
+		// Direct-mapped, with the page number mixed so that the fan-out,
+		// read for every lookup, is not pushed out by rows.
+		s := &r.slots[(page*0x9e3779b1>>7)%graphPages]
+		if s.page != page {
+			m, err := r.f.ReadAt(s.b[:], page*graphPage)
+			if m == 0 {
+				s.page = -1
+				if err == nil {
+					err = io.EOF
+				}
+				return n, err
+			}
+			s.page, s.n = page, m
+		}
+		at := int(off + int64(n) - page*graphPage)
+		if at >= s.n {
+			return n, io.EOF
+		}
+		n += copy(b[n:], s.b[at:s.n])
+	}
+	return n, nil
+}
+
+func (r *pagedReader) Close() error { return r.f.Close() }

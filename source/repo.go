@@ -68,12 +68,17 @@ func Open(dir string) (*Repo, error) {
 		return nil, err
 	}
 	var fsys billy.Filesystem = osfs.New(gitDir)
+	objectsDir := filepath.Join(gitDir, "objects")
 	if common, err := readCommonDir(gitDir); err != nil {
 		return nil, err
 	} else if common != "" {
 		fsys = dotgit.NewRepositoryFilesystem(fsys, osfs.New(common))
+		objectsDir = filepath.Join(common, "objects")
 	}
-	st := filesystem.NewStorageWithOptions(fsys, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	// go-git's default object cache holds up to 96 MiB: a history walk
+	// filled it and its memory grew with the history. Decoded trees have
+	// their own cache (objects.trees); this one serves delta bases.
+	st := filesystem.NewStorageWithOptions(fsys, cache.NewObjectLRU(objectCacheSize), filesystem.Options{KeepDescriptors: true})
 	partial, err := checkRepository(st)
 	if err != nil {
 		st.Close()
@@ -89,7 +94,7 @@ func Open(dir string) (*Repo, error) {
 	}
 	r := &Repo{
 		st:     st,
-		o:      &objects{st: st, dotgit: fsys, partial: partial},
+		o:      &objects{st: st, partial: partial, objectsDir: objectsDir},
 		top:    top,
 		gitDir: gitDir,
 		path:   filepath.ToSlash(rel),
@@ -107,6 +112,9 @@ func Open(dir string) (*Repo, error) {
 	}
 	return r, nil
 }
+
+// objectCacheSize bounds go-git's cache of decoded objects.
+const objectCacheSize = 4 * cache.MiByte
 
 // checkRepository checks that st is a repository charter can read: HEAD
 // exists and every extension in its config is one that does not change

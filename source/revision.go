@@ -160,6 +160,12 @@ var refRules = []string{"refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remote
 func (r *Repo) resolveName(rev, name string) (plumbing.Hash, error) {
 	if len(name) == 2*len(plumbing.ZeroHash) && isHex(name) {
 		h := plumbing.NewHash(name)
+		r.o.mu.Lock()
+		has := !r.o.closed && r.o.packsLocked().has(h)
+		r.o.mu.Unlock()
+		if has {
+			return h, nil
+		}
 		if err := r.st.HasEncodedObject(h); err == nil {
 			return h, nil
 		}
@@ -254,7 +260,7 @@ func (r *Repo) resolvePrefix(rev, prefix string) (plumbing.Hash, error) {
 func (r *Repo) peel(rev string, h plumbing.Hash) (plumbing.Hash, error) {
 	for range 16 {
 		r.o.mu.Lock()
-		obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
+		obj, err := r.o.encodedLocked(h)
 		if err != nil {
 			r.o.mu.Unlock()
 			return plumbing.ZeroHash, r.o.objectError(h, "object "+rev+" names", err)

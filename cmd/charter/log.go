@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -46,16 +50,13 @@ func runLog(g *globals, o *logOptions, id string) error {
 	if o.format != "text" && o.format != "json" {
 		return usage("unknown format %q; valid formats: text, json", o.format)
 	}
-	versions, err := agentVersions(g, o.rev, id)
+	versions, err := agentVersions(g, o.rev, id, history.AgentOptions{Changes: o.format == "json"})
 	if err != nil {
 		return err
 	}
 	versions = history.Newest(versions, o.limit)
 	if o.format == "json" {
-		if versions == nil {
-			versions = []history.Version{}
-		}
-		return writeJSON(g.stdout, versions)
+		return writeJSONArray(g.stdout, versions)
 	}
 	for _, v := range versions {
 		e := v.Entry
@@ -71,9 +72,38 @@ func runLog(g *globals, o *logOptions, id string) error {
 	return nil
 }
 
+// writeJSONArray writes vs as writeJSON does, an element at a time: the
+// whole array, encoded at once, held the output in memory twice.
+func writeJSONArray[T any](w io.Writer, vs []T) error {
+	if len(vs) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	bw.WriteString("[\n")
+	for i := range vs {
+		b.Reset()
+		if err := enc.Encode(&vs[i]); err != nil {
+			return err
+		}
+		bw.WriteString("  ")
+		bw.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		if i < len(vs)-1 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+	}
+	bw.WriteString("]\n")
+	return bw.Flush()
+}
+
 // agentVersions walks history from rev and returns id's versions, oldest
-// first.
-func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
+// first, with what opts asks them to keep.
+func agentVersions(g *globals, rev, id string, opts history.AgentOptions) ([]history.Version, error) {
 	repo, err := source.Open(g.dir)
 	if err != nil {
 		return nil, &revision.Error{Err: err}
@@ -81,19 +111,18 @@ func agentVersions(g *globals, rev, id string) ([]history.Version, error) {
 	defer repo.Close()
 	progress := newProgress(g)
 	defer progress.done()
-	walk, err := history.AgentSnapshots(repo, rev, id, history.AgentOptions{
-		Progress: func(n int) { progress.step("evaluating config trees", n) },
-	})
+	opts.Progress = func(n int) { progress.step("evaluating commits", n) }
+	h, err := history.AgentVersions(repo, rev, id, opts)
 	if err != nil {
 		return nil, fail(err, "")
 	}
-	versions, invalid := walk.Versions(id)
+	versions := h.Versions
 	progress.done()
-	if len(invalid) > 0 {
+	if h.Invalid > 0 {
 		fmt.Fprintf(g.stderr, "charter: skipped %d commit(s) where the configuration did not validate (oldest %s)\n",
-			len(invalid), invalid[0].Commit.String()[:12])
+			h.Invalid, h.OldestInvalid.Commit.String()[:12])
 	}
-	if !walk.Seen && len(versions) == 0 {
+	if !h.Seen && len(versions) == 0 {
 		return nil, usage("agent %q does not exist at any commit from %s that changed %s", id, rev, repo.ConfigPath())
 	}
 	return versions, nil

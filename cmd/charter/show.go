@@ -9,6 +9,7 @@ import (
 
 	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/cuefmt"
+	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/model"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/secret"
@@ -110,7 +111,7 @@ func runShow(g *globals, arg, outFormat string) error {
 // charter log numbers them.
 func showVersion(g *globals, id, at string) (map[string]any, error) {
 	n, _ := strconv.Atoi(at[1:])
-	versions, err := agentVersions(g, "HEAD", id)
+	versions, err := agentVersions(g, "HEAD", id, history.AgentOptions{Docs: true})
 	if err != nil {
 		return nil, err
 	}

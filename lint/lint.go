@@ -82,7 +82,7 @@ var registry = mustCheck([]*Rule{
 	// Models and skills.
 	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription, modelRequirementUnmet, cardWithoutSkills, skillWithoutTags,
 	// Flows.
-	flowInputMissing,
+	flowInputMissing, flowStepUnreachable,
 })
 
 func mustCheck(rules []*Rule) []*Rule {

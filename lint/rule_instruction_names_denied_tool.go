@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/charter-dev/charter/diag"
 )
@@ -32,10 +34,22 @@ agents: ravi: {
 	tools: denied: ["write_file"]
 }`),
 	Run: func(p *Pass) {
+		// A denial the agent's type declares is reported once at the
+		// type, for all its agents the instructions reach.
+		type atType struct{ path, tool, behavior, reason string }
+		var typeKeys []atType
+		typeAgents := map[atType][]string{}
+		typePaths := map[atType][]string{}
 		for _, a := range p.Program.Agents {
 			for _, ex := range a.Excluded {
-				path := []string{"agents", a.ID, "tools", ex.By[len("tools."):]}
+				field := ex.By[len("tools."):]
+				owner := []string{"agents", a.ID}
+				if _, own, ok := p.Program.TypeDefault(a, "tools", field); ok && !own {
+					owner = []string{"agentTypes", a.Decl.Type}
+				}
+				path := append(owner, "tools", field)
 				if ex.By == "tools.denied" {
+					// The agent's list is its type's when it declares none.
 					if i := slices.Index(a.Decl.Tools.Denied, ex.Name); i >= 0 {
 						path = append(path, index(i))
 					}
@@ -52,10 +66,38 @@ agents: ravi: {
 					}
 				}
 				for _, b := range by {
+					if owner[0] == "agentTypes" {
+						k := atType{dotted(path), ex.Name, b, ex.Reason}
+						if _, ok := typeAgents[k]; !ok {
+							typeKeys = append(typeKeys, k)
+							typePaths[k] = path
+						}
+						typeAgents[k] = append(typeAgents[k], a.ID)
+						continue
+					}
 					p.Reportf(path, "behavior %s's instructions tell %s to use %s, which %s is denied (%s): give %s a behavior whose instructions do not name it, or move the sentence into the tool's own instructions (behaviorTypes.%s.tools.%s.instructions), which leave the prompt with the tool",
 						b, a.ID, ex.Name, a.ID, ex.Reason, a.ID, ex.Behavior, ex.Name)
 				}
 			}
 		}
+		for _, k := range typeKeys {
+			ids := typeAgents[k]
+			slices.Sort(ids)
+			who := ids[0]
+			if len(ids) > 1 {
+				who = fmt.Sprintf("%d agents of type %s (%s)", len(ids), typePaths[k][1], abbreviateList(ids, 5))
+			}
+			p.Reportf(typePaths[k], "behavior %s's instructions tell %s to use %s, which the agent type denies (%s): give them a behavior whose instructions do not name it, or move the sentence into the tool's own instructions (behaviorTypes.%s.tools.%s.instructions), which leave the prompt with the tool",
+				k.behavior, who, k.tool, k.reason, k.behavior, k.tool)
+		}
 	},
+}
+
+// abbreviateList joins the first n of names and says how many more there
+// are.
+func abbreviateList(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }

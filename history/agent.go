@@ -99,13 +99,36 @@ type AgentHistory struct {
 // history. A version's Doc and Changes are kept only with opts.Docs and
 // opts.Changes.
 func AgentVersions(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentHistory, error) {
-	s := &versionStream{agent: id, keep: true, docs: opts.Docs, changes: opts.Changes}
-	seen, err := walkAgents(repo, rev, []string{id}, opts, func(e *Entry, snaps []Snapshot) { s.add(e, snaps[0]) })
+	hs, err := AgentsVersions(repo, rev, []string{id}, opts)
 	if err != nil {
 		return nil, err
 	}
-	s.done()
-	return &AgentHistory{Versions: s.versions, Invalid: s.invalid, OldestInvalid: s.oldestInvalid, Seen: seen[0]}, nil
+	return hs[0], nil
+}
+
+// AgentsVersions is AgentVersions for each of ids (the result's i-th is
+// ids[i]'s), in one walk: the numbers are those charter log gives each
+// agent, and an evaluation whose files are the same for two agents is made
+// once (see walkAgents).
+func AgentsVersions(repo *source.Repo, rev string, ids []string, opts AgentOptions) ([]*AgentHistory, error) {
+	streams := make([]*versionStream, len(ids))
+	for i, id := range ids {
+		streams[i] = &versionStream{agent: id, keep: true, docs: opts.Docs, changes: opts.Changes}
+	}
+	seen, err := walkAgents(repo, rev, ids, opts, func(e *Entry, snaps []Snapshot) {
+		for i, s := range streams {
+			s.add(e, snaps[i])
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*AgentHistory, len(ids))
+	for i, s := range streams {
+		s.done()
+		out[i] = &AgentHistory{Versions: s.versions, Invalid: s.invalid, OldestInvalid: s.oldestInvalid, Seen: seen[i]}
+	}
+	return out, nil
 }
 
 // VersionNumbers returns, for each of ids that exists at rev, the number

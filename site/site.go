@@ -22,7 +22,6 @@
 package site
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,7 +34,6 @@ import (
 	"github.com/charter-dev/charter/diff/programs"
 	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/lint"
-	"github.com/charter-dev/charter/render"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/source"
 )
@@ -120,7 +118,7 @@ func Build(opts Options) (*Result, error) {
 		if start == "" {
 			start = "HEAD"
 		}
-		s.versions, res.Notes, err = agentVersions(ev, opts.Dir, start, rev.Program)
+		s.versions, res.Notes, err = agentVersions(opts.Dir, start, rev.Program)
 		if err != nil {
 			return nil, err
 		}
@@ -181,105 +179,32 @@ func compare(ev *revision.Evaluator, dir, from, to string) (*review, error) {
 }
 
 // agentVersions walks the history from rev and returns the versions of
-// every agent prog holds, oldest first. Each distinct config tree is
-// evaluated once, for all agents together.
-func agentVersions(ev *revision.Evaluator, dir, rev string, prog *compiler.Program) (map[string][]history.Version, []string, error) {
+// every agent prog holds, oldest first, numbered as charter log numbers
+// them (history.AgentsVersions: each agent's scope decides whether a
+// commit counts for it, so a broken file of another agent does not).
+func agentVersions(dir, rev string, prog *compiler.Program) (map[string][]history.Version, []string, error) {
 	repo, err := source.Open(dir)
 	if err != nil {
 		return nil, nil, &revision.Error{Err: err, Hint: "--history reads Git history: run it in a Git repository"}
 	}
 	defer repo.Close()
-	var entries []*history.Entry
-	if err := history.Walk(repo, rev, repo.ConfigPath(), func(e *history.Entry) error {
-		entries = append(entries, e)
-		return nil
-	}); err != nil {
+	ids := make([]string, len(prog.Agents))
+	for i, a := range prog.Agents {
+		ids[i] = a.ID
+	}
+	hs, err := history.AgentsVersions(repo, rev, ids, history.AgentOptions{Changes: true})
+	if err != nil {
 		return nil, nil, &revision.Error{Err: err}
 	}
-	// A tree holds each agent's document as agent.json's text, interned:
-	// an agent that did not change between trees shares one string, and
-	// only distinct versions are decoded (once each), so memory grows with
-	// the versions, not with trees times agents.
-	type tree struct {
-		raw map[string]string
-		err error
-	}
-	trees := map[string]tree{}
-	intern := map[string]string{}
-	decoded := map[string]history.Snapshot{}
-	evalTree := func(e *history.Entry) tree {
-		key := e.Tree.String()
-		if t, ok := trees[key]; ok {
-			return t
-		}
-		t := tree{raw: map[string]string{}}
-		switch {
-		case e.Tree.IsZero():
-		case e.NotDir:
-			t.err = &source.PathNotFoundError{Path: repo.ConfigPath(), Rev: e.Commit.String(), Commit: e.Commit, NotDir: true}
-		default:
-			r, err := ev.EvaluateFS(repo.CommitTree(e.Commit, e.Tree, e.Committer.When), e.Commit.String())
-			switch {
-			case err != nil:
-				t.err = err
-			case !r.OK():
-				t.err = errors.New("does not validate")
-			default:
-				r.Program.ReleaseSource()
-				for _, a := range r.Program.Agents {
-					p, err := render.Render(r.Program, a)
-					var b []byte
-					if err == nil {
-						b, err = bundle.AgentJSON(a, p.String())
-					}
-					if err != nil {
-						t.err = err
-						break
-					}
-					s, ok := intern[string(b)]
-					if !ok {
-						s = string(b)
-						intern[s] = s
-					}
-					t.raw[a.ID] = s
-				}
-			}
-		}
-		trees[key] = t
-		return t
-	}
-	snapshot := func(e *history.Entry, id string) history.Snapshot {
-		t := evalTree(e)
-		if t.err != nil {
-			return history.Snapshot{Err: t.err}
-		}
-		raw, ok := t.raw[id]
-		if !ok {
-			return history.Snapshot{}
-		}
-		if s, ok := decoded[raw]; ok {
-			return s
-		}
-		doc, _, err := bundle.DecodeAgent([]byte(raw))
-		s := history.Snapshot{Doc: doc, Err: err}
-		decoded[raw] = s
-		return s
-	}
 	out := map[string][]history.Version{}
-	var skipped map[string]bool
-	for _, a := range prog.Agents {
-		vs, invalid := history.Versions(entries, a.ID, func(e *history.Entry) history.Snapshot { return snapshot(e, a.ID) })
-		out[a.ID] = vs
-		for _, e := range invalid {
-			if skipped == nil {
-				skipped = map[string]bool{}
-			}
-			skipped[e.Commit.String()] = true
-		}
+	skipped := 0
+	for i, id := range ids {
+		out[id] = hs[i].Versions
+		skipped = max(skipped, hs[i].Invalid)
 	}
 	var notes []string
-	if len(skipped) > 0 {
-		notes = append(notes, fmt.Sprintf("history skipped %d commit(s) where the configuration did not validate", len(skipped)))
+	if skipped > 0 {
+		notes = append(notes, fmt.Sprintf("history skipped up to %d commit(s) of an agent where its configuration did not validate", skipped))
 	}
 	return out, notes, nil
 }

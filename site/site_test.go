@@ -15,7 +15,9 @@ import (
 	"github.com/charter-dev/charter/internal/graphviz"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/charter-dev/charter/history"
 	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/source"
 )
 
 // hostile is an agent whose every text tries to break out of HTML, of an
@@ -357,6 +359,64 @@ func TestHistoryAndDiff(t *testing.T) {
 	for _, bad := range []string{"HEAD", "..HEAD", "HEAD...main"} {
 		if _, err := Build(Options{Dir: dir, Diff: bad}); err == nil {
 			t.Errorf("--diff %q: no error", bad)
+		}
+	}
+}
+
+// The timeline numbers an agent's versions as charter log does: a commit
+// where another agent's file does not validate still counts for marco,
+// whose scope does not hold that file.
+func TestHistoryNumbersAsLog(t *testing.T) {
+	dir := gitRepo(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Ada Author", "GIT_AUTHOR_EMAIL=ada@example.com",
+			"GIT_AUTHOR_DATE=2026-01-02T12:00:00Z", "GIT_COMMITTER_NAME=Cy Committer", "GIT_COMMITTER_EMAIL=cy@example.com",
+			"GIT_COMMITTER_DATE=2026-01-02T12:00:00Z", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(file, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	marco, err := os.ReadFile(filepath.Join(dir, "agents/marco.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One commit changes marco and adds a broken agent; the next fixes it.
+	write("agents/marco.cue", strings.Replace(string(marco), `access_level: "standard"`, `access_level: "elevated"`, 1))
+	write("agents/zed.cue", "package charter\n\nagents: zed: {name: \"Zed\", type: \"nope\", status: \"retired\"}\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "Marco elevated; Zed half-written")
+	if err := os.Remove(filepath.Join(dir, "agents/zed.cue")); err != nil {
+		t.Fatal(err)
+	}
+	git("commit", "-q", "-a", "-m", "Zed removed")
+
+	res := build(t, Options{Dir: dir, History: true})
+	page := string(res.Files["agents/marco.html"])
+	repo, err := source.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	h, err := history.AgentVersions(repo, "HEAD", "marco", history.AgentOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Versions) != 3 {
+		t.Fatalf("log gives marco %d versions, want 3 (created, standard, elevated)", len(h.Versions))
+	}
+	for _, v := range h.Versions {
+		// The timeline's title of each version names its commit.
+		if want := fmt.Sprintf("v%d %s", v.Number, v.Entry.Commit.String()[:12]); !strings.Contains(page, want) {
+			t.Errorf("agents/marco.html lacks %q: log's version %d (%s) at that commit", want, v.Number, v.Summary)
 		}
 	}
 }

@@ -22,7 +22,7 @@ type listedTree struct {
 	err     error
 }
 
-// AgentOptions configure AgentSnapshots and AgentVersions.
+// AgentOptions configure AgentVersions and AgentsVersions.
 type AgentOptions struct {
 	// NoCaches turns off every cache the agent's scope keeps (file
 	// classes, evaluations by scoped content, one CUE context for all of
@@ -41,43 +41,6 @@ type AgentOptions struct {
 	hashOnly bool
 }
 
-// AgentWalk is what AgentSnapshots found.
-type AgentWalk struct {
-	// Entries are the walk's, newest first.
-	Entries []*Entry
-	// Snapshots holds the agent's snapshot by config tree.
-	Snapshots map[plumbing.Hash]Snapshot
-	// Seen reports whether the agent exists in a configuration that
-	// validates.
-	Seen bool
-}
-
-// AgentSnapshots walks history from rev and evaluates, for agent id, the
-// config tree of each commit it finds (newest first, as the walk gives
-// them), through the agent's scope (see agentScope): only the files that
-// can affect the agent are evaluated, so a commit where a file of an agent
-// nobody mentions does not validate is still one of this agent's. The
-// walk, with the listing of each tree, runs on its own goroutine while
-// this one evaluates: the one reads Git objects, the other evaluates CUE.
-//
-// AgentSnapshots keeps every entry and a snapshot per config tree: memory
-// grows with the history. AgentVersions, which log uses, keeps nothing
-// per commit.
-func AgentSnapshots(repo *source.Repo, rev, id string, opts AgentOptions) (*AgentWalk, error) {
-	walk := &AgentWalk{Snapshots: map[plumbing.Hash]Snapshot{}}
-	seen, err := walkAgents(repo, rev, []string{id}, opts, func(e *Entry, snaps []Snapshot) {
-		walk.Entries = append(walk.Entries, e)
-		if _, ok := walk.Snapshots[e.Tree]; !ok {
-			walk.Snapshots[e.Tree] = snaps[0]
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	walk.Seen = seen[0]
-	return walk, nil
-}
-
 // AgentHistory is what AgentVersions found.
 type AgentHistory struct {
 	// Versions are the agent's versions, oldest first, as Versions
@@ -93,7 +56,8 @@ type AgentHistory struct {
 }
 
 // AgentVersions walks history from rev and returns agent id's versions:
-// those Versions makes of AgentSnapshots's walk, made as the walk goes.
+// those Versions makes of the walk (every commit that changes the config
+// root, each evaluated in the agent's scope), made as the walk goes.
 // Besides the versions it keeps nothing per commit (the caches it keeps
 // are bounded), so its memory does not grow with the length of the
 // history. A version's Doc and Changes are kept only with opts.Docs and
@@ -237,12 +201,6 @@ func walkAgents(repo *source.Repo, rev string, ids []string, opts AgentOptions, 
 		seen[i] = l.seen
 	}
 	return seen, nil
-}
-
-// Versions returns the agent's versions along the walk, oldest first, and
-// the commits where its configuration did not validate (see Versions).
-func (w *AgentWalk) Versions(id string) (versions []Version, invalid []*Entry) {
-	return Versions(w.Entries, id, func(e *Entry) Snapshot { return w.Snapshots[e.Tree] })
 }
 
 // treeWalk walks history and lists the config tree of each commit it

@@ -4,7 +4,7 @@ import "slices"
 
 // Newest returns the last limit of versions (all of them when limit is 0
 // or less), newest first, as git log lists commits. versions is oldest
-// first, as AgentWalk.Versions gives it; it is reordered in place.
+// first, as AgentVersions gives them; it is reordered in place.
 func Newest(versions []Version, limit int) []Version {
 	if limit > 0 && len(versions) > limit {
 		versions = versions[len(versions)-limit:]

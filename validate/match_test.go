@@ -439,3 +439,45 @@ func TestMatcherHugeExponent(t *testing.T) {
 		t.Fatal("the matcher did not return in 20 s")
 	}
 }
+
+// A struct written inside a disjunction or a conjunction of a definition is
+// closed, as every struct of a definition is; v.Expr() gives such an
+// argument evaluated on its own, where it looks open. The matcher must not
+// take that for an open struct (it accepted unknown fields CUE rejects).
+func TestMatcherClosedDisjunctsAndConjuncts(t *testing.T) {
+	ctx := cuecontext.New()
+	tests := []struct {
+		schema, src string
+		want        bool // what CUE says
+	}{
+		{`#A: {a?: null | {x?: int}}`, `{a: {x: 1, z: 1}}`, false},
+		{`#A: {a?: {x?: int} | string}`, `{a: {x: 1, z: 1}}`, false},
+		{`#A: {a?: {x?: int} | {y!: int}}`, `{a: {x: 1, z: 1}}`, false},
+		{`#A: {a?: null | [...{x?: int}]}`, `{a: [{x: 1, z: 1}]}`, false},
+		{`#A: {a?: [...({x?: int} | {y!: int})]}`, `{a: [{x: 1, z: 1}]}`, false},
+		{`#A: {a?: {x?: int} & {y?: int}}`, `{a: {z: 1}}`, false},
+		{`#A: {a?: [...({x?: int} & {y?: int})]}`, `{a: [{z: 1}]}`, false},
+		// Closed by a definition of their own, or open: judged as before.
+		{`#B: {x?: int}, #A: {a?: null | #B}`, `{a: {x: 1, z: 1}}`, false},
+		{`#B: {x?: int}, #A: {a?: null | #B}`, `{a: {x: 1}}`, true},
+		{`#A: {a?: null | {x?: int, ...}}`, `{a: {x: 1, z: 1}}`, true},
+		{`#A: {a?: {x?: int} & {y?: int}}`, `{a: {x: 1, y: 2}}`, true},
+	}
+	for _, tt := range tests {
+		def := ctx.CompileString(tt.schema).LookupPath(cue.MakePath(cue.Def("#A")))
+		user := ctx.CompileString("x: " + tt.src).LookupPath(cue.ParsePath("x"))
+		if err := def.Err(); err != nil {
+			t.Fatalf("%s: %v", tt.schema, err)
+		}
+		if c := def.Unify(user).Validate(cue.Concrete(true)) == nil; c != tt.want {
+			t.Errorf("%s %s: CUE says %v, the table %v", tt.schema, tt.src, c, tt.want)
+		}
+		m, ok := matcherOf(def, 0)
+		if !ok {
+			continue // no matcher: CUE judges
+		}
+		if got := m.match(user.Source().(*ast.Field).Value); got && !tt.want {
+			t.Errorf("%s: the matcher accepts %s, which CUE rejects", tt.schema, tt.src)
+		}
+	}
+}

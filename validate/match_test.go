@@ -351,6 +351,19 @@ func FuzzMatcher(f *testing.F) {
 			f.Add(def, src)
 		}
 	}
+	// Literals at the edges: bounds, kinds of number, quoting, nesting.
+	base := `name: "A", type: "t"`
+	for _, src := range []string{
+		`{` + base + `, model: {provider: "p", model_id: "m", temperature: 2.0e0, max_tokens: 1}}`,
+		`{` + base + `, model: {provider: "p", model_id: "m", temperature: -0.0, max_tokens: 12345678901234567890}}`,
+		`{` + base + `, personality: {openness: 1e-400, traits: [#"a"#, """` + "\n\t\tb\n\t\t" + `"""]}}`,
+		`{` + base + `, memory: {type: "none", retention_days: null, retention_overrides: [{category: "c", retention_days: 1}]}}`,
+		`{"name": "A", "type": "t", output: {"x": [1, {y: null}]}, status: "\u0061ctive"}`,
+	} {
+		f.Add("#Agent", src)
+	}
+	f.Add("#Category", `{title: "T", settings: {s: {line: "l", default: 1, range: {min: 0, max: 1}}}}`)
+	f.Add("#Flow", `{steps: [{name: "n", agent: "a", next: [{step: "s", if: {field: "f", equals: true}}]}]}`)
 	defs := schemaDefs(testSchema(f))
 	ctx := cuecontext.New()
 	f.Fuzz(func(t *testing.T, def, src string) {

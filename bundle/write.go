@@ -219,7 +219,7 @@ func writeFiles(dir string, t Tree, fresh bool, alive func(n int) bool) error {
 	}
 
 	// Read once a tree: charter never changes its umask, tests do.
-	chmod := !umaskKeeps(0o755 | 0o644)
+	chmod := !umaskKeeps(dir, 0o755|0o644)
 	var (
 		written atomic.Int64
 		mu      sync.Mutex

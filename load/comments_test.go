@@ -2,6 +2,7 @@ package load_test
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"cuelang.org/go/cue/ast"
@@ -39,6 +40,45 @@ func TestFileComments(t *testing.T) {
 		}
 		if total == 0 {
 			t.Errorf("%s: no comments found", root)
+		}
+	}
+}
+
+// Comments attached to attributes are collected too: a declaration
+// attribute (@x() on a line of its own) holds the comment that follows it
+// on its line, and lint's ignore comments are read from File.Comments.
+func TestFileCommentsOnAttributes(t *testing.T) {
+	srcs := []string{
+		"package charter\n\n@attr() // c1\nagents: a: {name: \"A\", type: \"t\"}\n",
+		"package charter\n\nagents: a: {\n\t@embed() // c2\n\tname: \"A\"\n\ttype: \"t\" @x() // c3\n}\n",
+	}
+	for _, src := range srcs {
+		dir := t.TempDir()
+		if err := os.WriteFile(dir+"/a.cue", []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		repo, _, err := load.Load(os.DirFS(dir), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(repo.Files) != 1 {
+			t.Fatalf("%q: %d files loaded", src, len(repo.Files))
+		}
+		f := repo.Files[0]
+		var want []string
+		ast.Walk(f.Syntax, func(n ast.Node) bool {
+			if g, ok := n.(*ast.CommentGroup); ok {
+				want = append(want, g.Text())
+				return false
+			}
+			return true
+		}, nil)
+		var got []string
+		for _, g := range f.Comments {
+			got = append(got, g.Text())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: comments %q, want %q", src, got, want)
 		}
 	}
 }

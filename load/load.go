@@ -602,7 +602,12 @@ func nesting(f *ast.File) (comments []*ast.CommentGroup, pos token.Pos, path []s
 		case *ast.CommentGroup:
 			comments = append(comments, n)
 			return false
-		case *ast.Comment, *ast.Attribute:
+		case *ast.Attribute:
+			// Not walked, but a declaration attribute holds the comment
+			// after it on its line (ast.Walk visits it right here).
+			comments = append(comments, ast.Comments(n)...)
+			return false
+		case *ast.Comment:
 			return false
 		}
 		fr := frame{node: n}

@@ -35,7 +35,13 @@ const maxMatcherDepth = 32
 
 // matcherOf compiles v; ok is false when v uses anything a matcher does not
 // understand.
-func matcherOf(v cue.Value, depth int) (m matcher, ok bool) {
+func matcherOf(v cue.Value, depth int) (m matcher, ok bool) { return compileMatcher(v, depth, false) }
+
+// compileMatcher is matcherOf. detached is true for a value v.Expr() gave
+// as an argument of a disjunction or conjunction: it is evaluated on its
+// own, outside the definition it is written in, so a struct written there
+// looks open though the definition closes it.
+func compileMatcher(v cue.Value, depth int, detached bool) (m matcher, ok bool) {
 	if depth > maxMatcherDepth {
 		return nil, false
 	}
@@ -50,9 +56,18 @@ func matcherOf(v cue.Value, depth int) (m matcher, ok bool) {
 	op, args := v.Expr()
 	switch op {
 	case cue.AndOp:
+		// A struct or list is judged by its value, conjuncts merged, as
+		// it is in the definition; its conjuncts on their own lose the
+		// definition's closedness.
+		switch v.IncompleteKind() {
+		case cue.StructKind:
+			return structMatcherOf(v, depth, detached)
+		case cue.ListKind:
+			return listMatcherOf(v, depth, detached)
+		}
 		all := make(allOf, 0, len(args))
 		for _, a := range args {
-			m, ok := matcherOf(a, depth+1)
+			m, ok := compileMatcher(a, depth+1, true)
 			if !ok {
 				return nil, false
 			}
@@ -62,7 +77,7 @@ func matcherOf(v cue.Value, depth int) (m matcher, ok bool) {
 	case cue.OrOp:
 		var alts anyOf
 		for _, a := range args {
-			m, ok := matcherOf(a, depth+1)
+			m, ok := compileMatcher(a, depth+1, true)
 			if !ok {
 				return nil, false
 			}
@@ -91,9 +106,9 @@ func matcherOf(v cue.Value, depth int) (m matcher, ok bool) {
 		}
 		return equal{s}, true
 	case k == cue.StructKind:
-		return structMatcherOf(v, depth)
+		return structMatcherOf(v, depth, detached)
 	case k == cue.ListKind:
-		return listMatcherOf(v, depth)
+		return listMatcherOf(v, depth, detached)
 	case k&(cue.StructKind|cue.ListKind) == 0 || k == cue.TopKind:
 		return kindsOf(k), true
 	}
@@ -101,8 +116,16 @@ func matcherOf(v cue.Value, depth int) (m matcher, ok bool) {
 }
 
 // structMatcherOf compiles a struct: its fields, whether it is closed, and
-// its [string] constraint.
-func structMatcherOf(v cue.Value, depth int) (matcher, bool) {
+// its [string] constraint. A detached struct (see compileMatcher) that
+// looks open without a [string] constraint may be closed where it is
+// written: it compiles to nothing. One that looks closed is a definition's
+// (#B), whose fields are evaluated inside it, so they are not detached.
+func structMatcherOf(v cue.Value, depth int, detached bool) (matcher, bool) {
+	open := v.Allows(cue.Str("\x00probe"))
+	if detached && open && !v.LookupPath(cue.MakePath(cue.AnyString)).Exists() {
+		return nil, false
+	}
+	detached = detached && open
 	s := &structMatcher{fields: map[string]matcher{}}
 	it, err := v.Fields(cue.Optional(true))
 	if err != nil {
@@ -113,7 +136,7 @@ func structMatcherOf(v cue.Value, depth int) (matcher, bool) {
 		if !sel.IsString() {
 			return nil, false
 		}
-		m, ok := matcherOf(it.Value(), depth+1)
+		m, ok := compileMatcher(it.Value(), depth+1, detached)
 		if !ok {
 			return nil, false
 		}
@@ -126,9 +149,9 @@ func structMatcherOf(v cue.Value, depth int) (matcher, bool) {
 			s.required = append(s.required, name)
 		}
 	}
-	if v.Allows(cue.Str("\x00probe")) {
+	if open {
 		if p := v.LookupPath(cue.MakePath(cue.AnyString)); p.Exists() {
-			m, ok := matcherOf(p, depth+1)
+			m, ok := compileMatcher(p, depth+1, detached)
 			if !ok {
 				return nil, false
 			}
@@ -145,7 +168,7 @@ func structMatcherOf(v cue.Value, depth int) (matcher, bool) {
 
 // listMatcherOf compiles an open list of one element type, [...X]: what
 // charter's schema uses. A list with fixed elements compiles to nothing.
-func listMatcherOf(v cue.Value, depth int) (matcher, bool) {
+func listMatcherOf(v cue.Value, depth int, detached bool) (matcher, bool) {
 	it, err := v.List()
 	if err != nil || it.Next() {
 		return nil, false
@@ -154,7 +177,7 @@ func listMatcherOf(v cue.Value, depth int) (matcher, bool) {
 	if !e.Exists() {
 		return nil, false
 	}
-	m, ok := matcherOf(e, depth+1)
+	m, ok := compileMatcher(e, depth+1, detached)
 	if !ok {
 		return nil, false
 	}

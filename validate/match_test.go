@@ -351,6 +351,19 @@ func FuzzMatcher(f *testing.F) {
 			f.Add(def, src)
 		}
 	}
+	// Literals at the edges: bounds, kinds of number, quoting, nesting.
+	base := `name: "A", type: "t"`
+	for _, src := range []string{
+		`{` + base + `, model: {provider: "p", model_id: "m", temperature: 2.0e0, max_tokens: 1}}`,
+		`{` + base + `, model: {provider: "p", model_id: "m", temperature: -0.0, max_tokens: 12345678901234567890}}`,
+		`{` + base + `, personality: {openness: 1e-400, traits: [#"a"#, """` + "\n\t\tb\n\t\t" + `"""]}}`,
+		`{` + base + `, memory: {type: "none", retention_days: null, retention_overrides: [{category: "c", retention_days: 1}]}}`,
+		`{"name": "A", "type": "t", output: {"x": [1, {y: null}]}, status: "\u0061ctive"}`,
+	} {
+		f.Add("#Agent", src)
+	}
+	f.Add("#Category", `{title: "T", settings: {s: {line: "l", default: 1, range: {min: 0, max: 1}}}}`)
+	f.Add("#Flow", `{steps: [{name: "n", agent: "a", next: [{step: "s", if: {field: "f", equals: true}}]}]}`)
 	defs := schemaDefs(testSchema(f))
 	ctx := cuecontext.New()
 	f.Fuzz(func(t *testing.T, def, src string) {
@@ -437,5 +450,47 @@ func TestMatcherHugeExponent(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the matcher did not return in 20 s")
+	}
+}
+
+// A struct written inside a disjunction or a conjunction of a definition is
+// closed, as every struct of a definition is; v.Expr() gives such an
+// argument evaluated on its own, where it looks open. The matcher must not
+// take that for an open struct (it accepted unknown fields CUE rejects).
+func TestMatcherClosedDisjunctsAndConjuncts(t *testing.T) {
+	ctx := cuecontext.New()
+	tests := []struct {
+		schema, src string
+		want        bool // what CUE says
+	}{
+		{`#A: {a?: null | {x?: int}}`, `{a: {x: 1, z: 1}}`, false},
+		{`#A: {a?: {x?: int} | string}`, `{a: {x: 1, z: 1}}`, false},
+		{`#A: {a?: {x?: int} | {y!: int}}`, `{a: {x: 1, z: 1}}`, false},
+		{`#A: {a?: null | [...{x?: int}]}`, `{a: [{x: 1, z: 1}]}`, false},
+		{`#A: {a?: [...({x?: int} | {y!: int})]}`, `{a: [{x: 1, z: 1}]}`, false},
+		{`#A: {a?: {x?: int} & {y?: int}}`, `{a: {z: 1}}`, false},
+		{`#A: {a?: [...({x?: int} & {y?: int})]}`, `{a: [{z: 1}]}`, false},
+		// Closed by a definition of their own, or open: judged as before.
+		{`#B: {x?: int}, #A: {a?: null | #B}`, `{a: {x: 1, z: 1}}`, false},
+		{`#B: {x?: int}, #A: {a?: null | #B}`, `{a: {x: 1}}`, true},
+		{`#A: {a?: null | {x?: int, ...}}`, `{a: {x: 1, z: 1}}`, true},
+		{`#A: {a?: {x?: int} & {y?: int}}`, `{a: {x: 1, y: 2}}`, true},
+	}
+	for _, tt := range tests {
+		def := ctx.CompileString(tt.schema).LookupPath(cue.MakePath(cue.Def("#A")))
+		user := ctx.CompileString("x: " + tt.src).LookupPath(cue.ParsePath("x"))
+		if err := def.Err(); err != nil {
+			t.Fatalf("%s: %v", tt.schema, err)
+		}
+		if c := def.Unify(user).Validate(cue.Concrete(true)) == nil; c != tt.want {
+			t.Errorf("%s %s: CUE says %v, the table %v", tt.schema, tt.src, c, tt.want)
+		}
+		m, ok := matcherOf(def, 0)
+		if !ok {
+			continue // no matcher: CUE judges
+		}
+		if got := m.match(user.Source().(*ast.Field).Value); got && !tt.want {
+			t.Errorf("%s: the matcher accepts %s, which CUE rejects", tt.schema, tt.src)
+		}
 	}
 }

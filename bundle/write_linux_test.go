@@ -3,10 +3,13 @@ package bundle
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/realtool"
 )
 
 // A default ACL on the output's parent takes the umask's place (acl(5)):
@@ -27,7 +30,7 @@ func TestFreshWriteUnderDefaultACL(t *testing.T) {
 	}
 	if err := syscall.Setxattr(parent, "system.posix_acl_default", acl, 0); err != nil {
 		if errors.Is(err, syscall.ENOTSUP) {
-			t.Skipf("the file system of %s has no ACLs, so none can change a mode: %v", parent, err)
+			realtool.Missing(t, fmt.Sprintf("the file system of %s has no ACLs, so none can change a mode: %v", parent, err))
 		}
 		t.Fatal(err)
 	}

@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/charter-dev/charter/internal/buildinfo"
 	"io"
 	"os"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/revision"
 	"github.com/charter-dev/charter/secret"
 )

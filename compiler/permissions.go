@@ -39,6 +39,9 @@ type Exclusion struct {
 	// Pos is where By is declared. It is not part of agent.json's hashed
 	// content: moving a line changes no agent.
 	Pos Position `json:"-"`
+	// FromType is true when By is the agent type's, which the agent does
+	// not declare itself.
+	FromType bool `json:"-"`
 }
 
 // Declaration names the field and its position ("tools.denied at
@@ -80,15 +83,16 @@ func (a *Agent) ExclusionOf(name string) (Exclusion, bool) {
 
 // toolsFieldPos is where the agent's tools.field is declared: in the
 // agent's own file, or else in its agent type, whose tools its agents
-// take (the type's line is what a reader must change).
-func (c *compilation) toolsFieldPos(ra *Agent, field string) Position {
+// take (the type's line is what a reader must change); fromType says it
+// is the type's.
+func (c *compilation) toolsFieldPos(ra *Agent, field string) (pos Position, fromType bool) {
 	if c.prog.locate.Declares("agents", ra.ID, "tools", field) {
-		return c.prog.locate.Pos("agents", ra.ID, "tools", field)
+		return c.prog.locate.Pos("agents", ra.ID, "tools", field), false
 	}
 	if pos, _, ok := c.prog.TypeDefault(ra, "tools", field); ok {
-		return pos
+		return pos, true
 	}
-	return c.prog.locate.Pos("agents", ra.ID, "tools", field)
+	return c.prog.locate.Pos("agents", ra.ID, "tools", field), false
 }
 
 // permissions computes the agent's effective tools from the tools its
@@ -97,12 +101,13 @@ func (c *compilation) toolsFieldPos(ra *Agent, field string) Position {
 func (c *compilation) permissions(ra *Agent) {
 	perms := ra.Decl.Tools
 	level := perms.AccessLevel
+	fromType := map[string]bool{}
 	for field, set := range map[string]bool{"allowed": perms.Allowed != nil, "denied": perms.Denied != nil, "access_level": level != ""} {
 		if set {
 			if ra.ToolsDeclaredAt == nil {
 				ra.ToolsDeclaredAt = map[string]Position{}
 			}
-			ra.ToolsDeclaredAt["tools."+field] = c.toolsFieldPos(ra, field)
+			ra.ToolsDeclaredAt["tools."+field], fromType["tools."+field] = c.toolsFieldPos(ra, field)
 		}
 	}
 	for _, t := range ra.Tools {
@@ -123,7 +128,7 @@ func (c *compilation) permissions(ra *Agent) {
 			ra.Effective = append(ra.Effective, t)
 			continue
 		}
-		ex.Pos = ra.ToolsDeclaredAt[ex.By]
+		ex.Pos, ex.FromType = ra.ToolsDeclaredAt[ex.By], fromType[ex.By]
 		ra.Excluded = append(ra.Excluded, ex)
 	}
 }

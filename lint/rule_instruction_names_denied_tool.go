@@ -44,7 +44,7 @@ agents: ravi: {
 			for _, ex := range a.Excluded {
 				field := ex.By[len("tools."):]
 				owner := []string{"agents", a.ID}
-				if _, own, ok := p.Program.TypeDefault(a, "tools", field); ok && !own {
+				if ex.FromType {
 					owner = []string{"agentTypes", a.Decl.Type}
 				}
 				path := append(owner, "tools", field)

@@ -17,6 +17,13 @@ var optionCountMismatch = &Rule{
 		`agents: ann: behavior: scheduling: {ambiguous_time: "email_options", propose_options_count: 5}`,
 		`agents: ann: behavior: scheduling: {ambiguous_time: "email_options", propose_options_count: 3}`),
 	Run: func(p *Pass) {
+		// Thousands of agents choose among a few options: each text is
+		// read once for each numeric setting.
+		type count struct {
+			lo, hi float64
+			ok     bool
+		}
+		counts := map[[2]string]count{}
 		for _, a := range p.Program.Agents {
 			for _, c := range a.Behavior {
 				for _, num := range c.Settings {
@@ -24,12 +31,18 @@ var optionCountMismatch = &Rule{
 						continue
 					}
 					s := p.Config.Categories[c.Name].Settings[num.Name]
-					about := strings.ToLower(strings.ReplaceAll(s.Line, "{value}", " ") + " " + s.Description)
+					about := c.Name + "." + num.Name // the setting's line and description, below
 					for _, opt := range c.Settings {
 						if opt.Value.IsNumber || opt.Text == "" {
 							continue
 						}
-						lo, hi, ok := countIn(opt.Text, about)
+						key := [2]string{opt.Text, about}
+						n, seen := counts[key]
+						if !seen {
+							n.lo, n.hi, n.ok = countIn(opt.Text, strings.ToLower(strings.ReplaceAll(s.Line, "{value}", " ")+" "+s.Description))
+							counts[key] = n
+						}
+						lo, hi, ok := n.lo, n.hi, n.ok
 						if !ok || num.Value.Number >= lo && num.Value.Number <= hi {
 							continue
 						}

@@ -18,9 +18,15 @@ var secretLiteral = &Rule{
 		`behaviors: [{type: "SearchBehavior", params: api_key: "sk-proj-Tq3J9...."}]`,
 		`behaviors: [{type: "SearchBehavior", params: api_key: "env:SEARCH_API_KEY"}]`),
 	Run: func(p *Pass) {
+		named := map[string]bool{} // secret.NamedLike by label: labels repeat in every agent
 		for _, f := range p.Files {
 			stringLiterals(f.Syntax, func(path []string, label string, lit *ast.BasicLit) {
-				checkSecret(p, path, label, lit)
+				like, ok := named[label]
+				if !ok {
+					like = label != "" && secret.NamedLike(label)
+					named[label] = like
+				}
+				checkSecret(p, path, label, like, lit)
 			})
 		}
 	},
@@ -29,8 +35,8 @@ var secretLiteral = &Rule{
 // checkSecret reports a string literal that is, or is named like, a
 // credential (package secret decides). It never puts the value in the
 // message.
-func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
-	if !mayHoldSecret(lit.Value, label) {
+func checkSecret(p *Pass, path []string, label string, namedLike bool, lit *ast.BasicLit) {
+	if !mayHoldSecret(lit.Value, namedLike) {
 		return
 	}
 	s, err := literal.Unquote(lit.Value)
@@ -48,9 +54,10 @@ func checkSecret(p *Pass, path []string, label string, lit *ast.BasicLit) {
 }
 
 // mayHoldSecret is a quick test on a literal's source text: false means
-// checkSecret would report nothing. Most literals of a repository are
+// checkSecret would report nothing (namedLike: its field is named like a
+// credential). Most literals of a repository are
 // prose and names; this spares unquoting them. Escapes could spell a
 // prefix, so a literal with a backslash is always checked.
-func mayHoldSecret(raw, label string) bool {
-	return label != "" && secret.NamedLike(label) || strings.Contains(raw, `\`) || secret.MayContain(raw)
+func mayHoldSecret(raw string, namedLike bool) bool {
+	return namedLike || strings.Contains(raw, `\`) || secret.MayContain(raw)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -112,6 +113,10 @@ func runLint(g *globals, o *lintOptions) error {
 		return lintStopped(g, o, ds)
 	}
 
+	// What is live now is the evaluation (the CUE values, hundreds of MB
+	// at thousands of agents); the rules allocate a small part of that, so
+	// a collection while they run would mark all of it to free little.
+	debug.SetGCPercent(400)
 	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
 	found, err := lint.Run(prog, rev.Validation.Repo().Files, opts)
 	if err != nil {

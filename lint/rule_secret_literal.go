@@ -7,6 +7,7 @@ import (
 	"cuelang.org/go/cue/literal"
 
 	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/load"
 	"github.com/charter-dev/charter/secret"
 )
 
@@ -20,14 +21,17 @@ var secretLiteral = &Rule{
 	Run: func(p *Pass) {
 		named := map[string]bool{} // secret.NamedLike by label: labels repeat in every agent
 		for _, f := range p.Files {
-			stringLiterals(f.Syntax, func(path []string, label string, lit *ast.BasicLit) {
-				like, ok := named[label]
+			// The loader collected the file's string literals as it
+			// walked it; the labels around one are looked up only when
+			// it is reported.
+			for _, s := range f.Strings {
+				like, ok := named[s.Label]
 				if !ok {
-					like = label != "" && secret.NamedLike(label)
-					named[label] = like
+					like = s.Label != "" && secret.NamedLike(s.Label)
+					named[s.Label] = like
 				}
-				checkSecret(p, path, label, like, lit)
-			})
+				checkSecret(p, f, s.Label, like, s.Lit)
+			}
 		}
 	},
 }
@@ -35,7 +39,7 @@ var secretLiteral = &Rule{
 // checkSecret reports a string literal that is, or is named like, a
 // credential (package secret decides). It never puts the value in the
 // message.
-func checkSecret(p *Pass, path []string, label string, namedLike bool, lit *ast.BasicLit) {
+func checkSecret(p *Pass, f *load.File, label string, namedLike bool, lit *ast.BasicLit) {
 	if !mayHoldSecret(lit.Value, namedLike) {
 		return
 	}
@@ -43,7 +47,7 @@ func checkSecret(p *Pass, path []string, label string, namedLike bool, lit *ast.
 	if err != nil || len(s) < 6 {
 		return
 	}
-	here := append([]string(nil), path...)
+	here := labelsAround(f, lit)
 	if k, ok := secret.Detect(s); ok {
 		p.ReportPosf(lit.Pos(), here, "a literal that looks like %s; never commit credentials: read it from the environment or a secret store at run time, and rotate it (it is in Git history)", k.What)
 		return
@@ -60,4 +64,15 @@ func checkSecret(p *Pass, path []string, label string, namedLike bool, lit *ast.
 // prefix, so a literal with a backslash is always checked.
 func mayHoldSecret(raw string, namedLike bool) bool {
 	return namedLike || strings.Contains(raw, `\`) || secret.MayContain(raw)
+}
+
+// labelsAround returns the labels of the fields around lit in f.
+func labelsAround(f *load.File, lit *ast.BasicLit) []string {
+	var here []string
+	stringLiterals(f.Syntax, func(path []string, _ string, l *ast.BasicLit) {
+		if l == lit && here == nil {
+			here = append([]string{}, path...)
+		}
+	})
+	return here
 }

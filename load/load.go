@@ -48,11 +48,28 @@ type File struct {
 	// Path is relative to the config root, slash-separated.
 	Path   string
 	Syntax *ast.File
-	// Comments are the file's comment groups, in the order ast.Walk
-	// visits them: the loader's own walk of the file collects them, so
-	// that readers of comments (lint's ignore comments) need not walk
-	// every file again.
+	// Comments are the file's comment groups, and Strings its string
+	// literals, in the order ast.Walk visits them: the loader's own walk
+	// of the file collects them, so that their readers (lint's ignore
+	// comments and secret-literal) need not walk every file again.
 	Comments []*ast.CommentGroup
+	Strings  []StringLiteral
+}
+
+// StringLiteral is a string literal of a file, and the label of its field
+// when it is the field's whole value ("" otherwise). Such a field's label
+// is not one of the file's string literals (a quoted label of any other
+// field is).
+type StringLiteral struct {
+	Lit   *ast.BasicLit
+	Label string
+}
+
+// syntaxFacts is what the loader's walk of a file collects besides its
+// depth: File.Comments and File.Strings.
+type syntaxFacts struct {
+	comments []*ast.CommentGroup
+	strings  []StringLiteral
 }
 
 // Repo is a loaded repository: the user's files and their value, not yet
@@ -469,7 +486,7 @@ func parseSource(p string, src []byte) (*File, []diag.Diagnostic) {
 			}
 		}
 	}
-	comments, pos, path, msg, ok := nesting(f)
+	facts, pos, path, msg, ok := nesting(f)
 	if !ok {
 		d := diag.Diagnostic{File: p, Line: 1, Column: 1, Severity: diag.Error, Rule: "depth", Path: dotted(path), Message: msg}
 		if pos.IsValid() {
@@ -480,7 +497,7 @@ func parseSource(p string, src []byte) (*File, []diag.Diagnostic) {
 		}
 		return nil, []diag.Diagnostic{d}
 	}
-	return &File{Path: p, Syntax: f, Comments: comments}, nil
+	return &File{Path: p, Syntax: f, Comments: facts.comments, Strings: facts.strings}, nil
 }
 
 // readFile reads at most MaxFileSize+1 bytes of a file, so that a file
@@ -581,7 +598,7 @@ func firstInvalid(src []byte) (line, col int) {
 // on it). It stops descending there, so it never recurses deeper itself.
 // ok is true when f is within both limits. It returns f's comment groups
 // too (File.Comments), collected on the way.
-func nesting(f *ast.File) (comments []*ast.CommentGroup, pos token.Pos, path []string, msg string, ok bool) {
+func nesting(f *ast.File) (facts syntaxFacts, pos token.Pos, path []string, msg string, ok bool) {
 	type frame struct {
 		node     ast.Node
 		children int
@@ -593,6 +610,12 @@ func nesting(f *ast.File) (comments []*ast.CommentGroup, pos token.Pos, path []s
 		labels []string
 		values int
 		found  bool
+		// A field whose value is a string literal: its literal is
+		// recorded with the field, and neither it nor anything in its
+		// label is recorded again when the walk meets them.
+		taken   *ast.BasicLit
+		label   ast.Node // the label being walked, while inLabel
+		inLabel bool
 	)
 	before := func(n ast.Node) bool {
 		if found {
@@ -600,15 +623,28 @@ func nesting(f *ast.File) (comments []*ast.CommentGroup, pos token.Pos, path []s
 		}
 		switch n := n.(type) {
 		case *ast.CommentGroup:
-			comments = append(comments, n)
+			facts.comments = append(facts.comments, n)
 			return false
 		case *ast.Attribute:
 			// Not walked, but a declaration attribute holds the comment
 			// after it on its line (ast.Walk visits it right here).
-			comments = append(comments, ast.Comments(n)...)
+			facts.comments = append(facts.comments, ast.Comments(n)...)
 			return false
 		case *ast.Comment:
 			return false
+		case *ast.Field:
+			if lit, ok := n.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				name, _, _ := ast.LabelName(n.Label)
+				facts.strings = append(facts.strings, StringLiteral{Lit: lit, Label: name})
+				taken, label = lit, n.Label
+			}
+		case *ast.BasicLit:
+			if n.Kind == token.STRING && n != taken && !inLabel && ast.Node(n) != label {
+				facts.strings = append(facts.strings, StringLiteral{Lit: n})
+			}
+		}
+		if label != nil && n == label {
+			inLabel = true
 		}
 		fr := frame{node: n}
 		if len(frames) > 0 {
@@ -647,7 +683,10 @@ func nesting(f *ast.File) (comments []*ast.CommentGroup, pos token.Pos, path []s
 		path = slices.Clone(labels)
 		return false
 	}
-	after := func(ast.Node) {
+	after := func(n ast.Node) {
+		if label != nil && n == label {
+			label, inLabel = nil, false
+		}
 		fr := frames[len(frames)-1]
 		frames = frames[:len(frames)-1]
 		if fr.label {
@@ -658,7 +697,7 @@ func nesting(f *ast.File) (comments []*ast.CommentGroup, pos token.Pos, path []s
 		}
 	}
 	ast.Walk(f, before, after)
-	return comments, pos, path, msg, !found
+	return facts, pos, path, msg, !found
 }
 
 // dotted renders labels as the one path type does.

@@ -47,13 +47,12 @@ func checkSecret(p *Pass, f *load.File, label string, namedLike bool, lit *ast.B
 	if err != nil || len(s) < 6 {
 		return
 	}
-	here := labelsAround(f, lit)
 	if k, ok := secret.Detect(s); ok {
-		p.ReportPosf(lit.Pos(), here, "a literal that looks like %s; never commit credentials: read it from the environment or a secret store at run time, and rotate it (it is in Git history)", k.What)
+		p.ReportPosf(lit.Pos(), labelsAround(f, lit), "a literal that looks like %s; never commit credentials: read it from the environment or a secret store at run time, and rotate it (it is in Git history)", k.What)
 		return
 	}
 	if _, ok := secret.IsLiteral(label, s); ok {
-		p.ReportPosf(lit.Pos(), here, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it (it is in Git history)", label)
+		p.ReportPosf(lit.Pos(), labelsAround(f, lit), "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it (it is in Git history)", label)
 	}
 }
 

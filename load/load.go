@@ -633,7 +633,9 @@ func nesting(f *ast.File) (facts syntaxFacts, pos token.Pos, path []string, msg 
 		case *ast.Comment:
 			return false
 		case *ast.Field:
-			if lit, ok := n.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			// Nothing in such a field's label is recorded, fields in it
+			// included (an expression label may hold a struct).
+			if lit, ok := n.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING && !inLabel {
 				name, _, _ := ast.LabelName(n.Label)
 				facts.strings = append(facts.strings, StringLiteral{Lit: lit, Label: name})
 				taken, label = lit, n.Label

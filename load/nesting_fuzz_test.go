@@ -78,6 +78,10 @@ func FuzzNestingStrings(f *testing.F) {
 		"package x\nimport \"strings\"\na: strings.ToUpper(\"k\")\nb: \"x\\(a)\"\n",
 		"package x\nfor k, v in {a: \"1\"} {(k): v}\n",
 		"package x\nX=\"lab\": \"v\"\na: *\"d\" | \"e\"\nlet y = \"z\"\nd: [...string] & [\"w\"]\n",
+		// A field in the label of a field whose value is a string: the
+		// walk met the outer value twice and the label's literals once.
+		"package x\n[{a: \"s\"}]: \"x\"\n",
+		"package x\n(\"a\" + {b: \"c\"}.b + \"d\"): \"v\"\ne: \"f\"\n",
 	} {
 		f.Add(s)
 	}

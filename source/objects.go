@@ -498,8 +498,10 @@ func (r *pagedReader) ReadAt(b []byte, off int64) (int, error) {
 	for n < len(b) {
 		page := (off + int64(n)) / graphPage
 		// Direct-mapped, with the page number mixed so that the fan-out,
-		// read for every lookup, is not pushed out by rows.
-		s := &r.slots[(page*0x9e3779b1>>7)%graphPages]
+		// read for every lookup, is not pushed out by rows. Unsigned: a
+		// far offset (a chunk table may say anything) overflows the
+		// product, which as an int64 may come out negative.
+		s := &r.slots[(uint64(page)*0x9e3779b1>>7)%graphPages]
 		if s.page != page {
 			m, err := r.f.ReadAt(s.b[:], page*graphPage)
 			if m == 0 {

@@ -158,3 +158,50 @@ func TestPacksDamaged(t *testing.T) {
 		ps.close()
 	}
 }
+
+// TestPacksLargeOffsets: an index whose offsets are in its table of
+// 64-bit offsets (git writes them for objects past 2 GiB; index-pack
+// --index-version=2,OFFSET forces them past OFFSET) gives the same objects
+// as git.
+func TestPacksLargeOffsets(t *testing.T) {
+	r := sourcetest.New(t)
+	for i := range 20 {
+		r.Write("a.txt", strings.Repeat(fmt.Sprintln("line", i), 20+i), "b.txt", fmt.Sprint(i))
+		r.Commit(fmt.Sprint(i))
+	}
+	r.Git("repack", "-adf")
+	dir := filepath.Join(r.Dir, ".git", "objects")
+	idx, _ := filepath.Glob(filepath.Join(dir, "pack", "*.idx"))
+	if len(idx) != 1 {
+		t.Fatalf("%d packs", len(idx))
+	}
+	before, err := os.Stat(idx[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(idx[0])
+	r.Git("index-pack", "--index-version=2,0x40", strings.TrimSuffix(idx[0], ".idx")+".pack")
+	after, err := os.Stat(idx[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Size() <= before.Size() {
+		t.Fatalf("the index has no large offsets (%d bytes, %d before)", after.Size(), before.Size())
+	}
+	ps := openPacks(dir)
+	defer ps.close()
+	list := r.Git("cat-file", "--batch-all-objects", "--batch-check=%(objectname)")
+	batch := r.GitStdin(list+"\n", "cat-file", "--batch")
+	for rest := []byte(batch + "\n"); len(rest) > 0; {
+		head, body, _ := bytes.Cut(rest, []byte("\n"))
+		f := strings.Fields(string(head))
+		size, _ := strconv.Atoi(f[2])
+		want := body[:size]
+		rest = body[size+1:]
+		h := plumbing.NewHash(f[0])
+		typ, got, ok := ps.read(h)
+		if !ok || typ.String() != f[1] || !bytes.Equal(got, want) {
+			t.Errorf("%s: %s of %d bytes (%v), want %s of %d", h, typ, len(got), ok, f[1], size)
+		}
+	}
+}

@@ -116,11 +116,15 @@ func runLint(g *globals, o *lintOptions) error {
 	// What is live now is the evaluation (the CUE values, hundreds of MB
 	// at thousands of agents); the rules allocate a small part of that, so
 	// a collection while they run would mark all of it to free little.
-	// (Only while they run: --new-from-rev evaluates another revision.)
-	gcPercent := debug.SetGCPercent(400)
+	// Only while they run: --new-from-rev evaluates another revision
+	// after, and a GOGC the user set (off included) is theirs.
+	gc := debug.SetGCPercent(400)
+	if gc < 0 || gc > 400 {
+		debug.SetGCPercent(gc)
+	}
 	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
 	found, err := lint.Run(prog, rev.Validation.Repo().Files, opts)
-	debug.SetGCPercent(gcPercent)
+	debug.SetGCPercent(gc)
 	if err != nil {
 		return fail(err, "") // rule ids were checked above: none is unknown
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -133,5 +134,24 @@ func TestFmtKeepsMode(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(name); strings.Contains(string(b), "agents:   dee") {
 		t.Errorf("fmt did not format private.cue: %s", b)
+	}
+}
+
+// TestLintGCPercent: lint raises the GC percent for its rules only. It
+// kept 400 for the rest of the process, so lint --new-from-rev evaluated
+// the second revision with the first one's heap live and a collection at
+// five times that, and a GOGC=off it overrode stayed on.
+func TestLintGCPercent(t *testing.T) {
+	dir := starterRepo(t, false)
+	for _, gc := range []int{100, 50, -1} {
+		prev := debug.SetGCPercent(gc)
+		code, _, stderr := runArgs("-C", dir, "lint")
+		after := debug.SetGCPercent(prev)
+		if code != exitOK {
+			t.Fatalf("lint: exit %d: %s", code, stderr)
+		}
+		if after != gc {
+			t.Errorf("GC percent %d before lint, %d after", gc, after)
+		}
 	}
 }

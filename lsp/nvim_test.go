@@ -21,9 +21,6 @@ import (
 // diagnostic back, asks for hover, completion and a code action, applies
 // it and checks the buffer (testdata/nvim.lua).
 func TestNeovim(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds charter and starts Neovim")
-	}
 	nvim := realtool.Need(t, "nvim", "neovim")
 	tmp := t.TempDir()
 	charter := filepath.Join(tmp, "charter")

@@ -73,13 +73,9 @@ func appendLiteral(b []byte, n ast.Expr) ([]byte, bool) {
 	case *ast.BasicLit:
 		switch n.Kind {
 		case token.STRING:
-			q, start, _, err := literal.ParseQuotes(n.Value, n.Value)
-			if err != nil || !q.IsDouble() {
+			s, ok := unquoteString(n.Value)
+			if !ok {
 				return nil, false // a byte string is base64 in JSON
-			}
-			s, err := q.Unquote(n.Value[start:])
-			if err != nil {
-				return nil, false
 			}
 			return appendString(b, s)
 		case token.INT, token.FLOAT:
@@ -127,6 +123,17 @@ func plainLabel(f *ast.Field) (string, bool) {
 		return s, err == nil
 	}
 	return "", false
+}
+
+// unquoteString returns the value of a string literal's source text; ok is
+// false for a byte string ('...') or bad quoting.
+func unquoteString(raw string) (string, bool) {
+	q, start, _, err := literal.ParseQuotes(raw, raw)
+	if err != nil || !q.IsDouble() {
+		return "", false
+	}
+	s, err := q.Unquote(raw[start:])
+	return s, err == nil
 }
 
 func appendString(b []byte, s string) ([]byte, bool) {

@@ -8,7 +8,6 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
 )
 
@@ -273,12 +272,8 @@ func literalScalar(x ast.Expr) (scalar, bool) {
 	}
 	switch lit.Kind {
 	case token.STRING:
-		q, start, _, err := literal.ParseQuotes(lit.Value, lit.Value)
-		if err != nil || !q.IsDouble() {
-			return scalar{}, false
-		}
-		s, err := q.Unquote(lit.Value[start:])
-		return scalar{kind: cue.StringKind, str: s}, err == nil
+		s, ok := unquoteString(lit.Value)
+		return scalar{kind: cue.StringKind, str: s}, ok
 	case token.TRUE, token.FALSE:
 		return scalar{kind: cue.BoolKind, b: lit.Kind == token.TRUE}, true
 	case token.NULL:

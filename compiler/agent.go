@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/rules"
 )
 

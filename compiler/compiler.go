@@ -13,9 +13,9 @@ import (
 
 	"cuelang.org/go/cue"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/rules"
 )
 

@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/internal/testrepo"
+	"github.com/charter-dev/charter/internal/testkit/testrepo"
 )
 
 // TestInjectionParams: a context block gets the agent's parameter values

@@ -7,8 +7,8 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 
-	"github.com/charter-dev/charter/fieldpath"
-	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/internal/config/fieldpath"
+	"github.com/charter-dev/charter/internal/config/load"
 )
 
 // Locator maps CUE paths to source positions: in the user's files first,

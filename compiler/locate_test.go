@@ -6,8 +6,8 @@ import (
 
 	"cuelang.org/go/cue"
 
-	"github.com/charter-dev/charter/fieldpath"
-	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/internal/config/fieldpath"
+	"github.com/charter-dev/charter/internal/config/load"
 )
 
 // Pos, which looks declarations up once, gives the position load.Locate

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
 )
 
 // Access levels, and what each admits of the tools an agent's behaviors

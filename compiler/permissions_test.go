@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/charter-dev/charter/internal/testrepo"
+	"github.com/charter-dev/charter/internal/testkit/testrepo"
 )
 
 // TestAccessLevels holds the table of docs/rules.md section 0: what each

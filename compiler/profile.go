@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/rules"
 )
 

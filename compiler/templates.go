@@ -5,8 +5,8 @@ import (
 
 	"cuelang.org/go/cue/token"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/render/template"
 	"slices"
 )

@@ -3,7 +3,7 @@ package compiler
 import (
 	"slices"
 
-	"github.com/charter-dev/charter/fieldpath"
+	"github.com/charter-dev/charter/internal/config/fieldpath"
 )
 
 // Step is one layer that sets (or could set) a behavior setting of an

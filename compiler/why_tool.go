@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
 )
 
 // ToolAnswer says whether an agent may call a tool, and which declarations

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/internal/testrepo"
+	"github.com/charter-dev/charter/internal/testkit/testrepo"
 )
 
 func TestWhyTool(t *testing.T) {

@@ -7,10 +7,10 @@ import (
 	"testing/fstest"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/config/validate"
 	"github.com/charter-dev/charter/lint"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/validate"
 )
 
 // genRepo writes a repository of n agents, one file each, spread over a few

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/render"
-	"github.com/charter-dev/charter/revision"
 )
 
 // TestPromptBound checks that promptBound is an upper bound of the rendered
@@ -14,7 +14,7 @@ import (
 // starter's), so prompt-over-budget never skips a prompt it should judge.
 func TestPromptBound(t *testing.T) {
 	dirs, _ := filepath.Glob("../testdata/lint/*")
-	dirs = append(dirs, "../starter/files")
+	dirs = append(dirs, "../internal/repo/starter/files")
 	checked := 0
 	for _, dir := range dirs {
 		rev, err := new(revision.Evaluator).EvaluateFS(os.DirFS(dir), dir)

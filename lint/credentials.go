@@ -2,8 +2,8 @@ package lint
 
 import (
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // Credentials returns the literal credentials that lint reports as errors

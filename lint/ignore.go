@@ -7,8 +7,8 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // ignorePrefix starts a suppression comment.

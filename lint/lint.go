@@ -21,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // Rule is one lint rule.

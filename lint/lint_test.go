@@ -14,10 +14,10 @@ import (
 	"cuelang.org/go/cue/ast"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/lint"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/revision"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/lint-rules.md")

@@ -13,7 +13,7 @@ import (
 	"cuelang.org/go/cue/token"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/charter-dev/charter/internal/gen"
+	"github.com/charter-dev/charter/internal/testkit/gen"
 )
 
 // astWalkLiterals is what stringLiterals replaces: ast.Walk over the
@@ -70,7 +70,7 @@ func TestStringLiteralsMatchASTWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, root := range []string{dir, "../examples", "../cue", "../starter"} {
+	for _, root := range []string{dir, "../examples", "../cue", "../internal/repo/starter"} {
 		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".cue") {
 				return err

@@ -6,10 +6,10 @@ import (
 	"cuelang.org/go/cue/token"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/fieldpath"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/validate"
+	"github.com/charter-dev/charter/internal/config/fieldpath"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/validate"
 )
 
 // Pass is what a rule sees: the compiled program and a way to report.

@@ -2,7 +2,7 @@ package lint
 
 import (
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/rules"
 	"strings"
 )

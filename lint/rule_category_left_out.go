@@ -3,8 +3,8 @@ package lint
 import (
 	"slices"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var categoryLeftOut = &Rule{

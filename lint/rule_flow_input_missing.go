@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/flow"
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/artifact/flow"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var flowInputMissing = &Rule{

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var instructionNamesDeniedTool = &Rule{

@@ -1,9 +1,9 @@
 package lint
 
 import (
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/team"
+	"github.com/charter-dev/charter/internal/artifact/team"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // CompatibilityThreshold is the team compatibility score below which a

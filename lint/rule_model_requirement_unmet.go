@@ -1,8 +1,8 @@
 package lint
 
 import (
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var modelRequirementUnmet = &Rule{

@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var multipleContextBehaviors = &Rule{

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var optionCountMismatch = &Rule{

@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/charter-dev/charter/diag"
+import "github.com/charter-dev/charter/internal/output/diag"
 
 var regexInvalid = &Rule{
 	ID:       "regex-invalid",

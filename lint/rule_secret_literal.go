@@ -6,9 +6,9 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/secret"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/output/secret"
 )
 
 var secretLiteral = &Rule{

@@ -6,7 +6,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 
-	"github.com/charter-dev/charter/load"
+	"github.com/charter-dev/charter/internal/config/load"
 )
 
 // TestSecretLiteralLabelsOnlyToReport: a literal that passes the quick

@@ -3,7 +3,7 @@ package lint
 import (
 	"slices"
 
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var toolAllowedAndDenied = &Rule{

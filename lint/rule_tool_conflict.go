@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/charter-dev/charter/diag"
+import "github.com/charter-dev/charter/internal/output/diag"
 
 // toolConflict is the compiler's check, documented here: the compiler
 // reports it as an error, and lint stops at errors, so it is reported once.

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 var triggerUnprovided = &Rule{

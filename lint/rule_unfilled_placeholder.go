@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/render/template"
 )
 

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/par"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/validate"
 )
 
 // Options configure a run.

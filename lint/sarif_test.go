@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/charter-dev/charter/internal/sariftest"
+	"github.com/charter-dev/charter/internal/testkit/sariftest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/lint"
 )
 

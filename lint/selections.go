@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/charter-dev/charter/model"
+import "github.com/charter-dev/charter/internal/config/model"
 
 // selection is one place that selects an option: a preset, an agent type or
 // an agent, with the path of its behavior struct.

@@ -3,7 +3,7 @@ package lint
 import (
 	"strings"
 
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/model"
 )
 
 // doc assembles a rule's documentation: a paragraph, then a bad and a good

@@ -5,7 +5,7 @@ import (
 
 	"cuelang.org/go/cue"
 
-	"github.com/charter-dev/charter/internal/testrepo"
+	"github.com/charter-dev/charter/internal/testkit/testrepo"
 )
 
 // TestEveryPersonalityOptionHasALabel holds labels to the schema: an

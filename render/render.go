@@ -196,7 +196,7 @@ func lines(text string) []string {
 type MissingVariableError struct{ Names []string }
 
 func (e *MissingVariableError) Error() string {
-	return fmt.Sprintf("missing required runtime variable(s): %s; give each with --var NAME=VALUE", strings.Join(e.Names, ", "))
+	return fmt.Sprintf("missing required runtime variable(s): %s", strings.Join(e.Names, ", "))
 }
 
 // Fill renders a compiled prompt with runtime values. A variable without

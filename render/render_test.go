@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charter-dev/charter/internal/testrepo"
+	"github.com/charter-dev/charter/internal/testkit/testrepo"
 	"github.com/charter-dev/charter/render"
 )
 

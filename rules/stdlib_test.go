@@ -14,11 +14,13 @@ import (
 	"sync"
 	"testing"
 
+	"cuelang.org/go/cue/parser"
+
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
 
-	embedded "github.com/charter-dev/charter/cue"
+	cuefiles "github.com/charter-dev/charter/cue"
 	"github.com/charter-dev/charter/rules"
 )
 
@@ -31,17 +33,17 @@ var stdlib = sync.OnceValues(func() (cue.Value, error) {
 	ctx := cuecontext.New()
 	inst := build.NewContext().NewInstance("", nil)
 	for _, dir := range []string{"schema", "stdlib"} {
-		entries, err := fs.ReadDir(embedded.Files, dir)
+		entries, err := fs.ReadDir(cuefiles.FS, dir)
 		if err != nil {
 			return cue.Value{}, err
 		}
 		for _, e := range entries {
 			p := dir + "/" + e.Name()
-			src, err := fs.ReadFile(embedded.Files, p)
+			src, err := fs.ReadFile(cuefiles.FS, p)
 			if err != nil {
 				return cue.Value{}, err
 			}
-			if err := inst.AddFile(p, src); err != nil {
+			if err := addFile(inst, p, src); err != nil {
 				return cue.Value{}, err
 			}
 		}
@@ -281,4 +283,14 @@ func TestStdlibRuleTests(t *testing.T) {
 // triggers reports whether a rule's trigger matches a tool.
 func triggers(e *rules.Engine, r rules.Rule, tool string) bool {
 	return r.Trigger == "*" || r.Trigger == tool || slices.Contains(e.Families(tool), r.Trigger)
+}
+
+// addFile parses src and adds it to inst (build.Instance.AddFile, which
+// is deprecated, did both).
+func addFile(inst *build.Instance, name string, src any) error {
+	f, err := parser.ParseFile(name, src)
+	if err != nil {
+		return err
+	}
+	return inst.AddSyntax(f)
 }

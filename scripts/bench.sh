@@ -49,7 +49,7 @@ bin=$dir/charter
 
 # The repository, as a Git repository with two commits (for diff).
 cfg=$dir/repo
-(cd "$repo" && go run -tags gen ./internal/gen/cmd/gen -n "$n" -o "$cfg")
+(cd "$repo" && go run -tags gen ./internal/testkit/gen/cmd/gen -n "$n" -o "$cfg")
 git -C "$cfg" init -q -b main
 git -C "$cfg" add -A
 git -C "$cfg" commit -q -m generated

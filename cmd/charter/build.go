@@ -5,12 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/atomicfile"
 	"github.com/charter-dev/charter/internal/buildinfo"
+	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/lint"
-	"github.com/charter-dev/charter/revision"
 )
 
 type buildOptions struct {
@@ -35,7 +35,7 @@ SOURCE_DATE_EPOCH (or the source commit, or 1970).
 build refuses (exit 1) a repository in which lint's secret-literal rule
 finds a literal credential, unless an ignore comment with a reason
 silences it there: a bundle is copied to every runtime.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runBuild(g, o) },
 	}
 	cmd.Flags().StringVar(&o.out, "out", "dist", "directory to write the bundle into (\"\" to skip)")
@@ -51,7 +51,7 @@ func runBuild(g *globals, o *buildOptions) error {
 	}
 	if o.out != "" {
 		if err := bundle.CheckOut(o.out, g.dir); err != nil {
-			return fail(err, "")
+			return err
 		}
 	}
 	sign, err := readSignKey(o.signKey)
@@ -64,7 +64,7 @@ func runBuild(g *globals, o *buildOptions) error {
 	}
 	if o.out != "" {
 		if err := writeDir(o.out, tree); err != nil {
-			return fail(fmt.Errorf("writing %s: %w", o.out, err), "the previous bundle, if any, is untouched")
+			return withHint(fmt.Errorf("writing %s: %w", o.out, err), "the previous bundle, if any, is untouched")
 		}
 		g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(tree))
 	}
@@ -82,10 +82,10 @@ func writeArchive(g *globals, name string, tree bundle.Tree, src *bundle.Source)
 	}
 	archive, err := bundle.Archive(tree, mtime)
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	if err := atomicfile.Write(name, archive, atomicfile.PermOf(name, 0o644)); err != nil {
-		return fail(fmt.Errorf("writing %s: %w", name, err), "")
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	g.summaryf(g.stdout, "wrote %s: %d files, %d bytes\n", name, len(tree), len(archive))
 	return nil
@@ -128,7 +128,7 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 	info := buildinfo.Read()
 	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: commit, SignCard: sign, Versions: versions})
 	if err != nil {
-		return nil, nil, nil, fail(fmt.Errorf("building the bundle: %w", err), "")
+		return nil, nil, nil, fmt.Errorf("building the bundle: %w", err)
 	}
 	return tree, prog, commit, nil
 }

@@ -6,9 +6,9 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/charter-dev/charter/history"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/source"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/repo/history"
+	"github.com/charter-dev/charter/internal/repo/source"
 )
 
 // buildVersions returns the version number as of rev of each of agents,
@@ -27,7 +27,7 @@ func buildVersions[V any](g *globals, rev string, agents map[string]V) (map[stri
 	case errors.As(err, &re):
 		return nil, err
 	case err != nil:
-		return nil, fail(err, "")
+		return nil, err
 	}
 	return n, nil
 }

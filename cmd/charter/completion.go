@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/lint"
-	"github.com/charter-dev/charter/revision"
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/importer"
-	"github.com/charter-dev/charter/schema"
+	"github.com/charter-dev/charter/internal/editor/schema"
+	"github.com/charter-dev/charter/internal/interop/importer"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // ruleIDs lists the lint rule ids with a one-line summary each ("id\tsummary"),
@@ -44,7 +44,7 @@ To load completions:
   zsh:   charter completion zsh > "${fpath[1]}/_charter"
          (with "autoload -U compinit; compinit" in ~/.zshrc)
   fish:  charter completion fish > ~/.config/fish/completions/charter.fish`,
-		Args:      cobra.ExactArgs(1),
+		Args:      takes(1, "SHELL"),
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompletion(cmd.Root(), g.stdout, args[0])
@@ -66,7 +66,7 @@ func runCompletion(root *cobra.Command, w io.Writer, shell string) error {
 		return usage("unknown shell %q; valid shells: bash, zsh, fish", shell)
 	}
 	if err != nil {
-		return fail(fmt.Errorf("writing the completion script: %w", err), "")
+		return fmt.Errorf("writing the completion script: %w", err)
 	}
 	return nil
 }
@@ -125,7 +125,6 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		case "lint":
 			flag("enable", ruleList)
 			flag("disable", ruleList)
-			flag("format", words(lintFormats...))
 			flag("fail-level", words(diag.Error.String(), diag.Warning.String(), diag.Info.String()))
 		case "schema":
 			var targets []string
@@ -133,7 +132,6 @@ func registerCompletions(root *cobra.Command, g *globals) {
 				targets = append(targets, string(t))
 			}
 			flag("for", words(targets...))
-			flag("format", words("cue", "jsonschema"))
 		case "export":
 			flag("to", words(exportFormats...))
 		case "import":
@@ -143,7 +141,6 @@ func registerCompletions(root *cobra.Command, g *globals) {
 			})
 		}
 	}
-	_ = root.RegisterFlagCompletionFunc("color", words(colorModes...))
 }
 
 // completeAgents lists the agent ids declared in the working tree's config

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // revFlags select what to read: the working tree (default), the Git index
@@ -39,11 +39,14 @@ func (r *revFlags) source(g *globals) revision.Source {
 // while it lives, so a command lets it go with the revision it read.
 // revision's errors reach run, which prints them with their hint and exits 2.
 func evaluate(g *globals, src revision.Source) (*revision.Revision, error) {
+	if src.Rev != "" && src.Staged {
+		return nil, usage("--rev and --staged exclude each other: choose one")
+	}
 	src.Dir = g.dir
 	rev, err := new(revision.Evaluator).Evaluate(src)
 	var re *revision.Error
 	if err != nil && !errors.As(err, &re) {
-		return nil, fail(err, "")
+		return nil, err
 	}
 	return rev, err
 }

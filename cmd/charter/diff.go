@@ -4,10 +4,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/diff"
-	"github.com/charter-dev/charter/diff/programs"
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/repo/diff"
+	"github.com/charter-dev/charter/internal/repo/diff/programs"
 )
 
 type diffOptions struct {
@@ -31,19 +31,16 @@ that bring tools); widened changes are listed first.`,
 		Example: `  charter diff                       # HEAD against the working tree
   charter diff v1.2.0 v1.3.0
   charter diff HEAD --agent coder --format markdown`,
-		Args: cobra.MaximumNArgs(2),
+		Args: takes(0, "REV_A", "REV_B"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(g, o, args) },
 	}
 	cmd.Flags().StringVar(&o.agent, "agent", "", "only this agent's changes")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json or markdown")
+	formatVar(cmd, &o.format, "text", "json", "markdown")
 	cmd.Flags().BoolVar(&o.exitCode, "exit-code", false, "exit 1 when there are changes")
 	return cmd
 }
 
 func runDiff(g *globals, o *diffOptions, args []string) error {
-	if o.format != "text" && o.format != "json" && o.format != "markdown" {
-		return usage("unknown format %q; valid formats: text, json, markdown", o.format)
-	}
 	revA, revB := "HEAD", ""
 	if len(args) > 0 {
 		revA = args[0]
@@ -68,7 +65,7 @@ func runDiff(g *globals, o *diffOptions, args []string) error {
 	}
 	changes, err := programs.Compare(a, b, o.agent)
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	report := &diff.Report{From: revA, To: nameB, Changes: changes}
 	if err := writeReport(g, o.format, report); err != nil {

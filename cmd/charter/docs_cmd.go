@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/docsgen"
-	"github.com/charter-dev/charter/secret"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/output/docsgen"
+	"github.com/charter-dev/charter/internal/output/secret"
 )
 
 type docsOptions struct {
@@ -39,7 +39,7 @@ new or empty directory, or one that holds a previous reference (its
 index.md is charter's), is replaced; anything else is refused.`,
 		Example: `  charter docs --out site/agents
   charter docs --rev v1.2.0 --out public/reference`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDocs(g, o) },
 	}
 	cmd.Flags().StringVar(&o.out, "out", "", "directory to write the reference into (required)")
@@ -56,7 +56,7 @@ func runDocs(g *globals, o *docsOptions) error {
 		return err == nil && bytes.HasPrefix(index, []byte(docsgen.Marker))
 	}
 	if err := bundle.CheckOutput(o.out, g.dir, "the reference", "a reference charter docs wrote (its index.md is not charter's)", isReference); err != nil {
-		return fail(err, "")
+		return err
 	}
 	rev, err := evaluate(g, o.source(g))
 	if err != nil {
@@ -71,7 +71,7 @@ func runDocs(g *globals, o *docsOptions) error {
 		files[name] = []byte(secret.Redact(string(b))) // a reference is for people: never a credential
 	}
 	if err := bundle.WriteDir(o.out, bundle.Tree(files)); err != nil {
-		return fail(fmt.Errorf("writing %s: %w", o.out, err), "the previous reference, if any, is untouched")
+		return withHint(fmt.Errorf("writing %s: %w", o.out, err), "the previous reference, if any, is untouched")
 	}
 	g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(files))
 	return nil

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
 )
@@ -62,7 +62,7 @@ for seven days. With --protocol claude-code every failure (bad input, a
 missing bundle) exits 1, so that Claude Code shows it and lets the call
 proceed: exit 2 would block the call. See docs/rules.md for the
 settings.json snippet.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := runEval(g, o, os.Stdin)
 			if o.protocol == "claude-code" {
@@ -98,7 +98,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	}
 	e, err := rules.Compile(p)
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	e.SetGate(gate)
 	if o.protocol == "claude-code" {
@@ -111,7 +111,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 			}
 		}
 		if err := claudecode.HandleStore(stdin, g.stdout, e, &rules.Store{Dir: dir, Unusable: cacheErr}); err != nil {
-			return fail(err, "")
+			return err
 		}
 		return nil
 	}
@@ -137,7 +137,7 @@ func evalCall(g *globals, o *evalOptions, e *rules.Engine, phase rules.Phase, st
 		case errors.As(err, &ce):
 			fmt.Fprintf(g.stderr, "charter: %s: %v\n", o.session, err)
 		case err != nil:
-			return fail(err, "")
+			return err
 		}
 		session = s
 	}
@@ -150,11 +150,14 @@ func evalCall(g *globals, o *evalOptions, e *rules.Engine, phase rules.Phase, st
 // bundle, bad input) must not block the agent by accident. Blocking is what
 // a rule's deny says, on exit 0.
 func hookError(err error) error {
-	if ee := asExit(err); ee != nil && ee.code == exitError {
-		ee.code = exitFindings
-		return ee
+	if err == nil {
+		return nil
 	}
-	return err
+	ee := asExit(err)
+	if ee.code == exitError {
+		ee.code = exitFindings
+	}
+	return ee
 }
 
 // claudeCodeHook reports whether a command line runs eval as the Claude
@@ -183,7 +186,7 @@ func evalProfile(g *globals, o *evalOptions) (rules.Profile, *rules.Gate, error)
 	}
 	gate, err := bundle.ReadGate(b, o.protocol)
 	if err != nil {
-		return p, nil, fail(fmt.Errorf("agent %s: %v", o.agent, err), "")
+		return p, nil, fmt.Errorf("agent %s: %v", o.agent, err)
 	}
 	return p, gate, nil
 }
@@ -194,10 +197,10 @@ func evalSource(g *globals, o *evalOptions) (rules.Profile, []byte, error) {
 		p, agentJSON, err := bundle.ReadProfile(o.bundle, o.agent, o.profile)
 		var nf *bundle.NotInBundleError
 		if errors.As(err, &nf) && nf.Kind == "agent" {
-			return rules.Profile{}, nil, fail(err, "build the bundle with charter build, or check --bundle and --agent")
+			return rules.Profile{}, nil, withHint(err, "build the bundle with charter build, or check --bundle and --agent")
 		}
 		if err != nil {
-			return rules.Profile{}, nil, fail(err, "")
+			return rules.Profile{}, nil, err
 		}
 		return p, agentJSON, nil
 	}
@@ -217,7 +220,7 @@ func evalSource(g *globals, o *evalOptions) (rules.Profile, []byte, error) {
 		}
 		p, b, err := bundle.AgentProfile(prog, a)
 		if err != nil {
-			return rules.Profile{}, nil, fail(err, "")
+			return rules.Profile{}, nil, err
 		}
 		return p, b, nil
 	}

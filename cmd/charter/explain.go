@@ -17,7 +17,7 @@ func newExplainCmd(g *globals) *cobra.Command {
 		Long: `explain RULE prints the rule's id, default severity, summary and
 documentation with a bad and a good example. explain with no argument lists
 every rule.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: takes(0, "RULE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return listRules(g)

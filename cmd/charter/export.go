@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/export/claudecode"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/interop/export"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -38,7 +38,7 @@ when none of its tools has a Claude Code name (said on stderr): a
 subagent without the line gets every tool. model is opus, sonnet or haiku
 when the model id names one, else inherit. The front matter is YAML,
 quoted wherever a plain value would read as something else.`,
-		Args: cobra.ExactArgs(1),
+		Args: takes(1, "AGENT"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runExport(g, args[0], to) },
 	}
 	cmd.Flags().StringVar(&to, "to", "", "format: claude-code, a2a or a2a-v0.3")
@@ -58,11 +58,11 @@ func runExport(g *globals, id, to string) error {
 	}
 	p, err := render.Render(prog, a)
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	card, err := bundle.AgentCard(prog, a, p.String())
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	var out []byte
 	switch to {
@@ -72,7 +72,7 @@ func runExport(g *globals, id, to string) error {
 		out, err = bundle.Pretty(card.V03())
 	case "claude-code":
 		var notes []string
-		out, notes, err = claudecode.Subagent(a, card.Description, p.String())
+		out, notes, err = export.ClaudeCodeSubagent(a, card.Description, p.String())
 		if err == nil {
 			for _, n := range notes {
 				fmt.Fprintf(g.stderr, "charter: %s\n", n)
@@ -80,10 +80,10 @@ func runExport(g *globals, id, to string) error {
 		}
 	}
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	if _, err := g.stdout.Write(out); err != nil {
-		return fail(err, "")
+		return err
 	}
 	return nil
 }

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/config/revision"
 )
 
 // installFaults makes the file system fail as chmod would make it fail

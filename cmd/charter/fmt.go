@@ -9,11 +9,11 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/cuefmt"
-	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/internal/atomicfile"
-	"github.com/charter-dev/charter/load"
-	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/editor/cuefmt"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 type fmtOptions struct {
@@ -31,7 +31,7 @@ format (the formatter of the CUE version charter embeds). --check changes
 nothing and exits 1 when a file would change, listing it; --diff prints
 what would change as a unified diff and changes nothing. A file with a
 syntax error is reported at its position and left untouched.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runFmt(g, o) },
 	}
 	cmd.Flags().BoolVar(&o.check, "check", false, "change nothing; exit 1 when a file is not formatted")
@@ -46,7 +46,7 @@ func runFmt(g *globals, o *fmtOptions) error {
 	}
 	paths, _, err := load.CUEFiles(fsys)
 	if err != nil {
-		return fail(fmt.Errorf("cannot read %s: %w", g.dir, err), "")
+		return fmt.Errorf("cannot read %s: %w", g.dir, err)
 	}
 	var bad []diag.Diagnostic
 	changed := 0
@@ -82,7 +82,7 @@ func fmtFile(g *globals, o *fmtOptions, p string) (bool, []diag.Diagnostic, erro
 	name := filepath.Join(g.dir, filepath.FromSlash(p))
 	src, err := os.ReadFile(name)
 	if err != nil {
-		return false, nil, fail(err, "")
+		return false, nil, err
 	}
 	out, ds := cuefmt.Source(p, src)
 	if ds != nil {
@@ -100,7 +100,7 @@ func fmtFile(g *globals, o *fmtOptions, p string) (bool, []diag.Diagnostic, erro
 		fmt.Fprintln(g.stdout, p)
 	default:
 		if err := atomicfile.Write(name, out, atomicfile.PermOf(name, 0o644)); err != nil {
-			return true, nil, fail(err, "")
+			return true, nil, err
 		}
 		fmt.Fprintf(g.stdout, "formatted %s\n", p)
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/importer"
-	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/interop/importer"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 type importOptions struct {
@@ -38,7 +38,7 @@ validated: fix what validate reports in the CUE. A declaration or file that
 exists is not replaced without --force. Files go into the config root's
 agents/, types/, profiles/ and presets/, or all into --out DIR. See
 docs/import.md.`,
-		Args: cobra.ExactArgs(1),
+		Args: takes(1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runImport(g, o, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.from, "from", "", "the file's format: "+strings.Join(importer.FormatNames(), ", ")+" (default: told from the content)")
@@ -54,11 +54,11 @@ func runImport(g *globals, o *importOptions, file string) error {
 		var re *revision.Error
 		switch {
 		case errors.As(err, &ie):
-			return fail(ie.Err, ie.Hint)
+			return withHint(ie.Err, ie.Hint)
 		case errors.As(err, &re):
-			return fail(re.Err, re.Hint)
+			return withHint(re.Err, re.Hint)
 		}
-		return fail(err, "")
+		return err
 	}
 	printImport(g, res, file)
 	report := res.Report()

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/starter"
+	"github.com/charter-dev/charter/internal/repo/starter"
 )
 
 func newInitCmd(g *globals) *cobra.Command {
@@ -15,7 +15,7 @@ func newInitCmd(g *globals) *cobra.Command {
 		Long: `init writes a small charter repository that validates: a CUE module, an
 agent type, two agents and a profile. DIR defaults to the current
 directory; init refuses to overwrite existing files.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: takes(0, "DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
@@ -23,7 +23,7 @@ directory; init refuses to overwrite existing files.`,
 			}
 			written, err := starter.Write(dir)
 			if err != nil {
-				return fail(err, "")
+				return err
 			}
 			for _, f := range written {
 				fmt.Fprintf(g.stdout, "wrote %s\n", f)

@@ -2,14 +2,12 @@ package main
 
 import (
 	"runtime/debug"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/lint"
-	"github.com/charter-dev/charter/revision"
 )
 
 type lintOptions struct {
@@ -45,10 +43,7 @@ lint exits 1 when a finding reaches --fail-level (default warning). With
 a REV that does not validate is named and lint exits 1, as diff does.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			return o.sarifOnFailure(g, func() error {
-				if err := cobra.NoArgs(cmd, args); err != nil {
-					return usage("%v", err)
-				}
-				return nil
+				return noArgs(cmd, args)
 			})
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,10 +52,10 @@ a REV that does not validate is named and lint exits 1, as diff does.`,
 	}
 	// A bad flag after --format sarif still gets its SARIF log.
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return o.sarifOnFailure(g, func() error { return usage("%v (see '%s --help')", err, c.CommandPath()) })
+		return o.sarifOnFailure(g, func() error { return flagError(c, err) })
 	})
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "text", "output format: "+strings.Join(lintFormats, ", "))
+	formatVar(cmd, &o.format, lintFormats...)
 	f.StringSliceVar(&o.enable, "enable", nil, "turn on rules (comma-separated or repeated), including those off by default")
 	f.StringSliceVar(&o.disable, "disable", nil, "turn off rules (comma-separated or repeated); those the compiler reports cannot be")
 	f.StringVar(&o.failLevel, "fail-level", "warning", "exit 1 when a finding has this severity or higher: error, warning or info")
@@ -81,9 +76,6 @@ func (o *lintOptions) sarifOnFailure(g *globals, f func() error) error {
 
 // check checks the flags and returns the fail level.
 func (o *lintOptions) check() (diag.Severity, error) {
-	if !slices.Contains(lintFormats, o.format) {
-		return 0, usage("unknown format %q; valid formats: %s", o.format, strings.Join(lintFormats, ", "))
-	}
 	failLevel, err := lint.FailLevel(o.failLevel)
 	if err != nil {
 		return 0, usage("%w", err)
@@ -126,7 +118,7 @@ func runLint(g *globals, o *lintOptions) error {
 	found, err := lint.Run(prog, rev.Validation.Repo().Files, opts)
 	debug.SetGCPercent(gc)
 	if err != nil {
-		return fail(err, "") // rule ids were checked above: none is unknown
+		return err // rule ids were checked above: none is unknown
 	}
 	if o.newFromRev != "" {
 		old, err := lintRev(g, o.newFromRev, opts)

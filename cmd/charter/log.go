@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/history"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/source"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/repo/history"
+	"github.com/charter-dev/charter/internal/repo/source"
 )
 
 type logOptions struct {
@@ -37,19 +37,16 @@ the content hash and a one-line summary of the change. A commit that only
 reformats files is no new version; a renamed file keeps the agent's history
 (agents are keyed by id); a removed agent's last entry says removed. Each
 distinct config tree is evaluated once.`,
-		Args: cobra.ExactArgs(1),
+		Args: takes(1, "AGENT"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runLog(g, o, args[0]) },
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	formatVar(cmd, &o.format, "text", "json")
 	cmd.Flags().IntVarP(&o.limit, "max-count", "n", 0, "show only the newest N versions")
 	cmd.Flags().StringVar(&o.rev, "rev", "HEAD", "walk history from this revision")
 	return cmd
 }
 
 func runLog(g *globals, o *logOptions, id string) error {
-	if o.format != "text" && o.format != "json" {
-		return usage("unknown format %q; valid formats: text, json", o.format)
-	}
 	versions, err := agentVersions(g, o.rev, id, history.AgentOptions{Changes: o.format == "json"})
 	if err != nil {
 		return err
@@ -114,7 +111,7 @@ func agentVersions(g *globals, rev, id string, opts history.AgentOptions) ([]his
 	opts.Progress = func(n int) { progress.step("evaluating commits", n) }
 	h, err := history.AgentVersions(repo, rev, id, opts)
 	if err != nil {
-		return nil, fail(err, "")
+		return nil, err
 	}
 	versions := h.Versions
 	progress.done()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/charter-dev/charter/source/sourcetest"
+	"github.com/charter-dev/charter/internal/repo/source/sourcetest"
 )
 
 // logRun is what one run of charter printed.

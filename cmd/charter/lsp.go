@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/internal/buildinfo"
-	"github.com/charter-dev/charter/lsp"
+	"github.com/charter-dev/charter/internal/editor/lsp"
 )
 
 func newLSPCmd(g *globals) *cobra.Command {
@@ -27,7 +27,7 @@ The config root is the workspace folder the editor opens (-C when it names
 none). docs/editors.md shows the set-up for VS Code, Neovim, Helix and Zed.
 lsp exits 0 when the editor closes the connection, and 2 when it sends
 something that is not JSON-RPC.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -42,10 +42,10 @@ something that is not JSON-RPC.`,
 			}
 			err := s.Serve(ctx, stdio{os.Stdin, out})
 			if errors.Is(err, lsp.ErrProtocol) {
-				return fail(err, "charter lsp speaks the Language Server Protocol: start it from an editor (docs/editors.md)")
+				return withHint(err, "charter lsp speaks the Language Server Protocol: start it from an editor (docs/editors.md)")
 			}
 			if err != nil {
-				return fail(err, "")
+				return err
 			}
 			return nil
 		},

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charter-dev/charter/diag"
-	"github.com/charter-dev/charter/validate"
+	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // unknownName is a usage error for a name that does not exist, naming the

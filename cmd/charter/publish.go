@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/cardsign"
-	"github.com/charter-dev/charter/oci"
-	"github.com/charter-dev/charter/revision"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/release/cardsign"
+	"github.com/charter-dev/charter/internal/release/oci"
 )
 
 type publishOptions struct {
@@ -42,11 +42,11 @@ Credentials come from the Docker config file ($DOCKER_CONFIG or
 ~/.docker/config.json, as docker login writes it) or from
 CHARTER_REGISTRY_USERNAME and CHARTER_REGISTRY_PASSWORD, never from the
 command line. --sign-key signs every card.json as build --sign-key does.`,
-		Args: cobra.ExactArgs(1),
+		Args: takes(1, "REF"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPublish(cmd.Context(), g, o, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.rev, "rev", "HEAD", "the Git revision to publish (branch, tag, commit, or REV:PATH)")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	formatVar(cmd, &o.format, "text", "json")
 	cmd.Flags().BoolVar(&o.plainHTTP, "plain-http", false, "speak HTTP, not HTTPS (only to a registry on this machine)")
 	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign every Agent Card with this PEM private key (Ed25519 or ECDSA P-256)")
 	cmd.Flags().StringVar(&o.sourceURL, "source-url", "", "the source repository's URL for the org.opencontainers.image.source annotation (default $GITHUB_SERVER_URL/$GITHUB_REPOSITORY when set)")
@@ -54,9 +54,6 @@ command line. --sign-key signs every card.json as build --sign-key does.`,
 }
 
 func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
 	if _, err := oci.CheckPublish(ref, oci.Options{PlainHTTP: o.plainHTTP}); err != nil {
 		return usage("%v", err)
 	}
@@ -75,7 +72,7 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	// commit alone.
 	archive, err := bundle.Archive(tree, bundle.SourceEpoch(commit))
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	meta := oci.Meta{Revision: commit.Commit, Created: commit.Time, Version: revision.Tag(g.dir, o.rev), Source: sourceURL(o.sourceURL)}
 	opts, done := ociOptions(g, o.plainHTTP)
@@ -111,13 +108,6 @@ func sourceURL(flag string) string {
 	return ""
 }
 
-func checkFormat(f string) error {
-	if f != "text" && f != "json" {
-		return usage("unknown format %q; valid formats: text, json", f)
-	}
-	return nil
-}
-
 // readSignKey returns the card signer of --sign-key, nil without one.
 func readSignKey(file string) (func([]byte) ([]byte, error), error) {
 	if file == "" {
@@ -125,7 +115,7 @@ func readSignKey(file string) (func([]byte) ([]byte, error), error) {
 	}
 	s, err := cardsign.ReadSigner(file)
 	if err != nil {
-		return nil, fail(fmt.Errorf("--sign-key %v", err), "")
+		return nil, fmt.Errorf("--sign-key %v", err)
 	}
 	return s.Sign, nil
 }
@@ -157,7 +147,7 @@ func ociOptions(g *globals, plainHTTP bool) (oci.Options, func()) {
 func ociError(err error) error {
 	var oe *oci.Error
 	if errors.As(err, &oe) {
-		return fail(err, oe.Hint)
+		return withHint(err, oe.Hint)
 	}
-	return fail(err, "")
+	return err
 }

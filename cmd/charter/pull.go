@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/cardsign"
-	"github.com/charter-dev/charter/oci"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/release/cardsign"
+	"github.com/charter-dev/charter/internal/release/oci"
 )
 
 type pullOptions struct {
@@ -34,20 +34,17 @@ signature that verifies with that public key.
 
 Credentials come from the Docker config file or from
 CHARTER_REGISTRY_USERNAME and CHARTER_REGISTRY_PASSWORD.`,
-		Args: cobra.ExactArgs(1),
+		Args: takes(1, "REF"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPull(cmd.Context(), g, o, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.out, "out", "", "directory to write the bundle into (required)")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	formatVar(cmd, &o.format, "text", "json")
 	cmd.Flags().BoolVar(&o.plainHTTP, "plain-http", false, "speak HTTP, not HTTPS (only to a registry on this machine)")
 	cmd.Flags().StringVar(&o.key, "key", "", "also verify every card's signature with this PEM public key")
 	return cmd
 }
 
 func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
 	if o.out == "" {
 		return usage("pull needs --out DIR: where to write the bundle")
 	}
@@ -58,11 +55,11 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	if o.key != "" {
 		var err error
 		if v, err = cardsign.ReadVerifier(o.key); err != nil {
-			return fail(fmt.Errorf("--key %v", err), "")
+			return fmt.Errorf("--key %v", err)
 		}
 	}
 	if err := bundle.CheckOut(o.out, g.dir); err != nil {
-		return fail(err, "")
+		return err
 	}
 	opts, done := ociOptions(g, o.plainHTTP)
 	p, err := oci.Pull(ctx, ref, opts)
@@ -73,12 +70,12 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	if v != nil {
 		for _, c := range v.VerifyCards(p.Tree) {
 			if c.Error != "" {
-				return fail(fmt.Errorf("%s: %s: %s; nothing was written", ref, c.Path, c.Error), "")
+				return fmt.Errorf("%s: %s: %s; nothing was written", ref, c.Path, c.Error)
 			}
 		}
 	}
 	if err := bundle.WriteDir(o.out, p.Tree); err != nil {
-		return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous bundle, if any, is untouched")
+		return withHint(fmt.Errorf("writing %s: %v", o.out, err), "the previous bundle, if any, is untouched")
 	}
 	if o.format == "json" {
 		return writeJSON(g.stdout, struct {

@@ -22,10 +22,10 @@ import (
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/internal/realtool"
-	"github.com/charter-dev/charter/internal/registrytest"
-	"github.com/charter-dev/charter/oci"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/release/oci"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
+	"github.com/charter-dev/charter/internal/testkit/registrytest"
 )
 
 // Script commands of the release scripts (publish, pull, verify).

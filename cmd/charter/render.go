@@ -27,7 +27,7 @@ agents/AGENT/prompt.md holds it. --var fills runtime variables (and says
 which required ones are still missing); --sources prints, beside each line,
 where it came from: the template, the option and which layer chose it
 (default, preset, type or agent), the personality field, the behavior.`,
-		Args: cobra.ExactArgs(1),
+		Args: takes(1, "AGENT"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runRender(g, o, args[0]) },
 	}
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "runtime variable NAME=VALUE (repeatable)")
@@ -57,14 +57,14 @@ func runRender(g *globals, o *renderOptions, id string) error {
 	}
 	p, err := renderFn(prog, a)
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	// One fill of the whole prompt says which required variables are
 	// missing; --sources fills line by line only to print.
 	text, err := render.Fill(a, p.String(), values)
 	var missing *render.MissingVariableError
 	if err != nil && !errors.As(err, &missing) {
-		return fail(err, "")
+		return err
 	}
 	if o.sources {
 		if err := writeSources(g, a, p, values); err != nil {
@@ -74,7 +74,7 @@ func runRender(g *globals, o *renderOptions, id string) error {
 		fmt.Fprint(g.stdout, text)
 	}
 	if missing != nil && len(o.vars) > 0 {
-		fmt.Fprintf(g.stderr, "charter: %v\n", missing)
+		fmt.Fprintf(g.stderr, "charter: %v; give each with --var NAME=VALUE\n", missing)
 		return findings()
 	}
 	return nil
@@ -101,7 +101,7 @@ func writeSources(g *globals, a *compiler.Agent, p *render.Prompt, values map[st
 	for _, line := range p.Lines {
 		lt, err := render.Fill(a, line.Text, values)
 		if err != nil && !errors.As(err, new(*render.MissingVariableError)) {
-			return fail(err, "")
+			return err
 		}
 		fmt.Fprintf(tw, "%s\t| %s\n", line.Source, lt)
 	}

@@ -6,12 +6,11 @@ import (
 	"net/url"
 	"path/filepath"
 
-	"github.com/charter-dev/charter/diag"
 	"github.com/charter-dev/charter/internal/buildinfo"
+	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/repo/source"
 	"github.com/charter-dev/charter/lint"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/source"
-	"github.com/charter-dev/charter/validate"
 )
 
 // reportBase gives the directory GitHub resolves paths from (the Git top
@@ -20,7 +19,7 @@ import (
 func reportBase(g *globals) (rootURI, rel string, err error) {
 	base, rel, err := source.ReportBase(g.dir)
 	if err != nil {
-		return "", "", fail(err, "")
+		return "", "", err
 	}
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(base) + "/"}).String(), rel, nil
 }
@@ -63,17 +62,11 @@ func sarifOnFailure(g *globals, run func() error) error {
 	if w.n > 0 {
 		return err
 	}
-	var msg, hint string
-	var ee *exitErr
-	var re *revision.Error
-	switch {
-	case errors.As(err, &ee) && ee.code == exitError && ee.err != nil:
-		msg, hint = ee.err.Error(), ee.hint
-	case errors.As(err, &re):
-		msg, hint = re.Err.Error(), re.Hint
-	default:
+	ee := asExit(err)
+	if ee.code != exitError || ee.err == nil {
 		return err
 	}
+	msg, hint := ee.err.Error(), ee.hint
 	if hint != "" {
 		msg += " (hint: " + hint + ")"
 	}

@@ -1,20 +1,23 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/internal/buildinfo"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/secret"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/secret"
+	"github.com/charter-dev/charter/internal/repo/source"
 )
 
-// Exit codes, as DESIGN.md fixes them.
+// Exit codes, as docs/design.md §5 fixes them.
 const (
 	exitOK       = 0
 	exitFindings = 1
@@ -22,7 +25,8 @@ const (
 )
 
 // exitErr carries an exit code out of a command. A nil err means the
-// message was already printed (diagnostics).
+// message was already printed (diagnostics). Any other error a command
+// returns is a plain failure: exit 2 and its message.
 type exitErr struct {
 	code int
 	err  error
@@ -36,13 +40,17 @@ func (e *exitErr) Error() string {
 	return e.err.Error()
 }
 
+func (e *exitErr) Unwrap() error { return e.err }
+
 // findings ends a command with exit 1 after its output said why.
 func findings() error { return &exitErr{code: exitFindings} }
 
-// fail ends a command with exit 2 and a message, and an optional hint.
-func fail(err error, hint string) error { return &exitErr{code: exitError, err: err, hint: hint} }
+// withHint ends a command with exit 2, err's message and a hint: what to do
+// next.
+func withHint(err error, hint string) error { return &exitErr{code: exitError, err: err, hint: hint} }
 
-// usage ends a command with exit 2 for a usage error.
+// usage ends a command with exit 2 for a usage error: a flag, an argument or
+// a combination of them that the command does not accept.
 func usage(format string, args ...any) error {
 	return &exitErr{code: exitError, err: fmt.Errorf(format, args...)}
 }
@@ -65,17 +73,30 @@ func Main() (code int) {
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	// Every byte a command prints passes the credential detector: no
-	// format of any command prints a credential (DESIGN.md section 9).
+	// format of any command prints a credential (docs/design.md §13).
 	// Redaction changes lengths: a protocol that frames messages by
 	// length (Content-Length) redacts each body with secret.Redact before
 	// framing it, and writes to the writer underneath (Unwrap).
-	// The writers hold a line until its line feed (a credential may come
-	// in two writes): flush them last, after a panic's message too.
-	rout, rerr := secret.NewWriter(stdout), secret.NewWriter(stderr)
+	// Below the redacting writers, checkedWriter keeps the first error of
+	// the file: commands print without checking each write, and a write
+	// that failed (a full disk) fails the command here, once.
+	cout, cerr := &checkedWriter{w: stdout}, &checkedWriter{w: stderr}
+	rout, rerr := secret.NewWriter(cout), secret.NewWriter(cerr)
 	stdout, stderr = rout, rerr
 	defer func() {
+		// The writers hold a line until its line feed (a credential may
+		// come in two writes): flush them last, after a panic's message
+		// too.
 		rout.Flush()
 		rerr.Flush()
+		if cout.err != nil && code != exitError {
+			// The last line, flushed above, could not be written.
+			fmt.Fprintf(cerr, "charter: writing standard output: %v\n", cout.err)
+			code = exitError
+		}
+		if cerr.err != nil {
+			code = exitError
+		}
 		// The Claude Code hook's own failures, a command line cobra
 		// refuses or a panic among them, exit 1: exit 2 blocks the call.
 		if code == exitError && claudeCodeHook(args) {
@@ -93,17 +114,21 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
+	if rout.Flush(); cout.err != nil && (err == nil || errors.Is(err, cout.err)) {
+		// Commands print without checking each write: a failed one is
+		// reported here, once, whatever the command made of it.
+		err = fmt.Errorf("writing standard output: %w", cout.err)
+	}
 	if err == nil {
 		return exitOK
 	}
-	ee := asExit(err)
-	if ee == nil {
-		// cobra's own errors: unknown command or flag, wrong argument count.
-		fmt.Fprintf(stderr, "charter: %v\n", err)
-		fmt.Fprintf(stderr, "run 'charter --help' for usage\n")
-		return exitError
+	if strings.HasPrefix(err.Error(), "unknown command ") {
+		// The one error cobra makes itself (every flag and argument
+		// check is charter's): a command line, not a failure.
+		err = usage("%v (see '%s --help')", err, cmd.CommandPath())
 	}
+	ee := asExit(err)
 	if ee.err != nil {
 		fmt.Fprintf(stderr, "charter: %v\n", ee.err)
 	}
@@ -113,9 +138,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return ee.code
 }
 
-// asExit returns the exit error err carries, nil for cobra's own errors. A
-// revision that could not be read (revision.Error) is exit 2 with its hint:
-// this is the one place that says so.
+// asExit returns the exit code, message and hint err carries: exit 2 and
+// its message for a plain error. A revision that could not be read
+// (revision.Error) is exit 2 with its hint: this is the one place that
+// says so.
 func asExit(err error) *exitErr {
 	var ee *exitErr
 	if errors.As(err, &ee) {
@@ -123,10 +149,45 @@ func asExit(err error) *exitErr {
 	}
 	var re *revision.Error
 	if errors.As(err, &re) {
-		return &exitErr{code: exitError, err: re.Err, hint: re.Hint}
+		return &exitErr{code: exitError, err: re.Err, hint: cmp.Or(re.Hint, flagHint(re.Err))}
 	}
-	return nil
+	return &exitErr{code: exitError, err: err}
 }
+
+// flagHint says which flags avoid what a library reports, where one does:
+// libraries name the concept, the command line its flags.
+func flagHint(err error) string {
+	var nr *source.NotRepositoryError
+	var er *source.EmptyRepositoryError
+	switch {
+	case errors.As(err, &nr):
+		return "validate, lint and build without --rev or --staged still work"
+	case errors.As(err, &er):
+		return "without --rev, charter reads the working tree (or the index with --staged)"
+	}
+	return ""
+}
+
+// checkedWriter writes to w and keeps the first error; after one, it
+// writes nothing more.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// Unwrap returns the writer underneath (to ask whether it is a terminal).
+func (c *checkedWriter) Unwrap() io.Writer { return c.w }
 
 func newRoot(g *globals) *cobra.Command {
 	root := &cobra.Command{
@@ -141,9 +202,7 @@ identity across Git history.`,
 	}
 	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files")
 	registerTermFlags(root, g)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usage("%v (see '%s --help')", err, c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
 	// charter --version, as most tools have it: the first line of charter
 	// version.
 	root.Version = buildinfo.Read().Version

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/team"
+	"github.com/charter-dev/charter/internal/artifact/team"
+	"github.com/charter-dev/charter/internal/config/revision"
 )
 
 type routeOptions struct {
@@ -34,20 +34,17 @@ the skills are left out; ties go by agent id.`,
 		Example: `  charter route --skill python
   charter route --skill python --tags backend,api
   charter route --skill python --skill sql --format json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runRoute(g, o) },
 	}
 	cmd.Flags().StringArrayVar(&o.skills, "skill", nil, "a skill id the task needs (repeat for several)")
 	cmd.Flags().StringSliceVar(&o.tags, "tags", nil, "tags the matched skills should cover, comma-separated")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	formatVar(cmd, &o.format, "text", "json")
 	cmd.Flags().StringVar(&o.rev, "rev", "", "read the config root as of this Git revision instead of the working tree")
 	return cmd
 }
 
 func runRoute(g *globals, o *routeOptions) error {
-	if o.format != "text" && o.format != "json" {
-		return usage("unknown format %q; valid formats: text, json", o.format)
-	}
 	if len(o.skills) == 0 {
 		return usage("--skill is required: name a skill id the task needs, such as --skill python")
 	}

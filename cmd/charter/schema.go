@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/schema"
+	"github.com/charter-dev/charter/internal/editor/schema"
 )
 
 type schemaOptions struct {
@@ -33,10 +33,10 @@ docs/editors.md shows how to use it.`,
 		Example: `  charter schema > charter-schema.cue
   charter schema --format jsonschema > charter.schema.json
   charter schema --format jsonschema --for agent > agent.schema.json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSchema(g, o) },
 	}
-	cmd.Flags().StringVar(&o.format, "format", "cue", "output format: cue or jsonschema (json is the same as jsonschema)")
+	formatVar(cmd, &o.format, "cue", "jsonschema").alias("json", "jsonschema")
 	cmd.Flags().StringVar(&o.target, "for", "repo", "what the schema describes: repo, agent (agent.json) or profile (profiles/<name>.json)")
 	return cmd
 }
@@ -50,13 +50,11 @@ func runSchema(g *globals, o *schemaOptions) error {
 	switch o.format {
 	case "cue":
 		b, err = schema.CUE(t)
-	case "jsonschema", "json":
+	case "jsonschema":
 		b, err = schema.JSONSchema(t)
-	default:
-		return usage("unknown format %q; valid formats: cue, jsonschema", o.format)
 	}
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	_, err = g.stdout.Write(b)
 	return err

@@ -13,9 +13,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/charter-dev/charter/internal/npmtools"
-	"github.com/charter-dev/charter/internal/realtool"
-	"github.com/charter-dev/charter/internal/registrytest"
+	"github.com/charter-dev/charter/internal/testkit/npmtools"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
+	"github.com/charter-dev/charter/internal/testkit/registrytest"
 )
 
 func TestMain(m *testing.M) {
@@ -41,11 +41,11 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seeds, err := filepath.Abs("../../importer/testdata/seeds")
+	seeds, err := filepath.Abs("../../internal/interop/importer/testdata/seeds")
 	if err != nil {
 		t.Fatal(err)
 	}
-	junitXSD, err := filepath.Abs("../../diag/testdata/junit-10.xsd")
+	junitXSD, err := filepath.Abs("../../internal/output/diag/testdata/junit-10.xsd")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/charter-dev/charter/bundle"
+import "github.com/charter-dev/charter/internal/artifact/bundle"
 
 // writeDir writes the bundle (bundle.WriteDir). It is a variable so that
 // the tests can make writing fail as a read-only directory does, whoever

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/cuefmt"
-	"github.com/charter-dev/charter/history"
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/secret"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/editor/cuefmt"
+	"github.com/charter-dev/charter/internal/output/secret"
+	"github.com/charter-dev/charter/internal/repo/history"
 	"github.com/spf13/cobra"
 )
 
@@ -33,9 +33,9 @@ leaves the standard library out). It prints the diagnostics and exits 1
 when the working tree does not validate.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if whole {
-				return cobra.NoArgs(cmd, args)
+				return noArgs(cmd, args)
 			}
-			return cobra.ExactArgs(1)(cmd, args)
+			return takes(1, "AGENT")(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if whole {
@@ -44,7 +44,7 @@ when the working tree does not validate.`,
 			return runShow(g, args[0], fmtFlag)
 		},
 	}
-	cmd.Flags().StringVar(&fmtFlag, "format", "json", "output format: json or cue (json only with --repo)")
+	formatVar(cmd, &fmtFlag, "json", "cue")
 	cmd.Flags().BoolVar(&whole, "repo", false, "print the repository's whole value (standard library and your files) as JSON")
 	return cmd
 }
@@ -63,22 +63,19 @@ func runShowRepo(g *globals, outFormat string) error {
 	}
 	b, err := rev.Validation.Repo().Whole().MarshalJSON()
 	if err != nil {
-		return fail(fmt.Errorf("cannot print the repository as JSON: %v", err), "")
+		return fmt.Errorf("cannot print the repository as JSON: %v", err)
 	}
 	// Indented like every other JSON charter prints; numbers as written.
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return fail(err, "")
+		return err
 	}
 	return writeJSON(g.stdout, secret.RedactNamed(v))
 }
 
 func runShow(g *globals, arg, outFormat string) error {
-	if outFormat != "json" && outFormat != "cue" {
-		return usage("unknown format %q; valid formats: json, cue", outFormat)
-	}
 	id, at, hasAt := strings.Cut(arg, "@")
 	var doc map[string]any
 	var err error
@@ -101,7 +98,7 @@ func runShow(g *globals, arg, outFormat string) error {
 	}
 	b, err := cuefmt.Encode(map[string]any{"agents": map[string]any{id: doc}})
 	if err != nil {
-		return fail(fmt.Errorf("agent %s: %w", id, err), "")
+		return fmt.Errorf("agent %s: %w", id, err)
 	}
 	_, err = fmt.Fprintf(g.stdout, "%s\n", b)
 	return err
@@ -145,7 +142,7 @@ func showAt(g *globals, src revision.Source, id string) (map[string]any, error) 
 	}
 	doc, err := bundle.AgentDocIn(prog, id)
 	if err != nil {
-		return nil, fail(err, "")
+		return nil, err
 	}
 	if doc == nil {
 		return nil, unknownName("agent at "+rev.Name, id, model.Sorted(prog.Config.Agents))

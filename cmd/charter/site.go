@@ -3,12 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/site"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/site"
 )
 
 type siteOptions struct {
@@ -46,7 +47,7 @@ still gets an index that lists every error, and site exits 1.`,
 		Example: `  charter site --out public
   charter site --rev v1.3.0 --history --out public
   charter site --diff v1.2.0..v1.3.0 --out review`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSite(g, o) },
 	}
 	f := cmd.Flags()
@@ -62,21 +63,31 @@ func runSite(g *globals, o *siteOptions) error {
 		return usage("--out is required: name the directory to write the site into, such as --out public")
 	}
 	if err := bundle.CheckOutput(o.out, g.dir, "the site", "a site charter site wrote (its index.html is not charter's)", site.IsSite); err != nil {
-		return fail(err, "")
+		return err
 	}
-	res, err := site.Build(site.Options{Dir: g.dir, Rev: o.rev, History: o.history, Diff: o.diff})
+	opts := site.Options{Dir: g.dir, Rev: o.rev, History: o.history}
+	if o.diff != "" {
+		var ok bool
+		opts.DiffFrom, opts.DiffTo, ok = strings.Cut(o.diff, "..")
+		if !ok || opts.DiffFrom == "" || strings.HasPrefix(opts.DiffTo, ".") {
+			return &exitErr{code: exitError,
+				err:  fmt.Errorf("--diff %q: want A..B, two revisions (B empty for the working tree)", o.diff),
+				hint: "for example --diff v1.2.0..v1.3.0, or --diff HEAD.. for the uncommitted changes"}
+		}
+	}
+	res, err := site.Build(opts)
 	if err != nil {
 		var re *revision.Error
 		if errors.As(err, &re) {
-			return fail(re.Err, re.Hint)
+			return withHint(re.Err, re.Hint)
 		}
-		return fail(err, "")
+		return err
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(g.stderr, "charter: %s\n", n)
 	}
 	if err := bundle.WriteDir(o.out, res.Files); err != nil {
-		return fail(fmt.Errorf("writing %s: %v", o.out, err), "the previous site, if any, is untouched")
+		return withHint(fmt.Errorf("writing %s: %v", o.out, err), "the previous site, if any, is untouched")
 	}
 	if res.Invalid {
 		_ = writeDiagnostics(g, "text", res.Diagnostics)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/team"
+	"github.com/charter-dev/charter/internal/artifact/team"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/revision"
 )
 
 type teamOptions struct {
@@ -31,18 +31,15 @@ any pair on demand.`,
 		Example: `  charter team ann bob
   charter team ann bob --format json
   charter team ann bob --rev HEAD~1`,
-		Args: cobra.ExactArgs(2),
+		Args: takes(2, "AGENT", "AGENT"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTeam(g, o, args[0], args[1]) },
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	formatVar(cmd, &o.format, "text", "json")
 	cmd.Flags().StringVar(&o.rev, "rev", "", "read the config root as of this Git revision instead of the working tree")
 	return cmd
 }
 
 func runTeam(g *globals, o *teamOptions, a, b string) error {
-	if o.format != "text" && o.format != "json" {
-		return usage("unknown format %q; valid formats: text, json", o.format)
-	}
 	if a == b {
 		return usage("name two different agents: %q is given twice", a)
 	}
@@ -51,9 +48,9 @@ func runTeam(g *globals, o *teamOptions, a, b string) error {
 	if err != nil {
 		var re *revision.Error
 		if errors.As(err, &re) {
-			return fail(re.Err, re.Hint)
+			return withHint(re.Err, re.Hint)
 		}
-		return fail(err, "")
+		return err
 	}
 	if !r.OK() {
 		_ = writeDiagnostics(g, "text", r.Diagnostics)

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/charter-dev/charter/diag"
+	"github.com/charter-dev/charter/internal/output/diag"
 )
 
 // Terminal output: colour and --quiet. Output differs for a terminal and a
@@ -21,18 +21,9 @@ var colorModes = []string{"auto", "always", "never"}
 // registerTermFlags adds --quiet and --color to the root command.
 func registerTermFlags(root *cobra.Command, g *globals) {
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print no ok or summary lines: only diagnostics, data and errors")
-	root.PersistentFlags().StringVar(&g.color, "color", "auto", "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return g.checkColor() }
-}
-
-// checkColor validates --color, once for every command (the root's
-// PersistentPreRunE).
-func (g *globals) checkColor() error {
-	switch g.color {
-	case "", "auto", "always", "never":
-		return nil
-	}
-	return usage("--color %q: want auto, always or never", g.color)
+	g.color = "auto"
+	root.PersistentFlags().Var(&choice{value: &g.color, noun: "color", values: colorModes}, "color", "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never")
+	_ = root.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(colorModes, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // colorFor reports whether output to w gets ANSI colour (see colorWhen).
@@ -53,7 +44,11 @@ func (g *globals) colorWhen(terminal bool) bool {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
-	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
 		w = u.Unwrap()
 	}
 	f, ok := w.(*os.File)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charter-dev/charter/starter"
+	"github.com/charter-dev/charter/internal/repo/starter"
 )
 
 // starterRepo writes the starter repository, with bad.cue added when bad.
@@ -63,7 +63,7 @@ func TestColor(t *testing.T) {
 	// Every command checks --color, not only those that print diagnostics.
 	for _, args := range [][]string{{"-C", bad, "validate"}, {"version"}, {"-C", good, "lint", "--format", "json"}} {
 		code, _, stderr = runArgs(append([]string{"--color", "sometimes"}, args...)...)
-		if code != exitError || !strings.Contains(stderr, `--color "sometimes": want auto, always or never`) {
+		if code != exitError || !strings.Contains(stderr, `unknown color "sometimes"; valid colors: auto, always, never`) {
 			t.Errorf("bad --color with %v: exit %d, stderr %q", args, code, stderr)
 		}
 	}

@@ -8,9 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/revision"
-	"github.com/charter-dev/charter/rules"
-	"github.com/charter-dev/charter/ruletest"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/enforce/ruletest"
 )
 
 type testOptions struct {
@@ -39,21 +38,18 @@ JSON array, --format junit as a JUnit XML report for CI test reporters
 --against REV runs the same tests on REV's profiles as well and lists
 every call whose verdict differs between REV and the working tree: what a
 change to a profile does to recorded sessions.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTests(g, o) },
 	}
 	cmd.Flags().StringVar(&o.run, "run", "", "run only the tests whose names match this regular expression")
 	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "print every test, not only failures")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, json or junit")
+	formatVar(cmd, &o.format, "text", "json", "junit")
 	cmd.Flags().StringVar(&o.against, "against", "", "also run the tests on this revision's profiles and list the verdicts that changed")
 	cmd.Flags().BoolVar(&o.std, "std", false, "also run the standard library's tests")
 	return cmd
 }
 
 func runTests(g *globals, o *testOptions) error {
-	if o.format != "text" && o.format != "json" && o.format != "junit" {
-		return usage("unknown format %q; valid formats: text, json, junit", o.format)
-	}
 	var filter *regexp.Regexp
 	if o.run != "" {
 		re, err := regexp.Compile(o.run)
@@ -101,7 +97,7 @@ func writeTests(g *globals, o *testOptions, runs []ruletest.Run, failed int) err
 		}
 		return writeJSON(g.stdout, runs)
 	case "junit":
-		return rules.WriteJUnit(g.stdout, ruletest.ReportCases(runs, o.against))
+		return ruletest.WriteJUnit(g.stdout, runs, o.against)
 	default:
 		writeTestText(g, o, runs, failed)
 	}

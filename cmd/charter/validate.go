@@ -19,18 +19,15 @@ charter's schema and standard library, and checks that every name it uses
 (agent types, presets, profiles, behavior types, categories, settings and
 options) exists. It prints one line per problem at the user's
 file:line:col and exits 1 when there is an error.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(g, o) },
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	formatVar(cmd, &o.format, "text", "json")
 	o.register(cmd, true)
 	return cmd
 }
 
 func runValidate(g *globals, o *validateOptions) error {
-	if o.format != "text" && o.format != "json" {
-		return usage("unknown format %q; valid formats: text, json", o.format)
-	}
 	rev, err := evaluate(g, o.source(g))
 	if err != nil {
 		return err

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/charter-dev/charter/bundle"
-	"github.com/charter-dev/charter/cardsign"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/release/cardsign"
 )
 
 type verifyOptions struct {
@@ -26,32 +26,29 @@ key in --key (a PEM file, Ed25519 or ECDSA P-256; a private key file
 works too); an agent without a card fails. The signatures cover the
 cards only: manifest.json is not signed (docs/release.md). It exits 1
 when anything does not verify.`,
-		Args: cobra.ExactArgs(1),
+		Args: takes(1, "DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(g, o, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.key, "key", "", "the PEM public key the cards must be signed with (required)")
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	formatVar(cmd, &o.format, "text", "json")
 	return cmd
 }
 
 func runVerify(g *globals, o *verifyOptions, dir string) error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
 	if o.key == "" {
 		return usage("verify needs --key FILE: the public key the cards are signed with")
 	}
 	v, err := cardsign.ReadVerifier(o.key)
 	if err != nil {
-		return fail(fmt.Errorf("--key %v", err), "")
+		return fmt.Errorf("--key %v", err)
 	}
 	t, err := bundle.ReadDir(dir)
 	if err != nil {
-		return fail(fmt.Errorf("reading the bundle: %v", err), "")
+		return fmt.Errorf("reading the bundle: %v", err)
 	}
 	r, err := v.VerifyBundle(t)
 	if err != nil {
-		return fail(fmt.Errorf("%s: %v", dir, err), "")
+		return fmt.Errorf("%s: %v", dir, err)
 	}
 	if o.format == "json" {
 		if err := writeJSON(g.stdout, r); err != nil {
@@ -65,6 +62,12 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 			if c.Error != "" {
 				fmt.Fprintf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
 			}
+		}
+	}
+	for _, c := range r.Cards {
+		if c.Error == cardsign.ErrUnsigned.Error() {
+			fmt.Fprintf(g.stderr, "hint: sign the cards with charter build --sign-key FILE\n")
+			break
 		}
 	}
 	if !r.OK {

@@ -13,7 +13,7 @@ func newVersionCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print charter's version, commit and CUE version",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			info := buildinfo.Read()
 			switch format {
@@ -21,12 +21,10 @@ func newVersionCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(g.stdout, "charter %s\ncommit: %s\ncue: %s\ngo: %s\n", info.Version, info.Commit, info.CUEVersion, info.GoVersion)
 			case "json":
 				return writeJSON(g.stdout, info)
-			default:
-				return usage("unknown format %q; valid formats: text, json", format)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	formatVar(cmd, &format, "text", "json")
 	return cmd
 }

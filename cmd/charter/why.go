@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/fieldpath"
-	"github.com/charter-dev/charter/model"
+	"github.com/charter-dev/charter/internal/config/fieldpath"
+	"github.com/charter-dev/charter/internal/config/model"
 )
 
 func newWhyCmd(g *globals) *cobra.Command {
@@ -28,17 +28,14 @@ profile) it says where the value is declared.`,
 		Example: `  charter why planner behavior.scheduling.ambiguous_time
   charter why coder model.temperature
   charter why ravi tools.write_file`,
-		Args: cobra.ExactArgs(2),
+		Args: takes(2, "AGENT", "PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runWhy(g, args[0], args[1], format) },
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	formatVar(cmd, &format, "text", "json")
 	return cmd
 }
 
 func runWhy(g *globals, id, path, format string) error {
-	if format != "text" && format != "json" {
-		return usage("unknown format %q; valid formats: text, json", format)
-	}
 	prog, a, err := compiledAgent(g, id)
 	if err != nil {
 		return err
@@ -76,9 +73,8 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 	}
 	rs, ok := a.Setting(category, setting)
 	if !ok && a.Type != nil {
-		return fail(fmt.Errorf("agent %s has no %s behavior: its type %s leaves the category out of its prompts (its categories: %s)",
-			a.ID, category, a.Decl.Type, model.NameList(a.Type.Categories)),
-			fmt.Sprintf("add %s to agentTypes.%s.categories to give its agents that section", category, a.Decl.Type))
+		return withHint(fmt.Errorf("agent %s has no %s behavior: its type %s leaves the category out of its prompts (its categories: %s)",
+			a.ID, category, a.Decl.Type, model.NameList(a.Type.Categories)), fmt.Sprintf("add %s to agentTypes.%s.categories to give its agents that section", category, a.Decl.Type))
 	}
 	steps := prog.Steps(a, category, setting)
 	if format == "json" {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/model"
-	"github.com/charter-dev/charter/validate"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/validate"
 )
 
 // whyTool prints whether agent a may call tool, and which declaration
@@ -22,7 +22,7 @@ func whyTool(g *globals, prog *compiler.Program, a *compiler.Agent, tool, format
 		return &exitErr{code: exitError, err: err, hint: hint}
 	}
 	if err != nil {
-		return fail(err, "")
+		return err
 	}
 	ex := ans.Exclusion
 	if format == "json" {

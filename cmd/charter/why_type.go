@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/fieldpath"
+	"github.com/charter-dev/charter/internal/config/fieldpath"
 )
 
 // whyTypeDefault prints where a value an agent takes from its agent type

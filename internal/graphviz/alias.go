@@ -344,7 +344,6 @@ var (
 
 // functions from gvc package.
 var (
-	SetFontLoader   = gvc.SetFontLoader
 	DefaultPlugins  = gvc.DefaultPlugins
 	DeviceQuality   = gvc.WithDeviceQuality
 	DeviceFeatures  = gvc.WithDeviceFeatures

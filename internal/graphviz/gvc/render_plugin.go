@@ -267,13 +267,11 @@ func defaultRenderPluginConfig(typ string, engine RenderEngine) *renderConfig {
 	}
 }
 
-func newPNGRenderEngine() *ImageRenderer {
-	return &ImageRenderer{DefaultRenderEngine: new(DefaultRenderEngine)}
-}
+// newPNGRenderEngine and newJPGRenderEngine draw nothing: upstream's image
+// renderer is left out of this copy (README.md).
+func newPNGRenderEngine() *DefaultRenderEngine { return new(DefaultRenderEngine) }
 
-func newJPGRenderEngine() *ImageRenderer {
-	return &ImageRenderer{DefaultRenderEngine: new(DefaultRenderEngine)}
-}
+func newJPGRenderEngine() *DefaultRenderEngine { return new(DefaultRenderEngine) }
 
 type renderConfig struct {
 	Type         string

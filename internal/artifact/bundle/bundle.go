@@ -1,0 +1,409 @@
+// Package bundle turns a compiled program into the bundle release jobs
+// publish and agent runtimes load (docs/design.md §7):
+//
+//	manifest.json              versions, source commit and tree, every file's sha256 and size
+//	agents/<id>/agent.json     the resolved agent, with its content hash
+//	agents/<id>/prompt.md      the compiled system prompt ({name} runtime variables kept)
+//	agents/<id>/card.json      the A2A v1.0 Agent Card, RFC 8785 canonical JSON
+//	profiles/<name>.json       each flattened rule profile
+//	categories.json            every category, setting and option
+//	flows.json                 every flow resolved, when the repository declares one
+//	team.json                  pairwise compatibility and the skill index
+//
+// The same input gives the same bytes: JSON keys are sorted (RFC 8785 order,
+// then indented, except card.json which stays canonical), every list has a
+// stable order, and nothing records the time but the source commit's.
+package bundle
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/artifact/a2a"
+	"github.com/charter-dev/charter/internal/artifact/team"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/par"
+	"github.com/charter-dev/charter/render"
+)
+
+// SchemaVersion is the version of the bundle layout.
+const SchemaVersion = "1"
+
+// Source names the Git commit a bundle was built from.
+type Source struct {
+	Commit string    `json:"commit"`
+	Tree   string    `json:"tree"`
+	Time   time.Time `json:"time"`
+}
+
+// Options describe the build.
+type Options struct {
+	CharterVersion string
+	CUEVersion     string
+	// Source is nil when building from the working tree.
+	Source *Source
+	// SignCard, when set, signs each agent's card.json: it gets the
+	// canonical card and returns it with its signatures.
+	SignCard func(card []byte) ([]byte, error)
+	// Versions holds, when building from Git, each agent's version number
+	// as `charter log` counts it; agent.json records it as version.
+	Versions map[string]int
+}
+
+// Tree is a bundle in memory: slash-separated paths to contents.
+type Tree map[string][]byte
+
+// Paths returns the paths of t in sorted order.
+func (t Tree) Paths() []string { return model.Sorted(t) }
+
+// Manifest is what manifest.json holds.
+type Manifest struct {
+	SchemaVersion  string  `json:"schema_version"`
+	CharterVersion string  `json:"charter_version"`
+	CUEVersion     string  `json:"cue_version"`
+	Source         *Source `json:"source,omitempty"`
+	Files          []File  `json:"files"`
+}
+
+// File is one entry of the manifest.
+type File struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Size   int    `json:"size"`
+}
+
+// Build renders every artifact of prog.
+func Build(prog *compiler.Program, opts Options) (Tree, error) {
+	t := Tree{}
+	var mu sync.Mutex
+	put := func(path string, b []byte) {
+		mu.Lock()
+		t[path] = b
+		mu.Unlock()
+	}
+
+	// team.json scores every pair of agents (keeping every score only up
+	// to team.FullMatrixMax agents): the biggest single task, so it runs
+	// beside the agents.
+	teamDone := make(chan error, 1)
+	go func() {
+		// It is large: compact, its keys sorted
+		// by the declaration order of team.Team's fields.
+		tm, err := marshal(team.Build(prog.Config.Agents))
+		if err == nil {
+			put("team.json", append(tm, '\n'))
+		}
+		teamDone <- err
+	}()
+
+	errs := make([]error, len(prog.Agents))
+	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], opts, put) })
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	for name, p := range prog.Profiles {
+		b, err := Pretty(p)
+		if err != nil {
+			return nil, err
+		}
+		put("profiles/"+name+".json", b)
+	}
+	cats, err := Pretty(categories(prog))
+	if err != nil {
+		return nil, err
+	}
+	put("categories.json", cats)
+	if len(prog.Config.Flows) > 0 {
+		fl, err := Pretty(flows(prog.Config))
+		if err != nil {
+			return nil, err
+		}
+		put("flows.json", fl)
+	}
+	if err := <-teamDone; err != nil {
+		return nil, err
+	}
+
+	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: []File{}}
+	for _, p := range t.Paths() {
+		sum := sha256.Sum256(t[p])
+		m.Files = append(m.Files, File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(t[p])})
+	}
+	mb, err := Pretty(m)
+	if err != nil {
+		return nil, err
+	}
+	t["manifest.json"] = mb
+	return t, nil
+}
+
+func buildAgent(prog *compiler.Program, a *compiler.Agent, opts Options, put func(string, []byte)) error {
+	dir := "agents/" + a.ID + "/"
+	prompt, err := render.Render(prog, a)
+	if err != nil {
+		return err
+	}
+	text := prompt.String()
+	put(dir+"prompt.md", []byte(text))
+
+	doc, err := AgentJSON(a, text)
+	if err != nil {
+		return err
+	}
+	canon, hash, err := canonicalHash(doc)
+	if err != nil {
+		return err
+	}
+	doc = insertMember(canon, "content_hash", appendString(nil, hash))
+	if n, ok := opts.Versions[a.ID]; ok {
+		// Outside the hash: the number follows from the hash's history.
+		doc = insertMember(doc, "version", []byte(strconv.Itoa(n)))
+	}
+	doc, err = withSources(doc, a)
+	if err != nil {
+		return err
+	}
+	put(dir+"agent.json", indent(doc))
+
+	card, err := Canonical(Card(prog, a, hash))
+	if err != nil {
+		return err
+	}
+	if opts.SignCard != nil {
+		if card, err = opts.SignCard(card); err != nil {
+			return fmt.Errorf("signing the card of agent %s: %v", a.ID, err)
+		}
+	}
+	put(dir+"card.json", card)
+	return nil
+}
+
+// AgentDoc returns the content of agent.json as a JSON object, with its
+// content_hash: the SHA-256 of the object's RFC 8785 form without the hash.
+// prompt is the compiled prompt (prompt.md), so that the hash covers
+// everything the agent is, option texts included.
+func AgentDoc(a *compiler.Agent, prompt string) (map[string]any, string, error) {
+	b, err := AgentJSON(a, prompt)
+	if err != nil {
+		return nil, "", err
+	}
+	return DecodeAgent(b)
+}
+
+// DecodeAgent returns the agent.json object of AgentJSON's output, with its
+// content_hash.
+func DecodeAgent(b []byte) (map[string]any, string, error) {
+	_, hash, err := canonicalHash(b)
+	if err != nil {
+		return nil, "", err
+	}
+	g, err := decode(b)
+	if err != nil {
+		return nil, "", err
+	}
+	doc := g.(map[string]any)
+	doc["content_hash"] = hash
+	return doc, hash, nil
+}
+
+// AgentJSON returns agent.json without its hash, as a JSON object: the
+// agent's declaration with the resolved values over it. Its members are
+// in no order and may repeat a key (the last one counts; DecodeAgent reads
+// it so). Equal agents give equal bytes, so comparing the bytes is a quick
+// test for a change.
+func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
+	behavior := map[string]any{}
+	for _, c := range a.Behavior {
+		settings := map[string]any{}
+		for _, s := range c.Settings {
+			settings[s.Name] = s.Value
+		}
+		behavior[c.Name] = settings
+	}
+	resolved := map[string]any{"id": a.ID, "behavior": behavior, "variables": a.Variables, "prompt": prompt}
+	typeParts(a, resolved)
+	if a.Variables == nil {
+		resolved["variables"] = map[string]any{}
+	}
+	var behaviors []any
+	for _, b := range a.Behaviors {
+		rb := map[string]any{"type": b.Type, "kind": b.Kind, "params": b.Params}
+		if len(b.Events) > 0 {
+			rb["events"] = b.Events
+		}
+		if len(b.Context) > 0 {
+			rb["context"] = b.Context
+		}
+		behaviors = append(behaviors, rb)
+	}
+	if behaviors != nil {
+		resolved["behaviors"] = behaviors
+	}
+	if len(a.Tools) > 0 {
+		resolved["provided_tools"] = a.Tools
+	}
+	// What the agent may call, computed once by the compiler: runtimes,
+	// eval and the Claude Code hook read these, never the lists above.
+	resolved["effective_tools"] = a.EffectiveNames()
+	if len(a.Excluded) > 0 {
+		resolved["excluded_tools"] = a.Excluded
+	}
+	if a.Restricted() {
+		resolved["tools_restricted"] = true
+	}
+	if len(a.RuntimeTools) > 0 {
+		resolved["runtime_tools"] = a.RuntimeTools
+	}
+	if a.Profile != nil {
+		resolved["profile"] = a.Profile
+	}
+	decl, err := marshal(a.Decl)
+	if err != nil {
+		return nil, err
+	}
+	over, err := marshal(resolved)
+	if err != nil {
+		return nil, err
+	}
+	if len(decl) < 2 || decl[0] != '{' || len(over) < 2 || over[0] != '{' {
+		return nil, fmt.Errorf("internal error: agent %s does not encode as a JSON object", a.ID)
+	}
+	// One object, the declaration's members then the resolved ones:
+	// decoding keeps the last of two equal keys, so resolved values win.
+	joined := make([]byte, 0, len(decl)+len(over))
+	joined = append(joined, decl[:len(decl)-1]...)
+	if len(decl) > 2 {
+		joined = append(joined, ',')
+	}
+	return append(joined, over[1:]...), nil
+}
+
+// canonicalHash returns the RFC 8785 form of doc (agent.json without its
+// content_hash) and the content hash: the SHA-256 of that form without
+// the runtime state (see RuntimeState).
+func canonicalHash(doc []byte) ([]byte, string, error) {
+	canon, err := transform(nil, doc)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(hashed(canon))
+	return canon, hex.EncodeToString(sum[:]), nil
+}
+
+// ContentHash returns the content hash of an agent whose compiled prompt
+// is prompt: agent.json's content_hash.
+func ContentHash(a *compiler.Agent, prompt string) (string, error) {
+	doc, err := AgentJSON(a, prompt)
+	if err != nil {
+		return "", err
+	}
+	_, hash, err := canonicalHash(doc)
+	return hash, err
+}
+
+// Card returns an agent's A2A Agent Card, versioned by the repository's
+// a2a.version, or else by its content hash (0.0.0+ its first 12 digits).
+func Card(prog *compiler.Program, a *compiler.Agent, hash string) *a2a.Card {
+	version := prog.Config.A2A.Version
+	if version == "" {
+		version = "0.0.0+" + hash[:12]
+	}
+	return a2a.NewCard(a.ID, a.Decl, prog.Config.A2A, version)
+}
+
+// decode reads JSON as generic values (objects as maps, numbers as
+// json.Number).
+func decode(b []byte) (any, error) {
+	var g any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&g); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Canonical encodes v as RFC 8785 canonical JSON.
+func Canonical(v any) ([]byte, error) {
+	b, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return transform(nil, b)
+}
+
+// Pretty encodes v in its RFC 8785 form, indented by two spaces, ending in
+// a newline: keys sorted, numbers and strings written as RFC 8785 writes
+// them. Only the content hash and card.json need the canonical form to the
+// letter (see Canonical); the other files are indented for people.
+func Pretty(v any) ([]byte, error) {
+	c, err := Canonical(v)
+	if err != nil {
+		return nil, err
+	}
+	return indent(c), nil
+}
+
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding JSON: %v", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// categories is the content of categories.json: every category in prompt
+// order with its settings in prompt order.
+func categories(prog *compiler.Program) any {
+	type option struct {
+		Name        string `json:"name"`
+		Text        string `json:"text"`
+		Description string `json:"description,omitempty"`
+		Deprecated  string `json:"deprecated,omitempty"`
+	}
+	type setting struct {
+		Name        string       `json:"name"`
+		Description string       `json:"description,omitempty"`
+		Line        string       `json:"line"`
+		Default     model.Choice `json:"default"`
+		Options     []option     `json:"options,omitempty"`
+		Range       *model.Range `json:"range,omitempty"`
+		Values      []float64    `json:"values,omitempty"`
+		Integer     bool         `json:"integer,omitempty"`
+		Deprecated  string       `json:"deprecated,omitempty"`
+	}
+	type category struct {
+		Name        string    `json:"name"`
+		Title       string    `json:"title"`
+		Description string    `json:"description,omitempty"`
+		Settings    []setting `json:"settings"`
+	}
+	out := []category{}
+	for _, cname := range prog.CategoryOrder {
+		c := prog.Config.Categories[cname]
+		rc := category{Name: cname, Title: c.Title, Description: c.Description, Settings: []setting{}}
+		for _, sname := range prog.SettingOrder[cname] {
+			s := c.Settings[sname]
+			rs := setting{Name: sname, Description: s.Description, Line: s.Line, Default: s.Default, Range: s.Range, Values: s.Values, Integer: s.Integer, Deprecated: s.Deprecated}
+			for _, oname := range model.Sorted(s.Options) {
+				o := s.Options[oname]
+				rs.Options = append(rs.Options, option{Name: oname, Text: o.Text, Description: o.Description, Deprecated: o.Deprecated})
+			}
+			rc.Settings = append(rc.Settings, rs)
+		}
+		out = append(out, rc)
+	}
+	return map[string]any{"categories": out}
+}

@@ -1,0 +1,82 @@
+package cardsign
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+)
+
+// CardResult is the verdict on one card of a bundle.
+type CardResult struct {
+	Agent string `json:"agent"`
+	Path  string `json:"path"`
+	// Error says why the card does not verify; empty when it does.
+	Error string `json:"error,omitempty"`
+}
+
+// VerifyCards checks the agents/<id>/card.json of every agent of t (every
+// folder under agents/), in path order. An agent without a card does not
+// verify: its prompt and agent.json would go unvouched for.
+func (v *Verifier) VerifyCards(t bundle.Tree) []CardResult {
+	var out []CardResult
+	seen := map[string]bool{}
+	for _, p := range t.Paths() {
+		rest, ok := strings.CutPrefix(p, "agents/")
+		if !ok {
+			continue
+		}
+		id, _, ok := strings.Cut(rest, "/")
+		if !ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		r := CardResult{Agent: id, Path: "agents/" + id + "/card.json"}
+		if card, ok := t[r.Path]; !ok {
+			r.Error = "the agent has no card.json, so no signature vouches for it"
+		} else if err := v.Verify(card); err != nil {
+			r.Error = err.Error()
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// BundleReport is the verdict on a whole bundle: its files against
+// manifest.json, and every agent's card against the key. Its JSON is what
+// `charter verify --format json` prints.
+type BundleReport struct {
+	// The fields in the order of their JSON names, as verify has always
+	// printed them.
+	Cards []CardResult `json:"cards"`
+	Files int          `json:"files"`
+	KeyID string       `json:"key_id"`
+	// ManifestProblems are the files that differ from manifest.json.
+	ManifestProblems []string `json:"manifest_problems"`
+	OK               bool     `json:"ok"`
+	// BadCards counts the cards that do not verify.
+	BadCards int `json:"-"`
+}
+
+// VerifyBundle checks t's files against its manifest.json (bundle.Verify)
+// and its cards against v. An error is a bundle that cannot be checked at
+// all (no manifest, a newer layout); what does not verify is in the report.
+func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
+	r := &BundleReport{KeyID: v.KeyID(), Files: len(t), ManifestProblems: []string{}, Cards: []CardResult{}}
+	_, err := bundle.Verify(t)
+	var verr *bundle.VerifyError
+	switch {
+	case errors.As(err, &verr):
+		r.ManifestProblems = append(r.ManifestProblems, verr.Problems...)
+	case err != nil:
+		return nil, err
+	}
+	r.Cards = append(r.Cards, v.VerifyCards(t)...)
+	for _, c := range r.Cards {
+		if c.Error != "" {
+			r.BadCards++
+		}
+	}
+	r.OK = len(r.ManifestProblems) == 0 && r.BadCards == 0
+	return r, nil
+}

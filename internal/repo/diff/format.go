@@ -1,0 +1,174 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charter-dev/charter/internal/output/secret"
+)
+
+// Report is a whole diff: agent changes (classed) and changes to the other
+// declarations (neutral).
+type Report struct {
+	From    string   `json:"from"`
+	To      string   `json:"to"`
+	Changes []Change `json:"changes"`
+}
+
+// Summary counts changes by effect.
+func (r *Report) Summary() (widened, narrowed, neutral int) {
+	for _, c := range r.Changes {
+		switch c.Effect {
+		case Widened:
+			widened++
+		case Narrowed:
+			narrowed++
+		default:
+			neutral++
+		}
+	}
+	return
+}
+
+// groups splits changes by agent ("" last: other declarations), keeping order.
+func (r *Report) groups() ([]string, map[string][]Change) {
+	var order []string
+	by := map[string][]Change{}
+	for _, c := range r.Changes {
+		if _, ok := by[c.Agent]; !ok && c.Agent != "" {
+			order = append(order, c.Agent)
+		}
+		by[c.Agent] = append(by[c.Agent], c)
+	}
+	if len(by[""]) > 0 {
+		order = append(order, "")
+	}
+	return order, by
+}
+
+// WriteText writes a readable summary per agent, widened changes first.
+func (r *Report) WriteText(w io.Writer) error {
+	if len(r.Changes) == 0 {
+		_, err := fmt.Fprintf(w, "no changes between %s and %s\n", r.From, r.To)
+		return err
+	}
+	wi, na, ne := r.Summary()
+	fmt.Fprintf(w, "%s..%s: %s (%d widened, %d narrowed, %d neutral)\n", r.From, r.To, changes(len(r.Changes)), wi, na, ne)
+	order, by := r.groups()
+	for _, agent := range order {
+		if agent == "" {
+			fmt.Fprintf(w, "\nother declarations:\n")
+		} else {
+			fmt.Fprintf(w, "\nagent %s:\n", agent)
+		}
+		for _, c := range by[agent] {
+			mark := map[string]string{Widened: "! widened ", Narrowed: "  narrowed", Neutral: "          "}[c.Effect]
+			fmt.Fprintf(w, "  %s %s %s%s\n", mark, c.Path, describe(c), reason(c))
+		}
+	}
+	return nil
+}
+
+func reason(c Change) string {
+	if c.Reason == "" {
+		return ""
+	}
+	return " (" + c.Reason + ")"
+}
+
+func describe(c Change) string {
+	if c.Change == Modified && strings.HasSuffix(c.Path, ".prompt") {
+		return promptChange(c)
+	}
+	switch c.Change {
+	case Added:
+		return "added " + brief(c.New)
+	case Removed:
+		return "removed (was " + brief(c.Old) + ")"
+	}
+	return brief(c.Old) + " -> " + brief(c.New)
+}
+
+// promptChange counts the lines a prompt change touches.
+func promptChange(c Change) string {
+	var o, n string
+	json.Unmarshal(c.Old, &o)
+	json.Unmarshal(c.New, &n)
+	ol, nl := strings.Split(o, "\n"), strings.Split(n, "\n")
+	in := func(l []string) map[string]int {
+		m := map[string]int{}
+		for _, x := range l {
+			m[x]++
+		}
+		return m
+	}
+	om, nm := in(ol), in(nl)
+	added, removed := 0, 0
+	for x, k := range nm {
+		added += max(0, k-om[x])
+	}
+	for x, k := range om {
+		removed += max(0, k-nm[x])
+	}
+	return fmt.Sprintf("changed: %d lines added, %d removed (see charter render)", added, removed)
+}
+
+// Brief shows a JSON value on one line, cut to 80 bytes.
+func Brief(raw json.RawMessage) string { return brief(raw) }
+
+// brief shows a JSON value on one line, cut to 80 bytes. Credentials are
+// redacted before the cut: a credential cut short no longer has its shape,
+// and its first characters would pass the redacting writer.
+func brief(raw json.RawMessage) string {
+	s := secret.Redact(strings.Join(strings.Fields(string(raw)), " "))
+	if len(s) > 80 {
+		cut := 77
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}
+
+// WriteMarkdown writes the diff as a pull-request comment.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "### charter diff `%s`..`%s`\n\n", r.From, r.To)
+	if len(r.Changes) == 0 {
+		_, err := fmt.Fprintf(w, "No changes to any declaration.\n")
+		return err
+	}
+	wi, na, ne := r.Summary()
+	fmt.Fprintf(w, "%s: **%d widened**, %d narrowed, %d neutral.\n", changes(len(r.Changes)), wi, na, ne)
+	order, by := r.groups()
+	for _, agent := range order {
+		if agent == "" {
+			fmt.Fprintf(w, "\n#### Other declarations\n\n")
+		} else {
+			fmt.Fprintf(w, "\n#### Agent `%s`\n\n", agent)
+		}
+		fmt.Fprintf(w, "| effect | path | change |\n| --- | --- | --- |\n")
+		for _, c := range by[agent] {
+			effect := c.Effect
+			if effect == Widened {
+				effect = "**widened**"
+			}
+			fmt.Fprintf(w, "| %s | `%s` | %s%s |\n", effect, c.Path, mdEscape(describe(c)), mdEscape(reason(c)))
+		}
+	}
+	return nil
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+}
+
+func changes(n int) string {
+	if n == 1 {
+		return "1 change"
+	}
+	return fmt.Sprintf("%d changes", n)
+}

@@ -28,6 +28,7 @@ require (
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.41.0
+	mvdan.cc/sh/v3 v3.14.1
 	oras.land/oras-go/v2 v2.7.0
 )
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path"
 	"slices"
@@ -21,27 +22,30 @@ type Call struct {
 	Args map[string]any `json:"args,omitempty"`
 	// Result is what the tool returned; nil before the call ran.
 	Result any `json:"result,omitempty"`
+	// ID is the runtime's id for the call (Claude Code's tool_use_id), when
+	// it has one: it pairs a call's phase Post with its phase Pre (an
+	// approval with the ask). It is not part of the call's arguments and
+	// does not count in its fingerprint.
+	ID string `json:"id,omitempty"`
 }
 
-// Limits on what the engine looks at, so that a huge or deeply nested tool
-// input costs bounded time and memory. Values past a limit are cut, not
-// rejected: the call is still judged, on its first part.
+// Limits on what the engine judges, so that a huge or deeply nested tool
+// input costs bounded time and memory. A call whose arguments go past a
+// limit is denied in phase Pre (fail closed), never judged on a part of
+// them; a result past a limit is cut (phase Post decides nothing).
 const (
-	// MaxStringBytes is how much of each string (argument, result, map key)
-	// of the call being judged the rules see; the rest is cut at a UTF-8
-	// boundary.
-	MaxStringBytes = 256 << 10
+	// MaxStringBytes is the longest string (argument, result, map key) of
+	// the call being judged.
+	MaxStringBytes = 4 << 20
 	// MaxHistoryStringBytes is how much of each string a Session keeps of
 	// an earlier call. Aggregates (paths, fingerprints) are computed before
 	// the cut.
 	MaxHistoryStringBytes = 4 << 10
-	// MaxDepth is how deeply nested lists and maps may be; a value nested
-	// deeper is replaced by nil.
-	MaxDepth = 32
-	// MaxNodes is how many values (scalars, list items, map entries) of one
-	// call's arguments, and as many of its result, the rules see; later
-	// list items and map entries (in key order) are left out.
-	MaxNodes = 10000
+	// MaxDepth is how deeply lists and maps may nest.
+	MaxDepth = 64
+	// MaxNodes is how many values (scalars, list items, map entries) one
+	// call's arguments may hold, and as many its result.
+	MaxNodes = 100000
 )
 
 // pathKeys are the argument names a call's path is taken from, in order:
@@ -120,10 +124,23 @@ func scalarString(v any) (string, bool) {
 
 // bounder copies a value into the engine's form (map[string]any, []any,
 // string, float64, int64, uint64, bool, nil), cutting strings at maxStr
-// bytes, nesting at MaxDepth and the number of values at MaxNodes.
+// bytes, nesting at MaxDepth and the number of values at MaxNodes. over
+// says what it cut first; at names the argument it is copying, for that.
 type bounder struct {
 	maxStr int
 	nodes  int
+	over   string
+	at     string
+}
+
+// cut records the first limit a value went past.
+func (b *bounder) cut(format string, args ...any) {
+	if b.over == "" {
+		b.over = fmt.Sprintf(format, args...)
+		if b.at != "" {
+			b.over = fmt.Sprintf("argument %s: %s", b.at, b.over)
+		}
+	}
 }
 
 func cutString(s string, n int) string {
@@ -183,14 +200,19 @@ func (b *bounder) copy(v any, depth int) any {
 	case float64:
 		return x
 	case string:
+		if len(x) > b.maxStr {
+			b.cut("a string of %d bytes, more than the %d charter judges", len(x), b.maxStr)
+		}
 		return cutString(x, b.maxStr)
 	case []any:
 		if depth >= MaxDepth {
+			b.cut("lists and maps nested more than %d deep", MaxDepth)
 			return nil
 		}
 		out := make([]any, 0, min(len(x), MaxNodes))
 		for _, e := range x {
 			if b.nodes >= MaxNodes {
+				b.cut("more than %d values", MaxNodes)
 				break
 			}
 			out = append(out, b.copy(e, depth+1))
@@ -198,6 +220,7 @@ func (b *bounder) copy(v any, depth int) any {
 		return out
 	case map[string]any:
 		if depth >= MaxDepth {
+			b.cut("lists and maps nested more than %d deep", MaxDepth)
 			return nil
 		}
 		keys := make([]string, 0, len(x))
@@ -208,7 +231,14 @@ func (b *bounder) copy(v any, depth int) any {
 		out := make(map[string]any, min(len(x), MaxNodes))
 		for _, k := range keys {
 			if b.nodes >= MaxNodes {
+				b.cut("more than %d values", MaxNodes)
 				break
+			}
+			if len(k) > b.maxStr {
+				b.cut("a key of %d bytes, more than the %d charter judges", len(k), b.maxStr)
+			}
+			if depth == 0 && b.over == "" {
+				b.at = cutString(k, 64)
 			}
 			out[cutString(k, b.maxStr)] = b.copy(x[k], depth+1)
 		}
@@ -254,22 +284,37 @@ func (b *bounder) copy(v any, depth int) any {
 
 // boundValue returns v within the limits, without a copy when it already is.
 func boundValue(v any, maxStr int) any {
+	out, _ := boundValueOver(v, maxStr)
+	return out
+}
+
+// boundValueOver is boundValue that also says what went past a limit (""
+// when nothing did).
+func boundValueOver(v any, maxStr int) (any, string) {
 	b := bounder{maxStr: maxStr}
 	if b.fits(v, 0) {
-		return v
+		return v, ""
 	}
 	b = bounder{maxStr: maxStr}
-	return b.copy(v, 0)
+	out := b.copy(v, 0)
+	return out, b.over
 }
 
 // boundArgs returns args within the limits, without a copy when they already
 // are.
 func boundArgs(args map[string]any, maxStr int) map[string]any {
-	if args == nil {
-		return nil
-	}
-	m, _ := boundValue(args, maxStr).(map[string]any)
+	m, _ := boundArgsOver(args, maxStr)
 	return m
+}
+
+// boundArgsOver is boundArgs that also says what went past a limit.
+func boundArgsOver(args map[string]any, maxStr int) (map[string]any, string) {
+	if args == nil {
+		return nil, ""
+	}
+	v, over := boundValueOver(args, maxStr)
+	m, _ := v.(map[string]any)
+	return m, over
 }
 
 // fingerprint returns a short hash of a call's tool and arguments: two calls

@@ -25,6 +25,8 @@ type celCall struct {
 	Path        string         `cel:"path"`
 	Fingerprint string         `cel:"fingerprint"`
 	Index       int64          `cel:"index"`
+	// cmds parses the call's command argument for call.commands().
+	cmds *commandCache
 }
 
 var (
@@ -33,12 +35,13 @@ var (
 	emptyArgs      = map[string]any{}
 )
 
-// costLimit bounds the work of one expression with a comprehension on one
-// call (CEL's cost units, roughly one per operation), so that a nested loop
-// over huge arguments cannot run away; an expression over the limit errors.
-// Expressions without comprehensions need no limit: their cost is bounded by
-// their length and the input limits (MaxStringBytes, MaxNodes).
-const costLimit = 1_000_000
+// costLimit bounds the work of one expression on one call (CEL's cost
+// units: about one per operation, and one per ten bytes a string function
+// scans), so that no expression runs away (ten million steps of a
+// comprehension take about a second); an expression over the limit
+// errors. It leaves room for some 25 scans of an argument of
+// MaxStringBytes.
+const costLimit = 10_000_000
 
 // sessionVal is the CEL value of the variable session.
 type sessionVal struct {
@@ -100,12 +103,25 @@ func (a *activation) Parent() interpreter.Activation { return nil }
 // engine the session value carries.
 var celEnv = sync.OnceValues(newCELEnv)
 
+// celAdapter is the environment's type adapter, for the functions that
+// make values of charter's types.
+var celAdapter types.Adapter
+
 func newCELEnv() (*cel.Env, error) {
+	env, err := cel.NewEnv(celOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	celAdapter = env.CELTypeAdapter()
+	return env, nil
+}
+
+func celOptions() []cel.EnvOption {
 	sessFn := func(name string, args []*cel.Type, result *cel.Type, id string, binding cel.OverloadOpt) cel.EnvOption {
 		return cel.Function(name, cel.MemberOverload(id, append([]*cel.Type{sessionCELType}, args...), result, binding))
 	}
 	str, integer := cel.StringType, cel.IntType
-	return cel.NewEnv(
+	return append(shellFunctions(),
 		ext.NativeTypes(types.NativeTypeFor[celCall](types.NativeTypeAlias("charter.Call"), types.ParseStructTags(true))),
 		ext.Strings(),
 		ext.Math(),
@@ -202,6 +218,7 @@ func (s *Session) historyCall(i int) celCall {
 		Path:        e.path,
 		Fingerprint: e.fingerprint,
 		Index:       int64(i),
+		cmds:        newCommandCache(c.Args),
 	}
 }
 

@@ -41,6 +41,7 @@ type Engine struct {
 	wildcard [2][]*compiledRule
 	adapter  types.Adapter
 	gate     *Gate
+	onError  OnError
 }
 
 // compiledRule is a Rule with its condition made ready to run.
@@ -177,17 +178,20 @@ func compileRule(env *cel.Env, r Rule) (*compiledRule, []error) {
 		fail("id", "the rule has no id; every rule needs a unique id (its key under rules)")
 	}
 	switch r.Action {
-	case Block, Warn, Remind:
+	case Block, Ask, Warn, Remind:
 	case "":
-		fail("action", "the rule has no action; set action to block, warn or remind")
+		fail("action", "the rule has no action; set action to block, ask, warn or remind")
 	default:
-		fail("action", "unknown action %q; use block, warn or remind", r.Action)
+		fail("action", "unknown action %q; use block, ask, warn or remind", r.Action)
 	}
 	if r.Trigger == "" {
 		fail("trigger", "the rule has no trigger; set trigger to a tool name, a tool family or \"*\" for every call")
 	}
-	if r.Cooldown < 0 {
+	switch {
+	case r.Cooldown < 0:
 		fail("cooldown", "cooldown is %d; use 0 or a positive number of calls", r.Cooldown)
+	case r.Cooldown > 0 && r.Action == Block:
+		fail("cooldown", "a block rule takes no cooldown: it would let the blocked call through once other calls ran; remove it (an ask rule's cooldown counts from the user's approval)")
 	}
 	cr := &compiledRule{id: r.ID, action: r.Action, message: r.Message, cooldown: r.Cooldown}
 	if cr.message == "" {
@@ -304,14 +308,11 @@ func compileExpr(env *cel.Env, src string) (cel.Program, *CheckError) {
 	if err := checkLiteralPatterns(ast); err != nil {
 		return nil, err
 	}
-	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
-	if hasComprehension(ast) {
-		// Only a comprehension (exists, all, filter, map, ...) can make an
-		// expression's cost grow faster than its (bounded) input; tracking
-		// the cost of every other expression would only slow it down.
-		opts = append(opts, cel.CostLimit(costLimit))
-	}
-	prg, err := env.Program(ast, opts...)
+	// Every expression runs under the cost limit, and the functions whose
+	// result can outgrow their input many times over (replace, split,
+	// lists.range) refuse a result past maxCELResult before they make it:
+	// the cost limit counts a result only once it exists.
+	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(costLimit), cel.CustomDecoratorV2(guardAllocations))
 	if err != nil {
 		return nil, &CheckError{Line: 1, Column: 1, Msg: fmt.Sprintf("the expression cannot run: %v", err)}
 	}

@@ -211,21 +211,6 @@ func TestCooldownAndEnabled(t *testing.T) {
 	}
 }
 
-func TestCooldownBlockedRetry(t *testing.T) {
-	// A blocked call is not recorded: retrying it has the same index, so a
-	// block rule with a cooldown keeps blocking it.
-	r := rule("stop", "Bash", rules.Block, &rules.Condition{Type: rules.Contains, Field: "command", Substring: "rm"})
-	r.Cooldown = 5
-	e := mustCompile(t, r)
-	s := &rules.Session{}
-	c := rules.Call{Tool: "Bash", Args: map[string]any{"command": "rm x"}}
-	for range 3 {
-		if v := e.Evaluate(rules.Pre, c, s); v.Decision != rules.Blocked {
-			t.Fatalf("retry not blocked: %+v", v)
-		}
-	}
-}
-
 func TestRuntimeErrorOtherRulesRun(t *testing.T) {
 	e := mustCompile(t,
 		rule("a_errs", "*", rules.Block, &rules.Condition{Type: rules.Expr, Expr: "call.args.file_path.startsWith('/etc')"}),
@@ -238,11 +223,11 @@ func TestRuntimeErrorOtherRulesRun(t *testing.T) {
 	s := &rules.Session{}
 	s.Record(rules.Call{Tool: "Bash", Args: map[string]any{"command": "ls"}})
 	v := e.Evaluate(rules.Pre, rules.Call{Tool: "Read", Args: map[string]any{"n": 1.0, "p": "("}}, s)
-	if diff := cmp.Diff([]string{"b_fine"}, fired(v)); diff != "" {
+	if diff := cmp.Diff([]string{rules.FailClosedRule, "b_fine"}, fired(v)); diff != "" {
 		t.Errorf("fired (-want +got):\n%s", diff)
 	}
-	if v.Decision != rules.Allowed {
-		t.Errorf("decision = %s; an errored block rule must not block", v.Decision)
+	if v.Decision != rules.Blocked {
+		t.Errorf("decision = %s; an errored block rule denies the call (fail closed)", v.Decision)
 	}
 	var errored []string
 	for _, re := range v.Errors {
@@ -280,7 +265,7 @@ func TestCompileErrors(t *testing.T) {
 			"condition.expr", "cannot run", 1},
 		{"old list-style session", rule("r", "Bash", rules.Warn, &rules.Condition{Type: rules.Expr, Expr: "session.exists(c, c.tool == 'Read')"}),
 			"condition.expr", "does not type-check", 1},
-		{"unknown action", rule("r", "Bash", "deny", nil), "action", `unknown action "deny"; use block, warn or remind`, 0},
+		{"unknown action", rule("r", "Bash", "deny", nil), "action", `unknown action "deny"; use block, ask, warn or remind`, 0},
 		{"missing action", rule("r", "Bash", "", nil), "action", "no action", 0},
 		{"missing trigger", rule("r", "", rules.Warn, nil), "trigger", `"*" for every call`, 0},
 		{"negative cooldown", rules.Rule{ID: "r", Trigger: "*", Action: rules.Warn, Cooldown: -1}, "cooldown", "0 or a positive", 0},
@@ -349,7 +334,7 @@ func TestCompileProfileErrors(t *testing.T) {
 	}
 	want := `profile p: 4 problems
 	tool_families.edit: a tool name is empty; list the tools' names, e.g. ["Edit", "write_file"]
-	rule "bad": action: unknown action "nope"; use block, warn or remind
+	rule "bad": action: unknown action "nope"; use block, ask, warn or remind
 	rule "bad": condition.pattern: the pattern does not compile: error parsing regexp: missing closing ]: ` + "`[`" + `; write an RE2 regular expression (Go regexp syntax: no lookaround or backreferences)
 	rule "dup": id: the rule is defined twice; give each rule its own id`
 	if diff := cmp.Diff(want, err.Error()); diff != "" {
@@ -424,7 +409,7 @@ func TestCostLimit(t *testing.T) {
 	if len(v.Errors) != 1 || !strings.Contains(v.Errors[0].Error, "cost limit") {
 		t.Errorf("verdict: %+v", v)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %v", d)
 	}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"cel.dev/cel-go/cel"
 	celast "cel.dev/cel-go/common/ast"
@@ -13,14 +14,39 @@ import (
 // Decision is the verdict on a call: whether it may run.
 type Decision string
 
-// The two decisions.
+// The three decisions.
 const (
-	// Allowed: no rule with action block fired.
+	// Allowed: no rule with action block or ask fired.
 	Allowed Decision = "allow"
-	// Blocked: at least one rule with action block fired; the call must not
-	// run.
+	// Blocked: a rule with action block fired, or the engine could not
+	// judge the call (FailClosedRule); the call must not run.
 	Blocked Decision = "block"
+	// Asked: a rule with action ask fired and none with action block; the
+	// call runs only if the user approves it.
+	Asked Decision = "ask"
 )
+
+// FailClosedRule is the rule id of the firing that denies a call the
+// engine could not judge: arguments past its limits, a rule that could
+// block or ask and failed to evaluate, an unknown phase.
+const FailClosedRule = "fail_closed"
+
+// OnError says what a call the engine cannot judge gets.
+type OnError int
+
+const (
+	// OnErrorDeny blocks the call (FailClosedRule); the default.
+	OnErrorDeny OnError = iota
+	// OnErrorAllow lets the call go on to the rules that could be
+	// evaluated: arguments past the limits are judged on the part within
+	// them, and a rule that errors does not fire. The operator's explicit
+	// choice; the verdict's errors and notes still say what happened.
+	OnErrorAllow
+)
+
+// SetOnError sets what a call the engine cannot judge gets (OnErrorDeny
+// unless set). Call it before the engine is used.
+func (e *Engine) SetOnError(o OnError) { e.onError = o }
 
 // Verdict is the engine's answer for one call in one phase.
 //
@@ -30,7 +56,9 @@ const (
 type Verdict struct {
 	// Phase is the phase the verdict is for.
 	Phase Phase `json:"phase"`
-	// Decision is block when a rule with action block fired, else allow.
+	// Decision is block when a rule with action block fired or the call
+	// could not be judged, else ask when a rule with action ask fired,
+	// else allow.
 	Decision Decision `json:"decision"`
 	// Fired lists the rules that fired, in rule id order.
 	Fired []Firing `json:"fired"`
@@ -92,30 +120,59 @@ func (v Verdict) Messages(a Action) []string {
 // Evaluate judges one call in one phase against the rules and the session
 // so far (the calls recorded before this one; nil is an empty session).
 //
-// In phase Pre (call.Result nil), rules whose action is block or warn apply;
-// in phase Post (call.Result set), rules whose action is remind apply. Every
-// rule that applies to the call's tool, is enabled and not cooling down is
-// evaluated, in id order, whatever fired before it; the verdict is block when
-// any block rule fired. Each rule that fires is marked in the session for
-// its cooldown; the call itself is not recorded: the runtime calls
-// s.Record(call) after phase Post, and never for a blocked call.
+// In phase Pre (call.Result nil), rules whose action is block, ask or warn
+// apply; in phase Post (call.Result set), rules whose action is remind
+// apply. Every rule that applies to the call's tool, is enabled and not
+// cooling down is evaluated, in id order, whatever fired before it; the
+// verdict is block when any block rule fired, else ask when an ask rule
+// did. Each block, warn and remind rule that fires is marked in the
+// session for its cooldown; an ask rule is marked when the call it asked
+// about is recorded (the user approved it). The call itself is not
+// recorded: the runtime calls s.Record(call) after phase Post, and never
+// for a call that did not run.
 //
-// A condition that fails at run time (a CEL error, or a cost limit hit) is
-// reported in Verdict.Errors and the other rules still run.
+// The engine fails closed (unless SetOnError says otherwise): a call in
+// phase Pre whose arguments go past the limits (MaxStringBytes, MaxDepth,
+// MaxNodes) is blocked without running any rule, and so is a call on which
+// a block or ask rule failed to evaluate (a CEL error, the cost limit);
+// the firing is FailClosedRule's, with the reason. A failed warn or remind
+// rule is reported in Verdict.Errors and decides nothing.
 func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 	v := Verdict{Phase: phase, Decision: Allowed}
 	if phase != Pre && phase != Post {
-		v.Errors = append(v.Errors, RuleError{Error: fmt.Sprintf("unknown phase %q; use %q before the call or %q after it", phase, Pre, Post)})
+		msg := fmt.Sprintf("unknown phase %q; use %q before the call or %q after it", phase, Pre, Post)
+		v.Errors = append(v.Errors, RuleError{Error: msg})
+		if e.onError == OnErrorDeny {
+			v.deny("charter cannot judge the call: " + msg)
+		}
 		return v
 	}
 	if s == nil {
 		s = &Session{}
 	}
+	var args map[string]any
+	var over string
+	if phase == Pre {
+		args, over = boundArgsOver(call.Args, MaxStringBytes)
+		if len(call.Tool) > MaxHistoryStringBytes && over == "" {
+			over = fmt.Sprintf("a tool name of %d bytes, more than the %d charter judges", len(call.Tool), MaxHistoryStringBytes)
+		}
+		if over != "" {
+			if e.onError == OnErrorDeny {
+				v.deny(fmt.Sprintf("the call holds more than charter judges (%s), so it is denied; a call is judged whole or not at all", over))
+				return v
+			}
+			v.Notes = append(v.Notes, fmt.Sprintf("charter: the call holds more than charter judges (%s); it was judged on the part within the limits", over))
+		}
+	} else {
+		args = boundArgs(call.Args, MaxStringBytes)
+	}
 	tool := cutString(call.Tool, MaxHistoryStringBytes)
+	cmds := newCommandCache(args)
 	if e.gate != nil && phase == Pre {
 		// What the agent may call comes first: no rule runs on a call
 		// it may not make.
-		f, note, ok := e.gate.check(tool)
+		f, note, ok := e.gate.check(tool, args, cmds)
 		if !ok {
 			v.Decision = Blocked
 			v.Fired = append(v.Fired, f)
@@ -133,8 +190,10 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 	if len(list) == 0 {
 		return v
 	}
-	ev := evaluation{e: e, s: s, tool: tool, rawArgs: call.Args, rawResult: call.Result}
+	ev := evaluation{e: e, s: s, tool: tool, args: args, rawResult: call.Result, cmds: cmds}
 	index := s.Len()
+	var failed []string
+	asked := false
 	for _, r := range list {
 		if r.cooldown > 0 {
 			if last, ok := s.LastFired(r.id); ok && index > last && index-last <= r.cooldown {
@@ -145,6 +204,9 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 			ok, err := r.cond.holds(&ev)
 			if err != nil {
 				v.Errors = append(v.Errors, RuleError{Rule: r.id, Error: err.Error()})
+				if r.action == Block || r.action == Ask {
+					failed = append(failed, fmt.Sprintf("rule %s could not be evaluated on this call (%v)", r.id, err))
+				}
 				continue
 			}
 			if !ok {
@@ -152,12 +214,31 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 			}
 		}
 		v.Fired = append(v.Fired, Firing{Rule: r.id, Action: r.action, Message: r.message})
-		if r.action == Block {
+		switch r.action {
+		case Block:
 			v.Decision = Blocked
+		case Ask:
+			asked = true
+			// Marked when the call runs: a declined call must be asked
+			// about again, whatever ran in between.
+			s.ask(call, ev.fingerprint(), r.id)
+			continue
 		}
 		s.MarkFired(r.id, index)
 	}
+	if len(failed) > 0 && e.onError == OnErrorDeny {
+		v.deny(strings.Join(failed, "; ") + ", and a rule that could block or ask and cannot decide denies the call")
+	}
+	if asked && v.Decision == Allowed {
+		v.Decision = Asked
+	}
 	return v
+}
+
+// deny blocks the call with a FailClosedRule firing, put first.
+func (v *Verdict) deny(msg string) {
+	v.Decision = Blocked
+	v.Fired = append([]Firing{{Rule: FailClosedRule, Action: Block, Message: msg}}, v.Fired...)
 }
 
 // evaluation holds what the rules of one Evaluate share, each part made on
@@ -166,20 +247,22 @@ type evaluation struct {
 	e         *Engine
 	s         *Session
 	tool      string
-	rawArgs   map[string]any
+	args      map[string]any // within the limits
 	rawResult any
 
-	args    map[string]any
-	bounded bool
-	act     *activation
+	fp   string
+	act  *activation
+	cmds *commandCache
 }
 
-func (ev *evaluation) boundedArgs() map[string]any {
-	if !ev.bounded {
-		ev.args = boundArgs(ev.rawArgs, MaxStringBytes)
-		ev.bounded = true
+func (ev *evaluation) boundedArgs() map[string]any { return ev.args }
+
+// fingerprint returns the call's fingerprint, computed once.
+func (ev *evaluation) fingerprint() string {
+	if ev.fp == "" {
+		ev.fp = fingerprint(ev.tool, ev.args)
 	}
-	return ev.args
+	return ev.fp
 }
 
 // fieldString returns the string form of the argument a field condition
@@ -200,8 +283,9 @@ func (ev *evaluation) activation() *activation {
 			Args:        args,
 			Result:      boundValue(ev.rawResult, MaxStringBytes),
 			Path:        callPath(args),
-			Fingerprint: fingerprint(ev.tool, args),
+			Fingerprint: ev.fingerprint(),
 			Index:       int64(ev.s.Len()),
+			cmds:        ev.cmds,
 		}
 		ev.act = &activation{
 			call:    ev.e.callValue(c),
@@ -233,13 +317,6 @@ func checkLiteralPatterns(a *cel.Ast) *CheckError {
 		}
 	}
 	return nil
-}
-
-// hasComprehension reports whether an expression holds a comprehension
-// (the macros exists, all, exists_one, filter, map and their kin).
-func hasComprehension(a *cel.Ast) bool {
-	found := celast.MatchDescendants(celast.NavigateAST(a.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))
-	return len(found) > 0
 }
 
 var _ ref.Val = (*sessionVal)(nil)

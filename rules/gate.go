@@ -4,21 +4,27 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/charter-dev/charter/internal/enforce/shell"
 )
 
 // GateRule is the rule id of a call the gate blocks.
 const GateRule = "permissions"
 
 // Gate is what one agent may call, as the compiler decided it (agent.json's
-// effective_tools): the engine checks a call against it before any rule
-// runs, and blocks a call outside it whatever the profile says.
+// effective_tools; ReadGate reads it): the engine checks a call against it
+// before any rule runs, and blocks a call outside it whatever the profile
+// says. It denies by default: a name no runtime's table maps to a tool the
+// agent may call is blocked.
 type Gate struct {
 	// Agent is the agent's id, for messages.
 	Agent string
 	// Tools are the charter tools the agent may call.
 	Tools []string
-	// Excluded says, for each tool the agent's behaviors provide and it may
-	// not call, why, naming the declaration and its file:line.
+	// Excluded says, for each tool the agent may not call that its
+	// declarations name (a tool its behaviors provide, or one its
+	// tools.denied names, alone or through a group), why, naming the
+	// declaration and its file:line.
 	Excluded map[string]string
 	// Restricted is set when the agent may call only the tools it lists
 	// (an allow-list, or a restricted or sandboxed access level); then
@@ -27,7 +33,8 @@ type Gate struct {
 	RestrictedBy string
 	// Declared is set when charter knows the agent's tools: its behaviors
 	// provide some, or it declares tools. An agent with neither (a Claude
-	// Code subagent with the runtime's own tools) is left to its profile.
+	// Code subagent with the runtime's own tools) is left to its profile
+	// on the tools a runtime's table maps.
 	Declared bool
 	// Names maps a runtime's name for a tool to charter's tool (the
 	// runtimes table), and NameRuntime each such name to its runtime.
@@ -35,11 +42,38 @@ type Gate struct {
 	Names       map[string]string
 	NameRuntime map[string]string
 	Runtime     string
+	// Constraints limit the calls of the tools the agent may call (a
+	// behavior's parameter that restricts them, such as
+	// CommandToolsBehavior's whitelist).
+	Constraints []Constraint
 }
 
-// check judges a call's tool name. ok lets the call on to the rules, with
-// a note when the gate could not place the name.
-func (g *Gate) check(tool string) (f Firing, note string, ok bool) {
+// Constraint is a behavior parameter that limits the calls of one of the
+// behavior's tools: agent.json's tool_constraints.
+type Constraint struct {
+	// Tool is the charter tool whose calls it limits.
+	Tool string `json:"tool"`
+	// Field is the argument it reads.
+	Field string `json:"field"`
+	// Check is how: "programs" (every program the shell command in Field
+	// runs is one of Values) or "values" (Field is one of Values).
+	Check string `json:"check"`
+	// Values are the parameter's values.
+	Values []string `json:"values"`
+	// Behavior and Param name the parameter, for messages.
+	Behavior string `json:"behavior"`
+	Param    string `json:"param"`
+}
+
+// The checks a Constraint makes.
+const (
+	CheckPrograms = "programs"
+	CheckValues   = "values"
+)
+
+// check judges a call's tool name and arguments. ok lets the call on to
+// the rules, with a note when the gate has something to say.
+func (g *Gate) check(tool string, args map[string]any, cmds *commandCache) (f Firing, note string, ok bool) {
 	name, runtimeName := tool, ""
 	if !slices.Contains(g.Tools, tool) && g.Excluded[tool] == "" {
 		if t, mapped := g.Names[tool]; mapped {
@@ -55,17 +89,90 @@ func (g *Gate) check(tool string) (f Firing, note string, ok bool) {
 	}
 	switch {
 	case slices.Contains(g.Tools, name):
+		for _, c := range g.Constraints {
+			if c.Tool == name {
+				if why := c.admits(args, cmds); why != "" {
+					return block("%s may not make this %s call: %s", g.Agent, as, why)
+				}
+			}
+		}
 		return Firing{}, "", true
 	case g.Excluded[name] != "":
 		return block("%s may not call %s: %s", g.Agent, as, g.Excluded[name])
 	case runtimeName != "" && (g.Declared || g.Restricted):
 		return block("%s may not call %s: none of its behaviors provides %s; it may call %s", g.Agent, as, name, list(g.Tools))
-	case g.Restricted:
-		return block("%s may not call %s: %s, and %s may call only what %s admits (%s); if it is one of those, add it: runtimes.%s.tools: %q: TOOL", g.Agent, tool, g.unmapped(tool), g.Agent, g.RestrictedBy, list(g.Tools), g.runtimeLabel(), tool)
 	case runtimeName != "":
 		return Firing{}, fmt.Sprintf("charter: %s declares no tools and no behavior that provides one, so the profile decides on %s", g.Agent, as), true
+	case !g.Declared && !g.Restricted && g.mapsTo(tool):
+		return Firing{}, fmt.Sprintf("charter: %s declares no tools and no behavior that provides one, so the profile decides on %s", g.Agent, tool), true
+	case g.Restricted:
+		return block("%s may not call %s: %s, and %s may call only what %s admits (%s); if it is one of those, add it: runtimes.%s.tools: %q: TOOL", g.Agent, tool, g.unmapped(tool), g.Agent, g.RestrictedBy, list(g.Tools), g.runtimeLabel(), tool)
 	}
-	return Firing{}, fmt.Sprintf("charter: %s, and %s has no allow-list, so the profile decides", g.unmapped(tool), g.Agent), true
+	return block("%s may not call %s: %s, and charter denies a tool it cannot place; if it is one of %s's tools, add it to the table: runtimes.%s.tools: %q: TOOL", g.Agent, tool, g.unmapped(tool), g.Agent, g.runtimeLabel(), tool)
+}
+
+// mapsTo reports whether some runtime's name maps to the charter tool.
+func (g *Gate) mapsTo(tool string) bool {
+	for _, t := range g.Names {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// admits says why a call breaks the constraint, or "".
+func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
+	param := fmt.Sprintf("%s's %s", c.Behavior, c.Param)
+	v, present := args[c.Field]
+	if !present {
+		return ""
+	}
+	s, isString := v.(string)
+	switch c.Check {
+	case CheckValues:
+		if !isString || !slices.Contains(c.Values, s) {
+			return fmt.Sprintf("its %s must be one of what %s names (%s)", c.Field, param, list(c.Values))
+		}
+		return ""
+	case CheckPrograms:
+		if !isString {
+			return fmt.Sprintf("its %s is not a string, so charter cannot tell the programs it runs; %s admits only %s", c.Field, param, list(c.Values))
+		}
+		var parsed []shell.Command
+		var err error
+		if cmds != nil && cmds.has && cmds.src == s {
+			parsed, err = cmds.commands()
+		} else {
+			parsed, err = shell.Parse(s)
+		}
+		if err != nil {
+			return fmt.Sprintf("charter cannot read the command (%v), and %s admits only commands it can read that run %s", err, param, list(c.Values))
+		}
+		var bad []string
+		for _, cmd := range parsed {
+			for _, w := range cmd.Privileged() {
+				if !slices.Contains(c.Values, w) && !slices.Contains(bad, w) {
+					bad = append(bad, w)
+				}
+			}
+			switch {
+			case cmd.Inert():
+			case !cmd.Known:
+				return fmt.Sprintf("it runs a program charter cannot name (%s), and %s admits only %s", cmd.Reason, param, list(c.Values))
+			case !slices.Contains(c.Values, cmd.Program) && !slices.Contains(bad, cmd.Program):
+				bad = append(bad, cmd.Program)
+			}
+		}
+		if len(bad) > 0 {
+			verb := "is"
+			if len(bad) > 1 {
+				verb = "are"
+			}
+			return fmt.Sprintf("it may run only the programs %s names (%s), and %s %s not among them", param, list(c.Values), strings.Join(bad, ", "), verb)
+		}
+	}
+	return ""
 }
 
 func (g *Gate) unmapped(tool string) string {

@@ -10,11 +10,15 @@ import (
 // Action is what a rule does when it fires.
 type Action string
 
-// The three actions. Block and Warn apply before the call runs (phase Pre);
-// Remind applies after it ran (phase Post).
+// The four actions. Block, Ask and Warn apply before the call runs (phase
+// Pre); Remind applies after it ran (phase Post).
 const (
 	// Block stops the call; the runtime does not run it.
 	Block Action = "block"
+	// Ask lets the call run only when the user approves it; the runtime
+	// asks. A call that then runs (phase Post) records the approval: the
+	// rule's firing, from which its cooldown counts.
+	Ask Action = "ask"
 	// Warn lets the call run and shows the model the rule's message.
 	Warn Action = "warn"
 	// Remind shows the model the rule's message after the call ran.
@@ -22,10 +26,10 @@ const (
 )
 
 // Phase returns the phase in which rules with this action are evaluated:
-// Pre for Block and Warn, Post for Remind, "" for an unknown action.
+// Pre for Block, Ask and Warn, Post for Remind, "" for an unknown action.
 func (a Action) Phase() Phase {
 	switch a {
-	case Block, Warn:
+	case Block, Ask, Warn:
 		return Pre
 	case Remind:
 		return Post
@@ -86,12 +90,14 @@ type Rule struct {
 	// Condition is what the rule checks; nil means the rule fires on every
 	// call its trigger matches.
 	Condition *Condition `json:"condition,omitempty"`
-	// Action is block, warn or remind.
+	// Action is block, ask, warn or remind.
 	Action Action `json:"action"`
 	// Message is what the model is told when the rule fires; when empty,
 	// Text is used.
 	Message string `json:"message,omitempty"`
-	// Cooldown is how many calls the rule stays quiet after it fired.
+	// Cooldown is how many calls the rule stays quiet after it fired (an
+	// ask rule: after the user approved a call it asked about). A block
+	// rule takes none: a cooldown would let the blocked call through.
 	Cooldown int `json:"cooldown,omitempty"`
 	// Enabled is false for a rule that never fires. The compiler always
 	// writes it; when a JSON rule leaves it out, UnmarshalJSON sets it to

@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 )
 
@@ -22,6 +23,86 @@ type Session struct {
 	memo   map[memoKey]*memoEntry
 	// firedLines counts the fired lines read from a saved session.
 	firedLines int
+	// asked maps a call the user was asked about (its ID, or its
+	// fingerprint when it has none) to the ask rules that fired on it,
+	// until the call is recorded (approved); askOrder is the keys, oldest
+	// first, and askLines the ask lines read from a saved session.
+	asked    map[string][]string
+	askOrder []string
+	askLines int
+	// newAsks are the asks made since the session was loaded, for Store.
+	newAsks []askEvent
+}
+
+// askEvent is one ask rule firing on one call, as a saved session keeps
+// it until the call runs.
+type askEvent struct {
+	Ask string `json:"ask"`
+	Key string `json:"key"`
+}
+
+// maxPendingAsks bounds the calls a session remembers it asked about; a
+// call asked about longer ago is asked about again.
+const maxPendingAsks = 256
+
+// askKey is the key a call's ask is kept under: its ID, or its fingerprint.
+func askKey(id, fp string) string {
+	if id != "" {
+		return "id:" + id
+	}
+	return "fp:" + fp
+}
+
+// ask notes that the ask rule fired on call: when the call is recorded
+// (the user approved it and it ran), the rule is marked fired there.
+func (s *Session) ask(c Call, fp, rule string) {
+	key := askKey(c.ID, fp)
+	if s.addAsk(key, rule) {
+		s.newAsks = append(s.newAsks, askEvent{Ask: rule, Key: key})
+	}
+}
+
+// addAsk adds a pending ask; false when it was pending already.
+func (s *Session) addAsk(key, rule string) bool {
+	if s.asked == nil {
+		s.asked = make(map[string][]string)
+	}
+	rs, ok := s.asked[key]
+	if !ok {
+		s.askOrder = append(s.askOrder, key)
+		if len(s.askOrder) > maxPendingAsks {
+			delete(s.asked, s.askOrder[0])
+			s.askOrder = s.askOrder[1:]
+		}
+	}
+	if slices.Contains(rs, rule) {
+		return false
+	}
+	s.asked[key] = append(rs, rule)
+	return true
+}
+
+// approve marks fired, at index, the ask rules that asked about the call
+// with this id or fingerprint: it ran, so the user approved it.
+func (s *Session) approve(id, fp string, index int) {
+	if len(s.asked) == 0 {
+		return
+	}
+	keys := []string{askKey("", fp)}
+	if id != "" {
+		keys = append(keys, askKey(id, fp))
+	}
+	for _, key := range keys {
+		rs, ok := s.asked[key]
+		if !ok {
+			continue
+		}
+		for _, r := range rs {
+			s.MarkFired(r, index)
+		}
+		delete(s.asked, key)
+		s.askOrder = slices.DeleteFunc(s.askOrder, func(k string) bool { return k == key })
+	}
 }
 
 // entry is one recorded call and what Record derived from it before cutting
@@ -36,6 +117,7 @@ type entry struct {
 	argsDone    bool
 	path        string
 	fingerprint string
+	id          string
 }
 
 // argsAt returns the arguments of the recorded call at index i, decoding
@@ -119,11 +201,12 @@ func (s *Session) Record(c Call) {
 		Tool:   tool,
 		Args:   hargs,
 		Result: b.copy(c.Result, 0),
+		ID:     cutString(c.ID, 256),
 	}, callPath(args), fingerprint(tool, args))
 }
 
 // add appends a call whose strings are already cut, with its path and
-// fingerprint.
+// fingerprint; it answers the asks about it.
 func (s *Session) add(c Call, p, fp string) {
 	index := len(s.calls)
 	if index > 0 && s.calls[index-1].fingerprint == fp {
@@ -131,14 +214,15 @@ func (s *Session) add(c Call, p, fp string) {
 	} else {
 		s.streak = 1
 	}
-	s.calls = append(s.calls, entry{tool: c.Tool, call: c, path: p, fingerprint: fp})
+	s.calls = append(s.calls, entry{tool: c.Tool, call: c, path: p, fingerprint: fp, id: c.ID})
 	s.index(c.Tool, p)
+	s.approve(c.ID, fp, index)
 }
 
 // addRaw appends a call read from a saved session, its JSON (and that of its
 // arguments, when known) kept for later.
-func (s *Session) addRaw(tool string, raw, rawArgs []byte, p, fp string) {
-	s.add(Call{Tool: tool}, p, fp)
+func (s *Session) addRaw(tool, id string, raw, rawArgs []byte, p, fp string) {
+	s.add(Call{Tool: tool, ID: id}, p, fp)
 	e := &s.calls[len(s.calls)-1]
 	e.raw, e.rawArgs = raw, rawArgs
 }

@@ -38,6 +38,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // callHeader is the part of a call line before the call.
 type callHeader struct {
 	Tool        string  `json:"tool"`
+	ID          string  `json:"id,omitempty"`
 	Path        string  `json:"path,omitempty"`
 	Fingerprint string  `json:"fingerprint,omitempty"`
 	Size        *int    `json:"size,omitempty"`
@@ -54,6 +55,8 @@ type anyLine struct {
 	Result any            `json:"result,omitempty"`
 	Fired  string         `json:"fired,omitempty"`
 	Index  *int           `json:"index,omitempty"`
+	Ask    string         `json:"ask,omitempty"`
+	Key    string         `json:"key,omitempty"`
 }
 
 // firedLine is a fired line.
@@ -85,7 +88,7 @@ func (s *Session) appendCallLine(buf []byte, i int) ([]byte, error) {
 		}
 	}
 	size, sum, argsSize := len(body), crc32.Checksum(body, crcTable), len(rawArgs)
-	head, err := marshalNoEscape(callHeader{Tool: e.tool, Path: e.path, Fingerprint: e.fingerprint, Size: &size, CRC: &sum, ArgsSize: &argsSize})
+	head, err := marshalNoEscape(callHeader{Tool: e.tool, ID: e.id, Path: e.path, Fingerprint: e.fingerprint, Size: &size, CRC: &sum, ArgsSize: &argsSize})
 	if err != nil {
 		return buf, fmt.Errorf("encoding call %d: %w", i, err)
 	}
@@ -157,8 +160,19 @@ func (s *Session) sortedFired() []string {
 	return rules
 }
 
+// appendAskLine appends an ask line, with its newline.
+func appendAskLine(buf []byte, a askEvent) ([]byte, error) {
+	b, err := marshalNoEscape(a)
+	if err != nil {
+		return buf, err
+	}
+	buf = append(buf, b...)
+	return append(buf, '\n'), nil
+}
+
 // WriteJSONL writes the session as JSON Lines: every call, oldest first, then
-// one fired line per rule that fired, sorted by rule id.
+// one fired line per rule that fired, sorted by rule id, then one ask line
+// per ask rule still waiting for its call to run, oldest first.
 func (s *Session) WriteJSONL(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	var buf []byte
@@ -179,6 +193,17 @@ func (s *Session) WriteJSONL(w io.Writer) error {
 			}
 			if _, err := bw.Write(buf); err != nil {
 				return err
+			}
+		}
+		for _, key := range s.askOrder {
+			for _, r := range s.asked[key] {
+				var err error
+				if buf, err = appendAskLine(buf[:0], askEvent{Ask: r, Key: key}); err != nil {
+					return err
+				}
+				if _, err := bw.Write(buf); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -333,7 +358,7 @@ func (s *Session) readLine(b []byte, clone bool) error {
 			if h.ArgsSize != nil && bytes.HasPrefix(body, argsKey) && *h.ArgsSize > 0 && len(argsKey)+*h.ArgsSize < len(body) {
 				rawArgs = body[len(argsKey) : len(argsKey)+*h.ArgsSize]
 			}
-			s.addRaw(cutString(h.Tool, MaxHistoryStringBytes), body, rawArgs, h.Path, h.Fingerprint)
+			s.addRaw(cutString(h.Tool, MaxHistoryStringBytes), cutString(h.ID, 256), body, rawArgs, h.Path, h.Fingerprint)
 			return nil
 		}
 	}
@@ -341,10 +366,16 @@ func (s *Session) readLine(b []byte, clone bool) error {
 	if err := json.Unmarshal(b, &l); err != nil {
 		return fmt.Errorf("not a session event: %w", err)
 	}
-	if l.Call == nil && l.Fired == "" && l.Tool != "" {
-		l.Call = &Call{Tool: l.Tool, Args: l.Args, Result: l.Result}
+	if l.Call == nil && l.Fired == "" && l.Ask == "" && l.Tool != "" {
+		l.Call = &Call{Tool: l.Tool, Args: l.Args, Result: l.Result, ID: l.ID}
 	}
 	switch {
+	case l.Ask != "" && l.Call == nil && l.Fired == "":
+		if l.Key == "" {
+			return errors.New("ask event needs a key")
+		}
+		s.addAsk(cutString(l.Key, 512), l.Ask)
+		s.askLines++
 	case l.Call != nil && l.Fired == "":
 		tool := l.Call.Tool
 		if tool == "" {
@@ -362,7 +393,11 @@ func (s *Session) readLine(b []byte, clone bool) error {
 		if fp == "" {
 			fp = fingerprint(tool, args)
 		}
-		s.add(Call{Tool: tool, Args: args, Result: boundValue(l.Call.Result, MaxHistoryStringBytes)}, p, fp)
+		id := l.Call.ID
+		if id == "" {
+			id = l.ID
+		}
+		s.add(Call{Tool: tool, Args: args, Result: boundValue(l.Call.Result, MaxHistoryStringBytes), ID: cutString(id, 256)}, p, fp)
 	case l.Fired != "" && l.Call == nil:
 		if l.Index == nil || *l.Index < 0 {
 			return errors.New("fired event needs a non-negative index")
@@ -370,7 +405,7 @@ func (s *Session) readLine(b []byte, clone bool) error {
 		s.MarkFired(l.Fired, *l.Index)
 		s.firedLines++
 	default:
-		return errors.New("a line holds either a call or a fired event")
+		return errors.New("a line holds a call, a fired event or an ask event")
 	}
 	return nil
 }

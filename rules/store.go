@@ -2,19 +2,19 @@ package rules
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
-
-	"github.com/charter-dev/charter/internal/atomicfile"
 )
 
 // Store keeps sessions in a directory, one file per session key, for
@@ -23,25 +23,61 @@ import (
 // exclusive lock on the session for its whole read-modify-write.
 //
 // For a key K, the directory holds K.jsonl (the session, in the format of
-// WriteJSONL, appended to by each update) and K.lock (the lock file, never
-// removed while in use). A key that is not a plain file name
-// ([A-Za-z0-9][A-Za-z0-9._-]*, at most 128 bytes) is replaced by "h-" and
-// the first 32 hex digits of its SHA-256.
+// WriteJSONL, appended to by each update) and K.lock (the lock file). A key
+// that is not a plain file name ([A-Za-z0-9][A-Za-z0-9._-]*, at most 128
+// bytes) is replaced by "h-" and the first 32 hex digits of its SHA-256;
+// the session of an agent within a session (AgentKey) is K~A.
+//
+// The store is charter's own and trusts nothing else in the directory: it
+// never follows a symbolic link (the directory itself, or a session or
+// lock file that is one, is refused), opens only regular files, and works
+// relative to the directory it opened, so that a folder moved or swapped
+// under an update does not redirect its writes. A lock held longer than
+// LockTimeout is an error, not a pass: the caller denies the call.
 type Store struct {
 	// Dir is the directory; Update creates it (mode 0700) when missing.
 	Dir string
 	// LockTimeout is how long Update waits for another process's lock
-	// before it gives up; zero means 10 seconds.
+	// before it gives up; zero means DefaultLockTimeout.
 	LockTimeout time.Duration
 	// Unusable, when set, says why there is no store (no directory to
 	// keep sessions in): Update returns it.
 	Unusable error
 }
 
+// DefaultLockTimeout is how long Update waits for a session's lock.
+const DefaultLockTimeout = 5 * time.Second
+
+// MaxSessionFileBytes is the largest session file Update reads; a larger
+// one is an error (a session of whole-file reads grows by about 3 KB a
+// call).
+const MaxSessionFileBytes = 256 << 20
+
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// agentSep separates a session's key from an agent's within it (AgentKey);
+// no key holds it.
+const agentSep = "\x00"
+
+// AgentKey is the key of the session of one agent (a subagent, say) within
+// a runtime's session: its own history and cooldowns. Remove of the
+// session's key removes it too.
+func AgentKey(session, agent string) string {
+	if agent == "" {
+		return session
+	}
+	return session + agentSep + agent
+}
 
 // fileName returns the file name stem for a key.
 func fileName(key string) string {
+	if session, agent, ok := strings.Cut(key, agentSep); ok {
+		return stem(session) + "~" + stem(agent)
+	}
+	return stem(key)
+}
+
+func stem(key string) string {
 	if plainKey.MatchString(key) {
 		return key
 	}
@@ -49,60 +85,89 @@ func fileName(key string) string {
 	return "h-" + hex.EncodeToString(sum[:16])
 }
 
-// Update loads the session saved under key (empty the first time), calls fn
-// with it, and saves what fn changed: the calls it recorded and the rules
-// that fired (Evaluate marks them). New events are appended to the file;
-// nothing is written when nothing changed.
-//
-// A damaged file (say, a line torn by a crash) does not stop the update:
-// its bad lines are skipped, the file is rewritten without them (into a
-// temporary file, then renamed over the old one), and they are returned as
-// repaired. err is non-nil only when the update could not be done, or when
-// fn returned an error (then nothing is saved).
-func (st *Store) Update(key string, fn func(s *Session) error) (repaired *CorruptLinesError, err error) {
-	if key == "" {
-		return nil, errors.New("session key is empty; give each session a key, such as the runtime's session id")
-	}
+// open opens the store's directory, creating it when create is set and it
+// is missing.
+func (st *Store) open(create bool) (*stateDir, error) {
 	if st.Unusable != nil {
 		return nil, st.Unusable
 	}
 	if st.Dir == "" {
 		return nil, errors.New("session store has no directory; set Store.Dir")
 	}
-	if _, err := os.Stat(st.Dir); errors.Is(err, fs.ErrNotExist) {
+	d, err := openStateDir(st.Dir)
+	if errors.Is(err, fs.ErrNotExist) && create {
 		if err := MarkOwn(st.Dir); err != nil {
-			return nil, fmt.Errorf("creating the session directory: %w", err)
+			return nil, fmt.Errorf("creating the session folder: %w", err)
 		}
+		d, err = openStateDir(st.Dir)
 	}
-	name := fileName(key)
-	timeout := st.LockTimeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
+	return d, err
+}
+
+func (st *Store) timeout() time.Duration {
+	if st.LockTimeout > 0 {
+		return st.LockTimeout
 	}
-	unlock, err := lockFile(filepath.Join(st.Dir, name+".lock"), timeout)
+	return DefaultLockTimeout
+}
+
+// Update loads the session saved under key (empty the first time), calls fn
+// with it, and saves what fn changed: the calls it recorded, the rules
+// that fired (Evaluate marks them) and the calls asked about. New events
+// are appended to the file; nothing is written when nothing changed.
+//
+// A damaged file (say, a line torn by a crash) does not stop the update:
+// its bad lines are skipped, the file is rewritten without them (into a
+// temporary file, then renamed over the old one), and they are returned as
+// repaired. err is non-nil when the update could not be done (the folder
+// or the file is not what the store made, the lock stayed taken, a read or
+// write failed), or when fn returned an error (then nothing is saved).
+func (st *Store) Update(key string, fn func(s *Session) error) (repaired *CorruptLinesError, err error) {
+	if key == "" {
+		return nil, errors.New("session key is empty; give each session a key, such as the runtime's session id")
+	}
+	d, err := st.open(true)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer d.close()
+	name := fileName(key)
+	release, err := lockIn(d, name, st.timeout())
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 
-	path := filepath.Join(st.Dir, name+".jsonl")
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("reading session %s: %w", path, err)
+	f, err := d.open(name+".jsonl", os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the session: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSessionFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading session %s: %w", f.Name(), err)
+	}
+	if len(data) > MaxSessionFileBytes {
+		return nil, fmt.Errorf("session %s is larger than %d MiB; charter reads no more (end the session, or remove the file)", f.Name(), MaxSessionFileBytes>>20)
 	}
 	s, corrupt := readSessionBytes(data)
 	oldLen := s.Len()
 	oldFired := maps.Clone(s.fired)
-	firedLines := s.firedLines
+	firedLines, askLines := s.firedLines, s.askLines
 	if err := fn(s); err != nil {
 		return corrupt, err
 	}
 
-	// A damaged file, or one where fired lines (which only ever replace each
-	// other) have piled up, is rewritten whole.
-	if corrupt != nil || firedLines > 4*len(s.fired)+1024 {
-		if err := writeSession(path, s); err != nil {
-			return corrupt, err
+	// A damaged file, or one where fired or ask lines (which only ever
+	// replace each other or are answered) have piled up, is rewritten
+	// whole.
+	if corrupt != nil || firedLines > 4*len(s.fired)+1024 || askLines > 4*len(s.askOrder)+1024 {
+		var buf bytes.Buffer
+		if err := s.WriteJSONL(&buf); err != nil {
+			return corrupt, fmt.Errorf("saving session: %w", err)
+		}
+		if err := replaceFile(d, name+".jsonl", buf.Bytes()); err != nil {
+			return corrupt, fmt.Errorf("saving session %s: %w", f.Name(), err)
 		}
 		return corrupt, nil
 	}
@@ -124,46 +189,110 @@ func (st *Store) Update(key string, fn func(s *Session) error) (repaired *Corrup
 			}
 		}
 	}
+	for _, a := range s.newAsks {
+		if slices.Contains(s.asked[a.Key], a.Ask) {
+			if buf, err = appendAskLine(buf, a); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if len(buf) == start {
 		return nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("saving session: %w", err)
-	}
 	if _, err := f.Write(buf); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("saving session %s: %w", path, err)
+		return nil, fmt.Errorf("saving session %s: %w", f.Name(), err)
 	}
 	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("saving session %s: %w", path, err)
+		return nil, fmt.Errorf("saving session %s: %w", f.Name(), err)
 	}
 	return nil, nil
 }
 
-// Remove deletes the session saved under key, if any: when the runtime says
-// the session has ended. The empty lock file stays (another process may be
-// waiting on it); Prune removes it later.
+// replaceFile writes b to a new temporary file in d and renames it over
+// name.
+func replaceFile(d *stateDir, name string, b []byte) error {
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return err
+	}
+	tmp := "." + name + ".tmp-" + hex.EncodeToString(rnd[:])
+	f, err := d.open(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer d.remove(tmp)
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return d.rename(tmp, name)
+}
+
+// Remove deletes the session saved under key, if any, and the sessions of
+// the agents within it (AgentKey), with their lock files: when the runtime
+// says the session has ended.
 func (st *Store) Remove(key string) error {
 	if key == "" || st.Dir == "" {
 		return errors.New("session store: no key or no directory")
 	}
-	name := fileName(key)
-	lock := filepath.Join(st.Dir, name+".lock")
-	timeout := st.LockTimeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
-	if _, err := os.Stat(filepath.Join(st.Dir, name+".jsonl")); errors.Is(err, fs.ErrNotExist) {
+	d, err := st.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	unlock, err := lockFile(lock, timeout)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	if err := os.Remove(filepath.Join(st.Dir, name+".jsonl")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	defer d.close()
+	name := fileName(key)
+	stems := []string{name}
+	if !strings.Contains(key, agentSep) {
+		entries, err := d.entries()
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			s := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".lock"), ".jsonl")
+			if s != e.Name() && strings.HasPrefix(s, name+"~") && !slices.Contains(stems, s) {
+				stems = append(stems, s)
+			}
+		}
+	}
+	var errs []error
+	for _, s := range stems {
+		if err := removeSession(d, s, st.timeout()); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeSession deletes a session's file and lock file, under its lock.
+func removeSession(d *stateDir, name string, timeout time.Duration) error {
+	exists, _, err := d.lstat(name + ".lock")
+	if err != nil {
+		return err
+	}
+	if !exists {
+		if err := d.remove(name + ".jsonl"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing session: %w", err)
+		}
+		return nil
+	}
+	release, err := lockIn(d, name, timeout)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := d.remove(name + ".jsonl"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("removing session: %w", err)
+	}
+	// Removed while held: a process waiting on it finds, once it has the
+	// lock, that the file is gone from the folder, and starts again.
+	if err := d.remove(name + ".lock"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing session lock: %w", err)
 	}
 	return nil
 }
@@ -180,19 +309,37 @@ func MarkOwn(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, OwnMarker), []byte("charter keeps rule sessions here, and deletes idle ones.\n"), 0o600)
+	d, err := openStateDir(dir)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	f, err := d.open(OwnMarker, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString("charter keeps rule sessions here, and deletes idle ones.\n"); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // Prune deletes the sessions not changed for longer than age (sessions
-// whose end the runtime never reported, say after a crash), lock files as
-// old whose session is gone, and temporary files a crash left. It only
-// works in a directory MarkOwn marked; elsewhere it deletes nothing. It
-// returns how many sessions it removed.
+// whose end the runtime never reported, say after a crash) with their lock
+// files, lock files as old whose session is gone, and temporary files a
+// crash left. It only works in a directory MarkOwn marked; elsewhere it
+// deletes nothing. It returns how many sessions it removed.
 func (st *Store) Prune(age time.Duration) (int, error) {
-	if _, err := os.Stat(filepath.Join(st.Dir, OwnMarker)); err != nil {
+	d, err := st.open(false)
+	if err != nil {
 		return 0, nil
 	}
-	entries, err := os.ReadDir(st.Dir)
+	defer d.close()
+	if exists, regular, _ := d.lstat(OwnMarker); !exists || !regular {
+		return 0, nil
+	}
+	entries, err := d.entries()
 	if err != nil {
 		return 0, err
 	}
@@ -202,6 +349,12 @@ func (st *Store) Prune(age time.Duration) (int, error) {
 		return err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff)
 	}
 	n := 0
+	sessions := map[string]bool{}
+	for _, e := range entries {
+		if s, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok {
+			sessions[s] = true
+		}
+	}
 	for _, e := range entries {
 		name := e.Name()
 		stem, isSession := strings.CutSuffix(name, ".jsonl")
@@ -209,62 +362,59 @@ func (st *Store) Prune(age time.Duration) (int, error) {
 		case isSession && old(e):
 			// Under the session's lock, so that a late call is not lost;
 			// a session in use is left alone.
-			unlock, err := tryLock(filepath.Join(st.Dir, stem+".lock"))
+			release, err := lockIn(d, stem, 0)
 			if err != nil {
 				continue
 			}
-			if os.Remove(filepath.Join(st.Dir, name)) == nil {
+			if d.remove(name) == nil {
 				n++
+				d.remove(stem + ".lock")
 			}
-			unlock()
+			release()
 		case strings.Contains(name, ".jsonl.tmp") && old(e):
-			os.Remove(filepath.Join(st.Dir, name))
-		}
-	}
-	for _, e := range entries {
-		stem, isLock := strings.CutSuffix(e.Name(), ".lock")
-		if !isLock || !old(e) {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(st.Dir, stem+".jsonl")); errors.Is(err, fs.ErrNotExist) {
-			os.Remove(filepath.Join(st.Dir, e.Name()))
+			d.remove(name)
+		case strings.HasSuffix(name, ".lock") && !sessions[strings.TrimSuffix(name, ".lock")] && old(e):
+			if release, err := lockIn(d, strings.TrimSuffix(name, ".lock"), 0); err == nil {
+				d.remove(name)
+				release()
+			}
 		}
 	}
 	return n, nil
 }
 
-// writeSession writes the whole session to a temporary file beside path
-// and renames it over path.
-func writeSession(path string, s *Session) error {
-	var buf bytes.Buffer
-	err := s.WriteJSONL(&buf)
-	if err == nil {
-		err = atomicfile.Write(path, buf.Bytes(), 0o600)
-	}
-	if err != nil {
-		return fmt.Errorf("saving session %s: %w", path, err)
-	}
-	return nil
-}
-
 // errLocked is returned by tryLock when another process holds the lock.
 var errLocked = errors.New("locked")
 
-// lockFile takes the lock at path, waiting up to timeout for another
-// process to release it, and returns the function that releases it.
-func lockFile(path string, timeout time.Duration) (func(), error) {
+// lockIn takes the lock of session name in d, waiting up to timeout for
+// another process to release it (not at all for 0), and returns the
+// function that releases it.
+func lockIn(d *stateDir, name string, timeout time.Duration) (func(), error) {
 	deadline := time.Now().Add(timeout)
 	wait := time.Millisecond
 	for {
-		unlock, err := tryLock(path)
+		f, err := d.open(name+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("locking the session: %w", err)
+		}
+		err = tryLock(f)
 		if err == nil {
-			return unlock, nil
+			if d.same(name+".lock", f) {
+				return func() { unlock(f); f.Close() }, nil
+			}
+			// Removed (and perhaps made again) while we waited: the lock
+			// we hold guards nothing.
+			unlock(f)
+			f.Close()
+			err = errLocked
+		} else {
+			f.Close()
 		}
 		if !errors.Is(err, errLocked) {
-			return nil, fmt.Errorf("locking session: %w", err)
+			return nil, fmt.Errorf("locking the session: %w", err)
 		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("session %s is locked by another process and stayed locked for %v; if no charter process is running, remove the lock file", path, timeout)
+		if !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("session %s/%s is locked by another process and stayed locked for %v", d.path, name, timeout)
 		}
 		time.Sleep(wait)
 		wait = min(2*wait, 50*time.Millisecond)

@@ -1,25 +1,41 @@
-// Package claudecode runs a rule profile as a Claude Code hook.
+// Package claudecode runs rule profiles as a Claude Code hook.
 //
 // Claude Code runs a hook command for each tool call, before it (PreToolUse)
 // and after it (PostToolUse), with a JSON description of the call on
-// standard input, and reads the hook's decision from standard output. Handle
-// is that command's body: it judges the call with a rules.Engine, keeps the
-// session in a state directory between calls (one file per Claude Code
-// session, see rules.Store), and answers in Claude Code's hook protocol:
+// standard input, and reads the hook's decision from standard output. A
+// Handler is that command's body: it judges the call with a rules.Engine
+// (the one of the agent the call is from: a subagent's calls carry its
+// agent_type), keeps each agent's session in a state directory between
+// calls (see rules.Store), and answers in Claude Code's hook protocol:
 //
 //   - PreToolUse, a block rule fired: permissionDecision "deny", with the
 //     rules' messages as permissionDecisionReason (Claude Code shows it to
 //     the model, which does not run the call);
+//   - PreToolUse, an ask rule fired and no block rule: permissionDecision
+//     "ask", so that Claude Code asks the user (claude -p, with no one to
+//     ask, denies it); a PostToolUse for the call means the user approved,
+//     and the approval is recorded in the session;
 //   - PreToolUse, only warn rules fired: additionalContext with their
 //     messages, and no permissionDecision, so that Claude Code's own
 //     permission rules and prompts still apply ("allow" would skip them);
 //   - PostToolUse, remind rules fired: additionalContext with their messages;
 //     the call is recorded in the session (a denied call never reaches
 //     PostToolUse, so it is never recorded);
-//   - a rule that could not be evaluated: systemMessage, shown to the user;
+//   - a rule that could not be evaluated, a note of the gate: systemMessage,
+//     shown to the user;
 //   - nothing to say: no output at all.
 //
-// Register the command for both events with matcher "*" (every tool).
+// The hook fails closed: input it cannot read, an agent it cannot find, a
+// session it cannot keep, a rule that could block and errors: every such
+// failure of a PreToolUse is answered "deny" with the reason, on exit 0
+// (Claude Code lets a call through when a hook exits 1), unless the
+// Handler's OnError says to let the call go on to Claude Code's own
+// permission check. A failure on PostToolUse or SessionEnd, which decide
+// nothing, is a systemMessage.
+//
+// Register the command for PreToolUse and PostToolUse with matcher "*"
+// (every tool), and for SessionEnd; with "onFailure": "block" Claude Code
+// also blocks the call when the hook cannot run at all.
 package claudecode
 
 import (
@@ -28,6 +44,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -35,7 +52,7 @@ import (
 	"github.com/charter-dev/charter/rules"
 )
 
-// The hook events Handle understands.
+// The hook events a Handler understands.
 const (
 	PreToolUse  = "PreToolUse"
 	PostToolUse = "PostToolUse"
@@ -47,8 +64,8 @@ const (
 // StaleAfter is how long a session's state is kept without a call.
 const StaleAfter = 7 * 24 * time.Hour
 
-// Input is what Claude Code writes on a PreToolUse or PostToolUse hook's
-// standard input. Fields Handle does not use are kept for callers.
+// Input is what Claude Code writes on a hook's standard input. Fields a
+// Handler does not use are kept for callers.
 type Input struct {
 	SessionID      string         `json:"session_id"`
 	TranscriptPath string         `json:"transcript_path,omitempty"`
@@ -60,6 +77,11 @@ type Input struct {
 	// ToolResponse is set for PostToolUse only.
 	ToolResponse any    `json:"tool_response,omitempty"`
 	ToolUseID    string `json:"tool_use_id,omitempty"`
+	// AgentID and AgentType are set when the call is a subagent's: its
+	// instance and its name (the subagent file's name). AgentType alone is
+	// set on the main thread of a session started with claude --agent.
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
 }
 
 // Output is what the hook writes on standard output.
@@ -72,17 +94,19 @@ type Output struct {
 // HookSpecificOutput is the event-specific part of Output.
 type HookSpecificOutput struct {
 	HookEventName string `json:"hookEventName"`
-	// PermissionDecision is "deny" for a blocked call (PreToolUse only);
-	// Handle never answers "allow" or "ask".
+	// PermissionDecision is "deny" for a blocked call and "ask" for a call
+	// the user must approve (PreToolUse only); a Handler never answers
+	// "allow", which would skip Claude Code's own permission checks.
 	PermissionDecision string `json:"permissionDecision,omitempty"`
-	// PermissionDecisionReason tells the model why the call was denied.
+	// PermissionDecisionReason tells the model (deny) or the user (ask)
+	// why.
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
 	// AdditionalContext is added to the model's context.
 	AdditionalContext string `json:"additionalContext,omitempty"`
 }
 
-// MaxInputBytes bounds the hook input Handle reads; Claude Code's inputs are
-// far smaller, even for large files.
+// MaxInputBytes bounds the hook input a Handler reads; Claude Code's inputs
+// are far smaller, even for large files. A larger input is denied.
 const MaxInputBytes = 64 << 20
 
 // ReadInput reads and checks one hook input.
@@ -91,19 +115,23 @@ func ReadInput(r io.Reader) (*Input, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading hook input: %w", err)
 	}
+	return parseInput(data)
+}
+
+func parseInput(data []byte) (*Input, error) {
 	if len(data) > MaxInputBytes {
-		return nil, fmt.Errorf("hook input is larger than %d MiB; charter reads one PreToolUse or PostToolUse event from Claude Code", MaxInputBytes>>20)
+		return nil, fmt.Errorf("hook input is larger than %d MiB, more than charter judges", MaxInputBytes>>20)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, errors.New("hook input is empty; charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input")
+		return nil, errors.New("hook input is empty; charter expects Claude Code's PreToolUse, PostToolUse or SessionEnd JSON on standard input")
 	}
 	var in Input
 	if err := json.Unmarshal(data, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nil, fmt.Errorf("hook input: %s is %s, not %s; charter expects Claude Code's PreToolUse or PostToolUse JSON", te.Field, te.Value, te.Type)
+			return nil, fmt.Errorf("hook input: %s is %s, not %s; charter expects Claude Code's PreToolUse, PostToolUse or SessionEnd JSON", te.Field, te.Value, te.Type)
 		}
-		return nil, fmt.Errorf("hook input is not JSON (%w); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input", err)
+		return nil, fmt.Errorf("hook input is not JSON charter can read (%w); charter expects Claude Code's PreToolUse, PostToolUse or SessionEnd JSON on standard input", err)
 	}
 	// encoding/json decodes null into a nil map without a word; null is
 	// not the object of arguments Claude Code sends.
@@ -118,7 +146,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 	case "":
 		return nil, errors.New("hook input has no hook_event_name; register charter for PreToolUse, PostToolUse and SessionEnd hooks only")
 	default:
-		return nil, fmt.Errorf("hook event %q is not supported; register charter for PreToolUse, PostToolUse and SessionEnd hooks only", in.HookEventName)
+		return nil, &eventError{in.HookEventName}
 	}
 	if in.ToolName == "" && in.HookEventName != SessionEnd {
 		return nil, errors.New("hook input has no tool_name; charter expects Claude Code's PreToolUse or PostToolUse JSON")
@@ -129,44 +157,133 @@ func ReadInput(r io.Reader) (*Input, error) {
 	return &in, nil
 }
 
-// Respond judges one hook input with the engine, updating the session kept
-// in the store, and returns the output to write; nil means no output.
-func Respond(in *Input, e *rules.Engine, st *rules.Store) (*Output, error) {
-	if in.HookEventName == SessionEnd {
-		if err := st.Remove(in.SessionID); err != nil {
-			return nil, err
+// eventError is a hook event charter does not judge.
+type eventError struct{ event string }
+
+func (e *eventError) Error() string {
+	return fmt.Sprintf("hook event %q is not one charter judges; register charter for PreToolUse, PostToolUse and SessionEnd hooks only", e.event)
+}
+
+// Handler answers Claude Code's hook calls.
+type Handler struct {
+	// Engine returns the engine that judges the calls of agentType, the
+	// hook input's agent_type ("" on the main thread), with the gate of
+	// the agent it stands for; note, when not empty, says something the
+	// user should know (such as a subagent judged as another agent). An
+	// error denies the call.
+	Engine func(agentType string) (e *rules.Engine, note string, err error)
+	// Store keeps the sessions: one per Claude Code session, and one per
+	// subagent within it (rules.AgentKey).
+	Store *rules.Store
+	// OnError is what a PreToolUse gets that cannot be judged:
+	// rules.OnErrorDeny (the default) denies it; rules.OnErrorAllow lets it
+	// go on to Claude Code's own permission check, and says why on
+	// systemMessage. Set the engines' OnError to match.
+	OnError rules.OnError
+}
+
+// Handle runs one hook call: it reads Claude Code's input from stdin,
+// judges the call, keeps the session, and writes the answer (or nothing)
+// to stdout. Every failure to judge is an answer (see the package doc);
+// the error is only that of writing it.
+func (h *Handler) Handle(stdin io.Reader, stdout io.Writer) error {
+	data, err := io.ReadAll(io.LimitReader(stdin, MaxInputBytes+1))
+	var out *Output
+	if err != nil {
+		out = h.Failure("", fmt.Errorf("reading hook input: %w", err))
+	} else {
+		out = h.Respond(data)
+	}
+	return Write(stdout, out)
+}
+
+// Respond judges one hook input and returns the answer to write; nil means
+// no output.
+func (h *Handler) Respond(data []byte) *Output {
+	in, err := parseInput(data)
+	if err != nil {
+		var ee *eventError
+		if errors.As(err, &ee) {
+			return &Output{SystemMessage: "charter: " + err.Error()}
 		}
-		_, err := st.Prune(StaleAfter)
+		return h.Failure(sniffEvent(data), err)
+	}
+	out, err := h.respond(in)
+	if err != nil {
+		return h.Failure(in.HookEventName, err)
+	}
+	return out
+}
+
+var eventField = regexp.MustCompile(`"hook_event_name"\s*:\s*"(\w+)"`)
+
+// sniffEvent finds the event of an input that does not decode.
+func sniffEvent(data []byte) string {
+	if m := eventField.FindSubmatch(data[:min(len(data), 1<<20)]); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// Failure is the answer to an input of event that could not be judged:
+// for PreToolUse (or an input whose event is unknown) a deny, or with
+// OnErrorAllow a systemMessage that lets the call go on; for other events,
+// which decide nothing, a systemMessage.
+func (h *Handler) Failure(event string, err error) *Output {
+	msg := strings.TrimSuffix(err.Error(), ".")
+	switch {
+	case event != "" && event != PreToolUse:
+		return &Output{SystemMessage: fmt.Sprintf("charter: %s", msg)}
+	case h.OnError == rules.OnErrorAllow:
+		return &Output{SystemMessage: fmt.Sprintf("charter could not judge this call (%s); it goes on to Claude Code's own permission check, as the hook's on-error setting (allow) says", msg)}
+	}
+	return &Output{HookSpecificOutput: &HookSpecificOutput{
+		HookEventName:            PreToolUse,
+		PermissionDecision:       "deny",
+		PermissionDecisionReason: fmt.Sprintf("charter could not judge this call, so it is denied: %s", msg),
+	}}
+}
+
+// respond judges a checked input.
+func (h *Handler) respond(in *Input) (*Output, error) {
+	if in.HookEventName == SessionEnd {
+		err := h.Store.Remove(in.SessionID)
+		if _, perr := h.Store.Prune(StaleAfter); err == nil {
+			err = perr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the session's state could not be deleted: %w", err)
+		}
+		return nil, nil
+	}
+	e, note, err := h.Engine(in.AgentType)
+	if err != nil {
 		return nil, err
 	}
 	phase := rules.Pre
-	call := rules.Call{Tool: in.ToolName, Args: in.ToolInput}
+	call := rules.Call{Tool: in.ToolName, Args: in.ToolInput, ID: in.ToolUseID}
 	if in.HookEventName == PostToolUse {
 		phase = rules.Post
 		call.Result = in.ToolResponse
 	}
+	var notes []string
+	if note != "" {
+		notes = append(notes, note)
+	}
 	var v rules.Verdict
-	repaired, err := st.Update(in.SessionID, func(s *rules.Session) error {
+	repaired, err := h.Store.Update(rules.AgentKey(in.SessionID, in.AgentID), func(s *rules.Session) error {
 		v = e.Evaluate(phase, call, s)
 		if phase == rules.Post {
 			s.Record(call)
 		}
 		return nil
 	})
-	var notes []string
 	if err != nil {
-		// What the agent may call needs no session: a call outside it
-		// is denied even when the session cannot be kept. Anything else
-		// is the hook's failure, and the call proceeds.
-		if phase != rules.Pre {
-			return nil, err
+		if phase != rules.Pre || h.OnError != rules.OnErrorAllow {
+			return nil, fmt.Errorf("the session could not be kept: %w", err)
 		}
 		v = e.Evaluate(phase, call, &rules.Session{})
-		if !gated(v) {
-			return nil, err
-		}
-		v.Fired = slices.DeleteFunc(v.Fired, func(f rules.Firing) bool { return f.Rule != rules.GateRule })
-		notes = append(notes, fmt.Sprintf("charter: the session could not be kept (%v); the call is denied by what the agent may call, which needs none", err))
+		notes = append(notes, fmt.Sprintf("charter: the session could not be kept (%v); the call was judged without its history, as the hook's on-error setting (allow) says", err))
 	}
 
 	out := &Output{}
@@ -181,14 +298,21 @@ func Respond(in *Input, e *rules.Engine, st *rules.Store) (*Output, error) {
 
 	switch phase {
 	case rules.Pre:
-		blocks, warns := lines(v, rules.Block), lines(v, rules.Warn)
-		if len(blocks) > 0 {
+		blocks, asks, warns := lines(v, rules.Block), lines(v, rules.Ask), lines(v, rules.Warn)
+		switch {
+		case v.Decision == rules.Blocked:
 			out.HookSpecificOutput = &HookSpecificOutput{
 				HookEventName:            PreToolUse,
 				PermissionDecision:       "deny",
-				PermissionDecisionReason: strings.Join(append(blocks, warns...), "\n"),
+				PermissionDecisionReason: strings.Join(slices.Concat(blocks, asks, warns), "\n"),
 			}
-		} else if len(warns) > 0 {
+		case v.Decision == rules.Asked:
+			out.HookSpecificOutput = &HookSpecificOutput{
+				HookEventName:            PreToolUse,
+				PermissionDecision:       "ask",
+				PermissionDecisionReason: strings.Join(slices.Concat(asks, warns), "\n"),
+			}
+		case len(warns) > 0:
 			out.HookSpecificOutput = &HookSpecificOutput{
 				HookEventName:     PreToolUse,
 				AdditionalContext: strings.Join(warns, "\n"),
@@ -210,11 +334,6 @@ func Respond(in *Input, e *rules.Engine, st *rules.Store) (*Output, error) {
 
 // lines returns the messages of the fired rules with an action, each marked
 // with its rule.
-// gated reports whether the agent's gate blocked the call.
-func gated(v rules.Verdict) bool {
-	return v.Decision == rules.Blocked && slices.ContainsFunc(v.Fired, func(f rules.Firing) bool { return f.Rule == rules.GateRule })
-}
-
 func lines(v rules.Verdict, a rules.Action) []string {
 	var out []string
 	for _, f := range v.Fired {
@@ -225,25 +344,8 @@ func lines(v rules.Verdict, a rules.Action) []string {
 	return out
 }
 
-// Handle runs one hook call: it reads Claude Code's input from stdin, judges
-// the call with the engine, keeps the session in stateDir, and writes the
-// answer (or nothing) to stdout. The error says what was wrong with the
-// input or the state directory; the caller prints it and exits non-zero
-// (Claude Code then shows it and lets the call proceed).
-func Handle(stdin io.Reader, stdout io.Writer, e *rules.Engine, stateDir string) error {
-	return HandleStore(stdin, stdout, e, &rules.Store{Dir: stateDir})
-}
-
-// HandleStore is Handle with the session store given.
-func HandleStore(stdin io.Reader, stdout io.Writer, e *rules.Engine, st *rules.Store) error {
-	in, err := ReadInput(stdin)
-	if err != nil {
-		return err
-	}
-	out, err := Respond(in, e, st)
-	if err != nil {
-		return err
-	}
+// Write writes an answer as one line of JSON; nil writes nothing.
+func Write(w io.Writer, out *Output) error {
 	if out == nil {
 		return nil
 	}
@@ -253,8 +355,20 @@ func HandleStore(stdin io.Reader, stdout io.Writer, e *rules.Engine, st *rules.S
 	if err := enc.Encode(out); err != nil {
 		return fmt.Errorf("encoding hook output: %w", err)
 	}
-	if _, err := stdout.Write(b.Bytes()); err != nil {
+	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("writing hook output: %w", err)
 	}
 	return nil
+}
+
+// Handle runs one hook call with one engine for every agent, keeping
+// sessions in stateDir: Handler.Handle with that engine.
+func Handle(stdin io.Reader, stdout io.Writer, e *rules.Engine, stateDir string) error {
+	return HandleStore(stdin, stdout, e, &rules.Store{Dir: stateDir})
+}
+
+// HandleStore is Handle with the session store given.
+func HandleStore(stdin io.Reader, stdout io.Writer, e *rules.Engine, st *rules.Store) error {
+	h := &Handler{Engine: func(string) (*rules.Engine, string, error) { return e, "", nil }, Store: st}
+	return h.Handle(stdin, stdout)
 }

@@ -108,6 +108,9 @@ func TestSession(t *testing.T) {
 	})
 }
 
+// TestBadInput: input the hook cannot read is denied, with the reason, and
+// the hook writes its answer (Claude Code lets a call through when a hook
+// exits 1; this one always answers).
 func TestBadInput(t *testing.T) {
 	e := engine(t)
 	dir := t.TempDir()
@@ -117,35 +120,62 @@ func TestBadInput(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return string(b)
 	}
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
 	tests := []struct {
 		name, input, want string
 	}{
-		{"empty", "", "hook input is empty; charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
-		{"not json", "rm -rf /", "hook input is not JSON (invalid character 'r' looking for beginning of value); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
-		{"truncated", `{"session_id":"s",`, "hook input is not JSON (unexpected end of JSON input); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
-		{"array", `[1]`, "hook input is not JSON (json: cannot unmarshal array into Go value of type claudecode.Input); charter expects Claude Code's PreToolUse or PostToolUse JSON on standard input"},
+		{"empty", "", "hook input is empty; charter expects Claude Code's PreToolUse, PostToolUse or SessionEnd JSON on standard input"},
+		{"not json", "rm -rf /", "hook input is not JSON charter can read (invalid character 'r' looking for beginning of value)"},
+		{"truncated", `{"session_id":"s",`, "hook input is not JSON charter can read (unexpected end of JSON input)"},
+		{"array", `[1]`, "hook input is not JSON charter can read (json: cannot unmarshal array into Go value of type claudecode.Input)"},
+		{"nested 10,000 deep", `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"a","d":` + deep + `}}`, "exceeded max depth"},
+		{"nested past the engine's limit", `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"a","d":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}}`, "nested more than 64 deep"},
+		{"a number no float holds", `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"a","n":1e999}}`, "tool_input is number 1e999, not float64"},
 		{"no tool name", valid(func(m map[string]any) { delete(m, "tool_name") }), "hook input has no tool_name; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
 		{"no event", valid(func(m map[string]any) { delete(m, "hook_event_name") }), "hook input has no hook_event_name; register charter for PreToolUse, PostToolUse and SessionEnd hooks only"},
-		{"other event", valid(func(m map[string]any) { m["hook_event_name"] = "Stop" }), `hook event "Stop" is not supported; register charter for PreToolUse, PostToolUse and SessionEnd hooks only`},
 		{"no session", valid(func(m map[string]any) { delete(m, "session_id") }), "hook input has no session_id; charter needs it to keep the session between calls"},
-		{"tool_input not an object", valid(func(m map[string]any) { m["tool_input"] = []any{1} }), "hook input: tool_input is array, not map[string]interface {}; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
-		{"tool_input null", valid(func(m map[string]any) { m["tool_input"] = nil }), "hook input: tool_input is null, not an object; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
-		{"tool_name not a string", valid(func(m map[string]any) { m["tool_name"] = 7 }), "hook input: tool_name is number, not string; charter expects Claude Code's PreToolUse or PostToolUse JSON"},
+		{"tool_input not an object", valid(func(m map[string]any) { m["tool_input"] = []any{1} }), "hook input: tool_input is array, not map[string]interface {}"},
+		{"tool_input null", valid(func(m map[string]any) { m["tool_input"] = nil }), "hook input: tool_input is null, not an object"},
+		{"tool_name not a string", valid(func(m map[string]any) { m["tool_name"] = 7 }), "hook input: tool_name is number, not string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := claudecode.Handle(strings.NewReader(tt.input), &out, e, dir)
-			if err == nil {
-				t.Fatal("no error")
+			if err := claudecode.Handle(strings.NewReader(tt.input), &out, e, dir); err != nil {
+				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
-				t.Errorf("error (-want +got):\n%s", diff)
+			var o claudecode.Output
+			if err := json.Unmarshal(out.Bytes(), &o); err != nil {
+				t.Fatalf("output %q: %v", out.String(), err)
 			}
-			if out.Len() > 0 {
-				t.Errorf("wrote output on error: %s", out.String())
+			h := o.HookSpecificOutput
+			if h == nil || h.PermissionDecision != "deny" || !strings.Contains(h.PermissionDecisionReason, tt.want) {
+				t.Errorf("output %s; want a deny saying %q", out.String(), tt.want)
 			}
 		})
+	}
+	// An event charter does not judge is said, not denied; a failure on
+	// PostToolUse, which decides nothing, is a message.
+	for in, want := range map[string]string{
+		valid(func(m map[string]any) { m["hook_event_name"] = "Stop" }):                               `{"systemMessage":"charter: hook event \"Stop\" is not one charter judges; register charter for PreToolUse, PostToolUse and SessionEnd hooks only"}`,
+		valid(func(m map[string]any) { m["hook_event_name"] = "PostToolUse"; m["tool_input"] = nil }): `{"systemMessage":"charter: hook input: tool_input is null, not an object; charter expects Claude Code's PreToolUse or PostToolUse JSON"}`,
+	} {
+		var out bytes.Buffer
+		if err := claudecode.Handle(strings.NewReader(in), &out, e, dir); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, strings.TrimSpace(out.String())); diff != "" {
+			t.Errorf("output (-want +got):\n%s", diff)
+		}
+	}
+	// The operator's choice: the call goes on, and the user is told.
+	h := &claudecode.Handler{Engine: func(string) (*rules.Engine, string, error) { return e, "", nil }, Store: &rules.Store{Dir: dir}, OnError: rules.OnErrorAllow}
+	var out bytes.Buffer
+	if err := h.Handle(strings.NewReader("rm -rf /"), &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); strings.Contains(got, "permissionDecision") || !strings.Contains(got, `"systemMessage":"charter could not judge this call (hook input is not JSON`) {
+		t.Errorf("with OnErrorAllow: %s", got)
 	}
 }
 
@@ -334,7 +364,7 @@ func TestGateNotes(t *testing.T) {
 		Names:    map[string]string{"Read": "read_file", "Edit": "write_file"}, NameRuntime: map[string]string{"Read": "claude-code", "Edit": "claude-code"}})
 	dir := t.TempDir()
 	for _, c := range []struct{ tool, want string }{
-		{"mcp__x__y", `"systemMessage":"charter: the claude-code tool-name table maps mcp__x__y to no charter tool, and ann has no allow-list, so the profile decides"`},
+		{"mcp__x__y", `"permissionDecision":"deny","permissionDecisionReason":"ann may not call mcp__x__y: the claude-code tool-name table maps mcp__x__y to no charter tool, and charter denies a tool it cannot place`},
 		{"Edit", `"permissionDecision":"deny","permissionDecisionReason":"ann may not call write_file (claude-code's Edit): tools.denied names write_file (tools.denied at a.cue:3:2) (charter rule permissions)"`},
 	} {
 		var out bytes.Buffer
@@ -344,5 +374,125 @@ func TestGateNotes(t *testing.T) {
 		if !strings.Contains(out.String(), c.want) {
 			t.Errorf("%s: hook output\n%s\nlacks %s", c.tool, out.String(), c.want)
 		}
+	}
+}
+
+// TestSubagents: a subagent's call is judged by its own engine (its
+// agent_type), in a session of its own within the Claude Code session; the
+// Handler's Engine says when it falls back to another agent.
+func TestSubagents(t *testing.T) {
+	mk := func(agent string, tools ...string) *rules.Engine {
+		e, err := rules.Compile(rules.Profile{Name: "p", Rules: []rules.Rule{{ID: "count", Trigger: "*", Action: rules.Warn, Enabled: true, Message: "third call",
+			Condition: &rules.Condition{Type: rules.Expr, Expr: "size(session) == 2"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.SetGate(&rules.Gate{Agent: agent, Tools: tools, Declared: true, Runtime: "claude-code",
+			Names: map[string]string{"Bash": "run_bash", "Read": "read_file"}, NameRuntime: map[string]string{"Bash": "claude-code", "Read": "claude-code"}})
+		return e
+	}
+	engines := map[string]*rules.Engine{"priya": mk("priya", "read_file"), "marco": mk("marco", "read_file", "run_bash")}
+	dir := t.TempDir()
+	h := &claudecode.Handler{Store: &rules.Store{Dir: dir}, Engine: func(agentType string) (*rules.Engine, string, error) {
+		if e, ok := engines[agentType]; ok {
+			return e, "", nil
+		}
+		note := ""
+		if agentType != "" {
+			note = "charter: " + agentType + " is no agent of the bundle; judged as priya"
+		}
+		return engines["priya"], note, nil
+	}}
+	call := func(event, tool, agentType, agentID string) string {
+		in := map[string]any{"session_id": "s1", "hook_event_name": event, "tool_name": tool, "tool_input": map[string]any{"command": "ls", "file_path": "a"},
+			"tool_use_id": fmt.Sprint("toolu_", tool, agentID, event)}
+		if event == claudecode.PostToolUse {
+			in["tool_response"] = "ok"
+		}
+		if agentType != "" {
+			in["agent_type"] = agentType
+		}
+		if agentID != "" {
+			in["agent_id"] = agentID
+		}
+		b, _ := json.Marshal(in)
+		var out bytes.Buffer
+		if err := h.Handle(bytes.NewReader(b), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	// The main thread is priya, who may not run commands; marco may.
+	if out := call("PreToolUse", "Bash", "", ""); !strings.Contains(out, "priya may not call run_bash") {
+		t.Errorf("main thread Bash: %s", out)
+	}
+	if out := call("PreToolUse", "Bash", "marco", "a1"); out != "" {
+		t.Errorf("marco's Bash: %s", out)
+	}
+	// Each agent's history is its own: two main-thread calls and one of
+	// marco's do not make marco's third call.
+	call("PostToolUse", "Read", "", "")
+	call("PostToolUse", "Read", "", "")
+	call("PostToolUse", "Bash", "marco", "a1")
+	if out := call("PreToolUse", "Read", "", ""); !strings.Contains(out, "third call") {
+		t.Errorf("the main thread's third call: %s", out)
+	}
+	if out := call("PreToolUse", "Read", "marco", "a1"); strings.Contains(out, "third call") {
+		t.Errorf("marco's second call counted the main thread's: %s", out)
+	}
+	// An agent_type the bundle does not have is judged as the fallback,
+	// and the user is told.
+	if out := call("PreToolUse", "Bash", "general-purpose", "a2"); !strings.Contains(out, "priya may not call run_bash") || !strings.Contains(out, "general-purpose is no agent of the bundle") {
+		t.Errorf("unknown subagent: %s", out)
+	}
+	// SessionEnd removes every agent's session.
+	call("SessionEnd", "", "", "")
+	if entries, _ := os.ReadDir(dir); len(entries) > 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left after SessionEnd: %v", names)
+	}
+}
+
+// TestAsk: an ask rule answers "ask"; the call's PostToolUse (the user
+// approved it) records the approval, from which the rule's cooldown
+// counts; a call the user declined is asked about again.
+func TestAsk(t *testing.T) {
+	e, err := rules.Compile(rules.Profile{Name: "p", Rules: []rules.Rule{{ID: "confirm", Trigger: "Bash", Action: rules.Ask, Enabled: true, Cooldown: 1,
+		Message: "Ask first.", Condition: &rules.Condition{Type: rules.Contains, Field: "command", Substring: "rm"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	run := func(event, id string) string {
+		in := map[string]any{"session_id": "s1", "hook_event_name": event, "tool_name": "Bash", "tool_input": map[string]any{"command": "rm x"}, "tool_use_id": id}
+		if event == claudecode.PostToolUse {
+			in["tool_response"] = "ok"
+		}
+		b, _ := json.Marshal(in)
+		var out bytes.Buffer
+		if err := claudecode.Handle(bytes.NewReader(b), &out, e, dir); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(out.String())
+	}
+	ask := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"Ask first. (charter rule confirm)"}}`
+	if got := run("PreToolUse", "t1"); got != ask {
+		t.Fatalf("first: %s", got)
+	}
+	// Declined (no PostToolUse): asked again.
+	if got := run("PreToolUse", "t2"); got != ask {
+		t.Fatalf("after a decline: %s", got)
+	}
+	// Approved: it ran.
+	run("PostToolUse", "t2")
+	if got := run("PreToolUse", "t3"); got != "" {
+		t.Errorf("within the cooldown of the approval: %s", got)
+	}
+	run("PostToolUse", "t3")
+	if got := run("PreToolUse", "t4"); got != ask {
+		t.Errorf("after the cooldown: %s", got)
 	}
 }

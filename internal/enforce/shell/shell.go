@@ -1,0 +1,491 @@
+// Package shell reads a shell command line the way the shell would run it,
+// without running it: every simple command of every pipeline, list,
+// subshell, block, loop and branch, of every command and process
+// substitution, of every code string handed to sh -c, bash -c, eval, trap,
+// su -c, watch or env -S, and of every command a wrapper runs (env, sudo,
+// doas, xargs, nice, nohup, timeout, stdbuf, ionice, setsid, time, command,
+// exec, chroot, busybox, find -exec), each with its program, its
+// arguments after quote removal and brace expansion, and for the programs
+// charter knows (rm, git, find, dd, truncate, the mkfs family, shred,
+// wipefs, psql, mysql, sqlite3), its options normalized to their long
+// names, so that "rm -rf", "rm -r -f", "rm -fr", "rm --recursive --force",
+// "rm --recur --fo" and "rm x -rf" are all rm with force and recursive.
+//
+// It is built on mvdan.cc/sh/v3's parser (bash syntax). What cannot be
+// known without running the command (a program named by a variable or a
+// substitution, eval of a dynamic string, alias) is reported, not guessed:
+// such a Command has Known false and a Reason, and a caller that judges
+// commands treats it as unknown. Input past the limits (Limits) and input
+// the parser refuses are errors: a caller judging commands denies them.
+package shell
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Command is one simple command the command line would run.
+type Command struct {
+	// Program is the program's name: the base name of Path ("rm" for
+	// /bin/rm, \rm, "r"m and 'rm'); empty when Known is false.
+	Program string `json:"program"`
+	// Path is the program as the shell would look it up, quotes removed.
+	Path string `json:"path,omitempty"`
+	// Known is false when what runs cannot be known without running the
+	// command; Reason says why.
+	Known  bool   `json:"known"`
+	Reason string `json:"reason,omitempty"`
+	// Args are the arguments after the program, quotes removed and braces
+	// expanded; an argument known only when the command runs is Dynamic.
+	Args []string `json:"args,omitempty"`
+	// Subcommand is git's subcommand (commit, push, clean, ...).
+	Subcommand string `json:"subcommand,omitempty"`
+	// Flags are the options, sorted, each once: for the programs charter
+	// knows, by their long names without dashes ("recursive", "force";
+	// a short option without a long name is its letter); for others, as
+	// written ("-la", "--verbose").
+	Flags []string `json:"flags,omitempty"`
+	// Values are the values of options that take one, by the same names
+	// ("interactive": "never" for rm --interactive=never).
+	Values map[string]string `json:"values,omitempty"`
+	// Operands are the arguments that are not options (nor their values).
+	Operands []string `json:"operands,omitempty"`
+	// Via lists what led to the command, outermost first: wrappers
+	// ("sudo", "env", "xargs", "find -exec"), code strings ("sh -c",
+	// "eval"), substitutions ("$(...)", "<(...)").
+	Via []string `json:"via,omitempty"`
+	// Env names the variables the command sets for itself (NAME=value
+	// before it; PATH= or LD_PRELOAD= change what runs).
+	Env []string `json:"env,omitempty"`
+	// Writes are the files its output redirections write (> f, >> f, &> f).
+	Writes []string `json:"writes,omitempty"`
+	// MoreArgs is set when the command gets more arguments when it runs
+	// (xargs, find -exec ... +).
+	MoreArgs bool `json:"more_args,omitempty"`
+	// Destructive says how the command destroys data, "" when charter
+	// knows no way it does (see Destructive).
+	Destructive string `json:"destructive,omitempty"`
+}
+
+// Dynamic stands for an argument known only when the command runs.
+const Dynamic = "\x00?"
+
+// Limits bound what Parse reads. A command line past one is an error.
+type Limits struct {
+	// MaxBytes is the longest command line.
+	MaxBytes int
+	// MaxNesting bounds the nesting of brackets, braces, parentheses and
+	// backquotes, counted before parsing: the parser recurses per level,
+	// and a Go stack overflow cannot be recovered from.
+	MaxNesting int
+	// MaxDepth bounds code strings within code strings (sh -c 'sh -c ...').
+	MaxDepth int
+	// MaxCommands bounds the commands of one command line.
+	MaxCommands int
+	// MaxBraceWords bounds the words one word's brace expansion makes.
+	MaxBraceWords int
+}
+
+// DefaultLimits are the limits Parse uses: far above what an agent's
+// command needs, far below what costs the parser time.
+var DefaultLimits = Limits{MaxBytes: 256 << 10, MaxNesting: 256, MaxDepth: 8, MaxCommands: 10000, MaxBraceWords: 256}
+
+// Error is a command line Parse cannot read, or one past a limit.
+type Error struct {
+	Msg string
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Parse returns every simple command the command line src would run, in
+// the order they appear, within DefaultLimits.
+func Parse(src string) ([]Command, error) { return DefaultLimits.Parse(src) }
+
+// Parse returns every simple command the command line src would run,
+// within the limits l.
+func (l Limits) Parse(src string) ([]Command, error) {
+	if len(src) > l.MaxBytes {
+		return nil, &Error{Msg: fmt.Sprintf("the command is %d bytes, more than the %d charter reads", len(src), l.MaxBytes)}
+	}
+	if n := nesting(src); n > l.MaxNesting {
+		return nil, &Error{Msg: fmt.Sprintf("the command nests brackets, parentheses or backquotes %d deep, more than the %d charter reads", n, l.MaxNesting)}
+	}
+	r := &reader{l: l}
+	if err := r.source(src, nil, 0); err != nil {
+		return nil, err
+	}
+	for i := range r.out {
+		r.out[i].Destructive = destructive(&r.out[i])
+	}
+	return r.out, nil
+}
+
+// nesting is an upper bound of the command's syntactic nesting: the
+// running count of opening brackets, braces and parentheses, and of
+// backquote pairs, quotes ignored.
+func nesting(s string) int {
+	depth, most, inBackquote := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth = max(depth-1, 0)
+		case '`':
+			if inBackquote = !inBackquote; inBackquote {
+				depth++
+			} else {
+				depth = max(depth-1, 0)
+			}
+		}
+		most = max(most, depth)
+	}
+	return most
+}
+
+// reader collects the commands of one command line.
+type reader struct {
+	l   Limits
+	out []Command
+}
+
+// source parses src, a command line or a code string within one, and
+// reads its statements.
+func (r *reader) source(src string, via []string, depth int) error {
+	if depth > r.l.MaxDepth {
+		return &Error{Msg: fmt.Sprintf("code strings are nested more than %d deep (sh -c within sh -c ...)", r.l.MaxDepth)}
+	}
+	if len(src) > r.l.MaxBytes || nesting(src) > r.l.MaxNesting {
+		return &Error{Msg: "a code string within the command is past charter's limits"}
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return &Error{Msg: "the command does not parse as a shell command", Err: err}
+	}
+	return r.stmts(f.Stmts, via, depth)
+}
+
+func (r *reader) stmts(list []*syntax.Stmt, via []string, depth int) error {
+	for _, s := range list {
+		if err := r.stmt(s, via, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
+	if s == nil {
+		return nil
+	}
+	for _, rd := range s.Redirs {
+		if err := r.substitutions(rd.Word, via, depth); err != nil {
+			return err
+		}
+		if err := r.substitutions(rd.Hdoc, via, depth); err != nil {
+			return err
+		}
+	}
+	switch c := s.Cmd.(type) {
+	case nil:
+		return nil
+	case *syntax.CallExpr:
+		for _, a := range c.Assigns {
+			if err := r.substitutions(a, via, depth); err != nil {
+				return err
+			}
+		}
+		for _, w := range c.Args {
+			if err := r.substitutions(w, via, depth); err != nil {
+				return err
+			}
+		}
+		if len(c.Args) == 0 {
+			return nil
+		}
+		argv := make([]string, 0, len(c.Args))
+		for _, w := range c.Args {
+			argv = append(argv, r.fields(w)...)
+		}
+		var env []string
+		for _, a := range c.Assigns {
+			if a.Name != nil {
+				env = append(env, a.Name.Value)
+			}
+		}
+		return r.command(argv, env, writes(s.Redirs), via, depth)
+	case *syntax.BinaryCmd:
+		if err := r.stmt(c.X, via, depth); err != nil {
+			return err
+		}
+		return r.stmt(c.Y, via, depth)
+	case *syntax.Subshell:
+		return r.stmts(c.Stmts, via, depth)
+	case *syntax.Block:
+		return r.stmts(c.Stmts, via, depth)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			if err := r.stmts(ic.Cond, via, depth); err != nil {
+				return err
+			}
+			if err := r.stmts(ic.Then, via, depth); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *syntax.WhileClause:
+		if err := r.stmts(c.Cond, via, depth); err != nil {
+			return err
+		}
+		return r.stmts(c.Do, via, depth)
+	case *syntax.ForClause:
+		if err := r.substitutions(c.Loop, via, depth); err != nil {
+			return err
+		}
+		return r.stmts(c.Do, via, depth)
+	case *syntax.CaseClause:
+		if err := r.substitutions(c.Word, via, depth); err != nil {
+			return err
+		}
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				if err := r.substitutions(p, via, depth); err != nil {
+					return err
+				}
+			}
+			if err := r.stmts(it.Stmts, via, depth); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *syntax.FuncDecl:
+		// A function's body runs when it is called: its commands are
+		// listed as if it were.
+		return r.stmt(c.Body, append(slices.Clip(via), "function"), depth)
+	case *syntax.TimeClause:
+		return r.stmt(c.Stmt, via, depth)
+	case *syntax.CoprocClause:
+		return r.stmt(c.Stmt, append(slices.Clip(via), "coproc"), depth)
+	default:
+		// Declarations, arithmetic, [[ ]], let: builtins; only their
+		// substitutions run commands.
+		return r.substitutions(c, via, depth)
+	}
+}
+
+// substitutions reads the commands of the command and process
+// substitutions within node (a word, an assignment, an expression).
+func (r *reader) substitutions(node syntax.Node, via []string, depth int) error {
+	if node == nil {
+		return nil
+	}
+	if w, ok := node.(*syntax.Word); ok && w == nil {
+		return nil
+	}
+	var err error
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch s := n.(type) {
+		case *syntax.CmdSubst:
+			err = r.stmts(s.Stmts, append(slices.Clip(via), "$(...)"), depth)
+			return false
+		case *syntax.ProcSubst:
+			err = r.stmts(s.Stmts, append(slices.Clip(via), "<(...)"), depth)
+			return false
+		}
+		return true
+	})
+	return err
+}
+
+// fields expands a word as the shell would, statically: quote removal,
+// escapes, $'...', brace expansion and ~. A word that holds a parameter,
+// a substitution or arithmetic is one Dynamic field.
+func (r *reader) fields(w *syntax.Word) []string {
+	dynamic := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
+			dynamic = true
+		}
+		return !dynamic
+	})
+	if dynamic {
+		return []string{Dynamic}
+	}
+	split := *w
+	if syntax.SplitBraces(&split) && braceWords(split.Parts) > r.l.MaxBraceWords {
+		return []string{Dynamic}
+	}
+	fs, err := expand.Fields(&expand.Config{Env: homeOnly, NoUnset: true}, w)
+	if err != nil {
+		return []string{Dynamic}
+	}
+	return fs
+}
+
+// homeOnly is an environment where only ~ expands, to itself: the command
+// is read, not run.
+var homeOnly = expand.FuncEnviron(func(name string) string {
+	if user, ok := strings.CutPrefix(name, "HOME"); ok {
+		return "~" + strings.TrimSpace(user)
+	}
+	return ""
+})
+
+// braceWords is how many words brace expansion makes of parts: the
+// product of each brace's alternatives.
+func braceWords(parts []syntax.WordPart) int {
+	n := 1
+	for _, p := range parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if b.Sequence {
+			k = sequenceLen(b)
+		} else {
+			for _, e := range b.Elems {
+				k += braceWords(e.Parts)
+			}
+		}
+		n *= max(k, 1)
+		if n > 1<<20 {
+			return n
+		}
+	}
+	return n
+}
+
+// sequenceLen is the length of {a..b} (letters or numbers), at most 2^20.
+func sequenceLen(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	var x, y int
+	if _, err := fmt.Sscan(from, &x); err == nil {
+		if _, err := fmt.Sscan(to, &y); err == nil {
+			return min(abs(y-x)+1, 1<<20+1)
+		}
+	}
+	if len(from) == 1 && len(to) == 1 {
+		return abs(int(to[0])-int(from[0])) + 1
+	}
+	return 1
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// writes returns the targets of a statement's output redirections.
+func writes(rs []*syntax.Redirect) []string {
+	var out []string
+	for _, rd := range rs {
+		switch rd.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob:
+			if rd.Word == nil {
+				continue
+			}
+			lit, ok := literal(rd.Word)
+			if !ok {
+				lit = Dynamic
+			}
+			out = append(out, lit)
+		}
+	}
+	return out
+}
+
+// literal is a word's value when it holds no expansion.
+func literal(w *syntax.Word) (string, bool) {
+	s, err := expand.Literal(&expand.Config{Env: homeOnly, NoUnset: true}, w)
+	if err != nil {
+		return "", false
+	}
+	dynamic := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+			dynamic = true
+		}
+		return !dynamic
+	})
+	return s, !dynamic
+}
+
+// command reads one simple command: its wrappers, code strings and the
+// program it runs.
+func (r *reader) command(argv, env, writes, via []string, depth int) error {
+	if len(r.out) >= r.l.MaxCommands {
+		return &Error{Msg: fmt.Sprintf("the command runs more than %d commands", r.l.MaxCommands)}
+	}
+	c := Command{Env: env, Writes: writes, Via: slices.Clone(via)}
+	prog := argv[0]
+	if prog == Dynamic {
+		c.Reason = "the program is named by a variable or a substitution: it is known only when the command runs"
+		c.Args = argv[1:]
+		r.out = append(r.out, c)
+		return nil
+	}
+	c.Path, c.Program = prog, path.Base(prog)
+	if strings.ContainsAny(c.Program, "*?[") {
+		c.Program, c.Reason = "", "the program's name is a glob pattern: it is known only when the command runs"
+		c.Args = argv[1:]
+		r.out = append(r.out, c)
+		return nil
+	}
+	c.Known = true
+	c.Args = argv[1:]
+	if w, ok := wrappers[c.Program]; ok {
+		return w(r, c, via, depth)
+	}
+	switch c.Program {
+	case "alias", "unalias", "enable", "shopt", "hash", "source", ".":
+		c.Known, c.Reason = false, fmt.Sprintf("%s changes what later commands run, or runs a file charter does not read", c.Program)
+	}
+	c.normalize()
+	r.out = append(r.out, c)
+	return nil
+}
+
+// code reads a code string that c runs (sh -c CODE, eval CODE).
+func (r *reader) code(c Command, src, how string, via []string, depth int) error {
+	if src == Dynamic {
+		c.Known, c.Reason = false, fmt.Sprintf("%s runs code known only when the command runs", how)
+		r.out = append(r.out, c)
+		return nil
+	}
+	return r.source(src, append(slices.Clip(via), how), depth+1)
+}
+
+// then reads the command a wrapper runs, argv (empty: the wrapper runs
+// none, and is listed itself).
+func (r *reader) then(c Command, argv []string, how string, via []string, depth int) error {
+	if len(argv) == 0 {
+		c.normalize()
+		r.out = append(r.out, c)
+		return nil
+	}
+	return r.command(argv, c.Env, c.Writes, append(slices.Clip(via), how), depth)
+}

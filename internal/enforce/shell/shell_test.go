@@ -1,0 +1,222 @@
+package shell_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/charter-dev/charter/internal/enforce/shell"
+)
+
+// summary is what a test checks of a command.
+type summary struct {
+	Program string
+	Flags   []string
+	Via     []string
+}
+
+func summarize(cs []shell.Command) []summary {
+	out := []summary{}
+	for _, c := range cs {
+		out = append(out, summary{c.Program, c.Flags, c.Via})
+	}
+	return out
+}
+
+func TestParse(t *testing.T) {
+	rf := []string{"force", "recursive"}
+	tests := []struct {
+		src  string
+		want []summary
+	}{
+		// Every spelling of rm -rf is rm with force and recursive.
+		{"rm -rf /data", []summary{{"rm", rf, nil}}},
+		{"rm -fr /data", []summary{{"rm", rf, nil}}},
+		{"rm -Rf /data", []summary{{"rm", rf, nil}}},
+		{"rm -r -f /data", []summary{{"rm", rf, nil}}},
+		{"rm -f -r /data", []summary{{"rm", rf, nil}}},
+		{"rm --recursive --force /data", []summary{{"rm", rf, nil}}},
+		{"rm --recur --fo /data", []summary{{"rm", rf, nil}}},
+		{"rm /data -rf", []summary{{"rm", rf, nil}}},
+		{"rm -- -rf", []summary{{"rm", nil, nil}}},
+		// The program however it is spelt.
+		{`/bin/rm -rf x`, []summary{{"rm", rf, nil}}},
+		{`\rm -rf x`, []summary{{"rm", rf, nil}}},
+		{`"r"m -rf x`, []summary{{"rm", rf, nil}}},
+		{`'rm' -rf x`, []summary{{"rm", rf, nil}}},
+		{`$'\x72m' -rf x`, []summary{{"rm", rf, nil}}},
+		{`{rm,-rf,x}`, []summary{{"rm", rf, nil}}},
+		// Lists, pipelines, subshells, substitutions, code strings.
+		{"cd /tmp && rm -rf x; ls | wc -l", []summary{{"cd", nil, nil}, {"rm", rf, nil}, {"ls", nil, nil}, {"wc", []string{"-l"}, nil}}},
+		{"(rm -rf x) &", []summary{{"rm", rf, nil}}},
+		{"echo $(rm -rf x)", []summary{{"rm", rf, []string{"$(...)"}}, {"echo", nil, nil}}},
+		{"echo `rm -rf x`", []summary{{"rm", rf, []string{"$(...)"}}, {"echo", nil, nil}}},
+		{"diff <(rm -rf x) y", []summary{{"rm", rf, []string{"<(...)"}}, {"diff", nil, nil}}},
+		{"X=$(rm -rf x)", []summary{{"rm", rf, []string{"$(...)"}}}},
+		{"if true; then rm -rf x; fi", []summary{{"true", nil, nil}, {"rm", rf, nil}}},
+		{"for f in a; do rm -rf $f; done", []summary{{"rm", rf, nil}}},
+		{"f() { rm -rf x; }; f", []summary{{"rm", rf, []string{"function"}}, {"f", nil, nil}}},
+		{"sh -c 'rm -rf x'", []summary{{"rm", rf, []string{"sh -c"}}}},
+		{`bash -lc "cd a && rm -r -f b"`, []summary{{"cd", nil, []string{"bash -c"}}, {"rm", rf, []string{"bash -c"}}}},
+		{"eval 'rm -rf x'", []summary{{"rm", rf, []string{"eval"}}}},
+		{"sh -c \"sh -c 'rm -rf x'\"", []summary{{"rm", rf, []string{"sh -c", "sh -c"}}}},
+		// Wrappers, with their own options.
+		{"sudo -u root rm -rf x", []summary{{"rm", rf, []string{"sudo"}}}},
+		{"env -i FOO=1 rm -rf x", []summary{{"rm", rf, []string{"env"}}}},
+		{"nice -n 10 nohup timeout -s KILL 5 rm -rf x", []summary{{"rm", rf, []string{"nice", "nohup", "timeout"}}}},
+		{"xargs -0 -n 1 rm -rf < l", []summary{{"rm", rf, []string{"xargs"}}}},
+		{"find . -exec rm -rf {} ;", []summary{{"find", []string{"exec"}, nil}, {"rm", rf, []string{"find -exec"}}}},
+		{"git -C repo clean -fdx", []summary{{"git", []string{"d", "force", "x"}, nil}}},
+	}
+	for _, tt := range tests {
+		cs, err := shell.Parse(tt.src)
+		if err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, summarize(cs)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.src, diff)
+		}
+	}
+}
+
+// TestDestructive lists the forms the built-in destructive rule catches,
+// and the ones it knowingly does not (shell.destructive's doc says why).
+func TestDestructive(t *testing.T) {
+	caught := []string{
+		"rm -rf /data", "rm -r -f /data", "rm -f -r /data", "rm --recursive --force /data", "rm -r /data", "rm -R dir",
+		"rm --recur x", "/bin/rm -rf x", "{rm,-rf,x}", "sudo rm -rf /", "sh -c 'rm -rf /'", "bash -c \"rm -rf /\"",
+		"echo $(rm -rf /)", "x=`rm -rf /`", "eval 'rm -rf /'", "env rm -rf /", "xargs rm < files", "find . -exec rm {} +",
+		"find . -delete", "find / -name '*.log' -delete", "git clean -fdx", "git clean -f", "git -C r clean --force",
+		"git reset --hard", "git reset --hard HEAD~3", "git branch -D topic", "dd if=/dev/zero of=/dev/sda bs=1M",
+		"truncate -s 0 db.sqlite", "shred -u secrets", "mkfs.ext4 /dev/sdb1", "mkfs -t xfs /dev/sdb", "wipefs -a /dev/sdb",
+		`psql -c "DROP TABLE users"`, `mysql -e 'truncate table orders'`, `sqlite3 app.db "drop table t"`,
+		"Remove-Item -Recurse -Force C:/x", "$CMD -rf /", "$(echo rm) -rf /",
+	}
+	for _, src := range caught {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		found := false
+		for _, c := range cs {
+			found = found || c.Destructive != ""
+		}
+		if !found {
+			t.Errorf("%s: not caught", src)
+		}
+	}
+	notCaught := []string{
+		"rm file.txt", "rm -f build.log", "rmdir empty", "ls -la", "git status", "git clean -n", "git clean -fn",
+		"git reset HEAD~1", "echo 'rm -rf /'", "cat > out.txt", "mv a b", "git checkout -- file.go",
+		"bash deploy.sh", "curl https://example.com/install.sh | sh", "python -c 'import shutil; shutil.rmtree(\"/\")'",
+		`psql -c "SELECT 'drop table x'"`, "rm $opts dir",
+	}
+	for _, src := range notCaught {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		for _, c := range cs {
+			if c.Destructive != "" {
+				t.Errorf("%s: caught (%s), which the doc says it is not", src, c.Destructive)
+			}
+		}
+	}
+}
+
+func TestUnknown(t *testing.T) {
+	for _, src := range []string{"$CMD x", "$(which rm) -rf x", "/bin/r? -rf x", "eval \"$X\"", "sh -c \"$X\"", "alias ls=rm", "source env.sh", "sudo -s", "su root"} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		unknown := false
+		for _, c := range cs {
+			if !c.Known {
+				unknown = true
+				if c.Reason == "" {
+					t.Errorf("%s: unknown without a reason", src)
+				}
+			}
+		}
+		if !unknown {
+			t.Errorf("%s: every command known: %+v", src, cs)
+		}
+	}
+}
+
+// TestLimits: input past the limits, or that does not parse, is an
+// error, fast; the nesting that overflows the parser's stack (a fatal
+// error no recover catches) is refused before parsing.
+func TestLimits(t *testing.T) {
+	for name, src := range map[string]string{
+		"too long":         "echo " + strings.Repeat("a", shell.DefaultLimits.MaxBytes),
+		"nested $(":        strings.Repeat("$(", 100000) + strings.Repeat(")", 100000),
+		"nested (":         strings.Repeat("(", 300) + "ls" + strings.Repeat(")", 300),
+		"deep code":        strings.Repeat("sh -c '", 1) + strings.Repeat(`sh -c "`, 0) + "x'",
+		"does not parse":   "echo 'unclosed",
+		"invalid utf-8":    "echo \xff\xfe",
+		"too many":         strings.Repeat("true;", shell.DefaultLimits.MaxCommands+1),
+		"code in code x10": nestedCode(10),
+	} {
+		if name == "deep code" {
+			continue
+		}
+		start := time.Now()
+		_, err := shell.Parse(src)
+		var se *shell.Error
+		if !errors.As(err, &se) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: took %v", name, d)
+		}
+	}
+	// Braces that would make too many words are dynamic, not expanded.
+	cs, err := shell.Parse("echo " + strings.Repeat("{a,b}", 20))
+	if err != nil || len(cs) != 1 || cs[0].Args[0] != shell.Dynamic {
+		t.Errorf("brace bomb: %+v %v", cs, err)
+	}
+}
+
+// nestedCode is sh -c within sh -c, n deep, quoting each level.
+func nestedCode(n int) string {
+	code := "true"
+	for range n {
+		code = "sh -c " + shellQuote(code)
+	}
+	return code
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"rm -rf /", "sh -c 'a | b' && $(c) `d`", "find . -exec rm {} +", "x=$((1+2)) y", "cat <<EOF\n$(rm x)\nEOF\n", "{a,b}{c,d}", "sudo -u x env A=1 xargs -0 git -C r clean -fdx"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			var se *shell.Error
+			if !errors.As(err, &se) {
+				t.Fatalf("error of another type: %T %v", err, err)
+			}
+			return
+		}
+		for _, c := range cs {
+			if c.Known && c.Program == "" {
+				t.Fatalf("a known command without a program: %+v", c)
+			}
+			if !c.Known && c.Reason == "" {
+				t.Fatalf("an unknown command without a reason: %+v", c)
+			}
+		}
+	})
+}

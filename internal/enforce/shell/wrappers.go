@@ -1,0 +1,326 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// A wrapper reads a command that runs another command (or code), and
+// reads that one.
+type wrapper func(r *reader, c Command, via []string, depth int) error
+
+var wrappers map[string]wrapper
+
+func init() {
+	wrappers = map[string]wrapper{
+		"env":     readEnv,
+		"sudo":    readSudo,
+		"doas":    readDoas,
+		"su":      readSu,
+		"xargs":   readXargs,
+		"nice":    simple("n", "adjustment"),
+		"nohup":   simple(""),
+		"setsid":  simple(""),
+		"stdbuf":  simple("ioe", "input", "output", "error"),
+		"ionice":  simple("cnp", "class", "classdata", "pid"),
+		"timeout": readTimeout,
+		"time":    simple("fo", "format", "output"),
+		"command": readCommand,
+		"builtin": simple(""),
+		"exec":    simple("a"),
+		"chroot":  readChroot,
+		"busybox": readBusybox,
+		"eval":    readEval,
+		"trap":    readTrap,
+		"watch":   readWatch,
+		"find":    readFind,
+	}
+	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"} {
+		wrappers[sh] = readShell
+	}
+}
+
+// splitOptions splits args at the first operand (or after "--"), the
+// options before it (withValue: the short options that take the next
+// word as their value, and long ones, given without dashes, that do when
+// not written --name=value). It returns the options with their values and
+// the rest.
+func splitOptions(args []string, withValue string, longWithValue ...string) (opts, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(opts, a), args[i+1:]
+		case strings.HasPrefix(a, "--"):
+			opts = append(opts, a)
+			if name := a[2:]; !strings.Contains(name, "=") && slices.Contains(longWithValue, name) && i+1 < len(args) {
+				i++
+				opts = append(opts, args[i])
+			}
+		case len(a) > 1 && a[0] == '-' && a != Dynamic:
+			opts = append(opts, a)
+			// The last letter of a cluster may take the next word.
+			if last := a[len(a)-1]; strings.IndexByte(withValue, last) >= 0 && !hasValueInside(a, withValue) && i+1 < len(args) {
+				i++
+				opts = append(opts, args[i])
+			}
+		default:
+			return opts, args[i:]
+		}
+	}
+	return opts, nil
+}
+
+// hasValueInside reports whether a short-option cluster holds its value
+// already (-n5): a letter taking a value before the end.
+func hasValueInside(cluster, withValue string) bool {
+	for i := 1; i < len(cluster)-1; i++ {
+		if strings.IndexByte(withValue, cluster[i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// simple is a wrapper whose options come first and whose first operand
+// is the command it runs.
+func simple(withValue string, longWithValue ...string) wrapper {
+	return func(r *reader, c Command, via []string, depth int) error {
+		_, rest := splitOptions(c.Args, withValue, longWithValue...)
+		return r.then(c, rest, c.Program, via, depth)
+	}
+}
+
+func readEnv(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-S" || a == "--split-string":
+			if i+1 < len(args) {
+				return r.code(c, strings.Join(args[i+1:], " "), "env -S", via, depth)
+			}
+		case strings.HasPrefix(a, "-S"), strings.HasPrefix(a, "--split-string="):
+			s := strings.TrimPrefix(strings.TrimPrefix(a, "--split-string="), "-S")
+			return r.code(c, strings.Join(append([]string{s}, args[i+1:]...), " "), "env -S", via, depth)
+		case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir":
+			i++
+		case a == "--":
+			return r.then(c, args[i+1:], "env", via, depth)
+		case strings.HasPrefix(a, "-") && a != Dynamic:
+		case strings.Contains(a, "=") && a != Dynamic:
+			c.Env = append(c.Env, a[:strings.IndexByte(a, '=')])
+		default:
+			return r.then(c, args[i:], "env", via, depth)
+		}
+	}
+	return r.then(c, nil, "env", via, depth)
+}
+
+func readSudo(r *reader, c Command, via []string, depth int) error {
+	opts, rest := splitOptions(c.Args, "ugChpraTtUD", "user", "group", "close-from", "host", "prompt", "role", "type", "other-user", "chdir", "command-timeout")
+	for len(rest) > 0 && strings.Contains(rest[0], "=") && rest[0] != Dynamic && !strings.HasPrefix(rest[0], "=") {
+		c.Env = append(c.Env, rest[0][:strings.IndexByte(rest[0], '=')])
+		rest = rest[1:]
+	}
+	if len(rest) == 0 && (hasShort(opts, 's') || hasShort(opts, 'i') || slices.Contains(opts, "--shell") || slices.Contains(opts, "--login")) {
+		c.Known, c.Reason = false, "sudo -s or -i runs a shell that reads its commands from its input"
+	}
+	if hasShort(opts, 'e') || slices.Contains(opts, "--edit") {
+		c.normalize()
+		r.out = append(r.out, c)
+		return nil
+	}
+	return r.then(c, rest, "sudo", via, depth)
+}
+
+func readDoas(r *reader, c Command, via []string, depth int) error {
+	opts, rest := splitOptions(c.Args, "uC")
+	if len(rest) == 0 && hasShort(opts, 's') {
+		c.Known, c.Reason = false, "doas -s runs a shell that reads its commands from its input"
+	}
+	return r.then(c, rest, "doas", via, depth)
+}
+
+func readSu(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "--command":
+			if i+1 < len(args) {
+				return r.code(c, args[i+1], "su -c", via, depth)
+			}
+		case strings.HasPrefix(a, "--command="):
+			return r.code(c, strings.TrimPrefix(a, "--command="), "su -c", via, depth)
+		case a == "-s" || a == "-g" || a == "-G" || a == "-w" || a == "--shell" || a == "--group":
+			i++
+		}
+	}
+	c.Known, c.Reason = false, "su without -c runs a shell that reads its commands from its input"
+	r.out = append(r.out, c)
+	return nil
+}
+
+func readXargs(r *reader, c Command, via []string, depth int) error {
+	_, rest := splitOptions(c.Args, "adEILnPs", "arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var")
+	if len(rest) == 0 {
+		rest = []string{"echo"}
+	}
+	n := len(r.out)
+	if err := r.command(rest, c.Env, c.Writes, append(slices.Clip(via), "xargs"), depth); err != nil {
+		return err
+	}
+	if n < len(r.out) {
+		r.out[n].MoreArgs = true
+	}
+	return nil
+}
+
+func readTimeout(r *reader, c Command, via []string, depth int) error {
+	_, rest := splitOptions(c.Args, "sk", "signal", "kill-after")
+	if len(rest) > 0 {
+		rest = rest[1:] // the duration
+	}
+	return r.then(c, rest, "timeout", via, depth)
+}
+
+func readCommand(r *reader, c Command, via []string, depth int) error {
+	opts, rest := splitOptions(c.Args, "")
+	if hasShort(opts, 'v') || hasShort(opts, 'V') {
+		// command -v only looks a name up.
+		c.normalize()
+		r.out = append(r.out, c)
+		return nil
+	}
+	return r.then(c, rest, "command", via, depth)
+}
+
+func readChroot(r *reader, c Command, via []string, depth int) error {
+	_, rest := splitOptions(c.Args, "", "userspec", "groups")
+	if len(rest) > 0 {
+		rest = rest[1:] // the new root
+	}
+	if len(rest) == 0 {
+		c.Known, c.Reason = false, "chroot without a command runs a shell that reads its commands from its input"
+	}
+	return r.then(c, rest, "chroot", via, depth)
+}
+
+func readBusybox(r *reader, c Command, via []string, depth int) error {
+	if len(c.Args) > 0 && !strings.HasPrefix(c.Args[0], "-") {
+		return r.command(c.Args, c.Env, c.Writes, append(slices.Clip(via), "busybox"), depth)
+	}
+	c.normalize()
+	r.out = append(r.out, c)
+	return nil
+}
+
+func readEval(r *reader, c Command, via []string, depth int) error {
+	if slices.Contains(c.Args, Dynamic) {
+		return r.code(c, Dynamic, "eval", via, depth)
+	}
+	return r.code(c, strings.Join(c.Args, " "), "eval", via, depth)
+}
+
+func readTrap(r *reader, c Command, via []string, depth int) error {
+	_, rest := splitOptions(c.Args, "")
+	if len(rest) < 2 || rest[0] == "-" {
+		c.normalize()
+		r.out = append(r.out, c)
+		return nil
+	}
+	return r.code(c, rest[0], "trap", via, depth)
+}
+
+func readWatch(r *reader, c Command, via []string, depth int) error {
+	_, rest := splitOptions(c.Args, "nq", "interval", "equexit")
+	if len(rest) == 0 {
+		c.normalize()
+		r.out = append(r.out, c)
+		return nil
+	}
+	if slices.Contains(rest, Dynamic) {
+		return r.code(c, Dynamic, "watch", via, depth)
+	}
+	return r.code(c, strings.Join(rest, " "), "watch", via, depth)
+}
+
+// readShell reads sh, bash and their kin: with -c, the code string; with a
+// script or its input, the shell itself, whose code charter does not see.
+func readShell(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	code := false
+	i := 0
+options:
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--" || a == "-":
+			i++
+			break options
+		case a == "--rcfile" || a == "--init-file" || a == "-o" || a == "+o" || a == "-O" || a == "+O":
+			i++
+		case a == "-c" || a == "--command":
+			code = true
+		case strings.HasPrefix(a, "--"):
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+') && a != Dynamic:
+			if strings.IndexByte(a[1:], 'c') >= 0 {
+				code = true
+			}
+		default:
+			break options
+		}
+	}
+	operands := args[min(i, len(args)):]
+	if code {
+		if len(operands) == 0 {
+			c.Known, c.Reason = false, c.Program+" -c without code"
+			r.out = append(r.out, c)
+			return nil
+		}
+		return r.code(c, operands[0], c.Program+" -c", via, depth)
+	}
+	c.normalize()
+	r.out = append(r.out, c)
+	return nil
+}
+
+// readFind reads find and the commands its -exec, -execdir, -ok and
+// -okdir run.
+func readFind(r *reader, c Command, via []string, depth int) error {
+	c.normalize()
+	r.out = append(r.out, c)
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			end := i + 1
+			for end < len(args) && args[end] != ";" && args[end] != "+" {
+				end++
+			}
+			if end > i+1 {
+				n := len(r.out)
+				if err := r.command(args[i+1:end], nil, nil, append(slices.Clip(via), "find "+args[i]), depth); err != nil {
+					return err
+				}
+				for k := n; k < len(r.out); k++ {
+					r.out[k].MoreArgs = true
+				}
+			}
+			i = end
+		}
+	}
+	return nil
+}
+
+// hasShort reports whether the options hold the short option letter
+// (alone or in a cluster).
+func hasShort(opts []string, letter byte) bool {
+	for _, o := range opts {
+		if len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.IndexByte(o[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,160 @@
+package rules
+
+import (
+	"strings"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
+)
+
+// maxCELResult bounds the result of the functions guardAllocations
+// watches: bytes of a string, items of a list.
+const (
+	maxCELResultBytes = 4 * MaxStringBytes
+	maxCELResultItems = 1 << 20
+)
+
+// guardAllocations replaces the calls of the functions whose result can
+// outgrow their input many times over (s.replace("", s) is quadratic,
+// lists.range(n) is as long as n says) by a node that computes the size of
+// the result first and errors when it is past the limits: CEL's cost
+// tracker counts a result only after it has been made, which may be after
+// the process ran out of memory. The node computes the result as the
+// strings and lists extensions do.
+func guardAllocations(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
+	call, ok := i.(interpreter.InterpretableCall)
+	if !ok {
+		return i, nil
+	}
+	var f func(args []ref.Val) ref.Val
+	switch call.OverloadID() {
+	case "string_replace_string_string", "string_replace_string_string_int":
+		f = guardedReplace
+	case "string_split_string", "string_split_string_int":
+		f = guardedSplit
+	case "lists_range":
+		f = guardedRange
+	default:
+		return i, nil
+	}
+	return &guardedCall{InterpretableCall: call, f: f}, nil
+}
+
+// guardedCall evaluates its arguments once and calls f with them.
+type guardedCall struct {
+	interpreter.InterpretableCall
+	f func(args []ref.Val) ref.Val
+}
+
+func (g *guardedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
+	args := g.Args()
+	vals := make([]ref.Val, len(args))
+	for k, a := range args {
+		v := a.Exec(frame)
+		if types.IsUnknownOrError(v) {
+			return v
+		}
+		vals[k] = v
+	}
+	return g.f(vals)
+}
+
+func (g *guardedCall) Eval(act interpreter.Activation) ref.Val {
+	args := g.Args()
+	vals := make([]ref.Val, len(args))
+	for k, a := range args {
+		v := a.Eval(act)
+		if types.IsUnknownOrError(v) {
+			return v
+		}
+		vals[k] = v
+	}
+	return g.f(vals)
+}
+
+func strArgs(args []ref.Val, n int) ([]string, bool) {
+	out := make([]string, n)
+	for k := range n {
+		s, ok := args[k].(types.String)
+		if !ok {
+			return nil, false
+		}
+		out[k] = string(s)
+	}
+	return out, true
+}
+
+func intArg(v ref.Val) (int64, bool) {
+	n, ok := v.(types.Int)
+	return int64(n), ok
+}
+
+// guardedReplace is s.replace(old, new[, n]).
+func guardedReplace(args []ref.Val) ref.Val {
+	ss, ok := strArgs(args, 3)
+	if !ok {
+		return types.NewErr("replace: want strings")
+	}
+	s, old, repl := ss[0], ss[1], ss[2]
+	n := int64(-1)
+	if len(args) == 4 {
+		if n, ok = intArg(args[3]); !ok {
+			return types.NewErr("replace: want an int count")
+		}
+	}
+	count := int64(strings.Count(s, old))
+	if n >= 0 && n < count {
+		count = n
+	}
+	if size := int64(len(s)) + count*(int64(len(repl))-int64(len(old))); size > maxCELResultBytes {
+		return types.NewErr("replace would make a string of %d bytes, more than the %d an expression may", size, maxCELResultBytes)
+	}
+	return types.String(strings.Replace(s, old, repl, int(n)))
+}
+
+// guardedSplit is s.split(sep[, n]).
+func guardedSplit(args []ref.Val) ref.Val {
+	ss, ok := strArgs(args, 2)
+	if !ok {
+		return types.NewErr("split: want strings")
+	}
+	s, sep := ss[0], ss[1]
+	n := int64(-1)
+	if len(args) == 3 {
+		if n, ok = intArg(args[2]); !ok {
+			return types.NewErr("split: want an int count")
+		}
+	}
+	parts := int64(strings.Count(s, sep)) + 1
+	if n >= 0 && n < parts {
+		parts = n
+	}
+	if parts > maxCELResultItems {
+		return types.NewErr("split would make a list of %d strings, more than the %d an expression may", parts, maxCELResultItems)
+	}
+	var out []string
+	switch {
+	case n == 0:
+		out = []string{}
+	default:
+		out = strings.SplitN(s, sep, int(n))
+	}
+	return types.DefaultTypeAdapter.NativeToValue(out)
+}
+
+// guardedRange is lists.range(n).
+func guardedRange(args []ref.Val) ref.Val {
+	n, ok := intArg(args[0])
+	if !ok {
+		return types.NewErr("lists.range: want an int")
+	}
+	if n > maxCELResultItems {
+		return types.NewErr("lists.range(%d) would make a list of more than the %d items an expression may", n, maxCELResultItems)
+	}
+	out := make([]ref.Val, 0, max(n, 0))
+	for k := range max(n, 0) {
+		out = append(out, types.Int(k))
+	}
+	return types.DefaultTypeAdapter.NativeToValue(out)
+}

@@ -1,0 +1,109 @@
+package rules
+
+import (
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/ext"
+
+	"github.com/charter-dev/charter/internal/enforce/shell"
+)
+
+// celCommand is one simple command of a shell command line, as CEL sees it
+// (charter.Command); see package shell for what each field holds.
+type celCommand struct {
+	Program     string            `cel:"program"`
+	Path        string            `cel:"path"`
+	Known       bool              `cel:"known"`
+	Reason      string            `cel:"reason"`
+	Args        []string          `cel:"args"`
+	Subcommand  string            `cel:"subcommand"`
+	Flags       []string          `cel:"flags"`
+	Values      map[string]string `cel:"values"`
+	Operands    []string          `cel:"operands"`
+	Via         []string          `cel:"via"`
+	Env         []string          `cel:"env"`
+	Writes      []string          `cel:"writes"`
+	MoreArgs    bool              `cel:"more_args"`
+	Destructive string            `cel:"destructive"`
+}
+
+var commandCELType = cel.ObjectType("charter.Command")
+
+// commandCache holds the commands of one call's command argument, parsed
+// once for the gate and every rule that asks.
+type commandCache struct {
+	src  string
+	has  bool // the call has a string command argument
+	done bool
+	cmds []shell.Command
+	err  error
+}
+
+func newCommandCache(args map[string]any) *commandCache {
+	s, ok := args["command"].(string)
+	return &commandCache{src: s, has: ok}
+}
+
+func (c *commandCache) commands() ([]shell.Command, error) {
+	if !c.has {
+		return nil, nil
+	}
+	if !c.done {
+		c.cmds, c.err = shell.Parse(c.src)
+		c.done = true
+	}
+	return c.cmds, c.err
+}
+
+// shellFunctions are the CEL functions over shell commands.
+func shellFunctions() []cel.EnvOption {
+	return []cel.EnvOption{
+		ext.NativeTypes(types.NativeTypeFor[celCommand](types.NativeTypeAlias("charter.Command"), types.ParseStructTags(true))),
+		cel.Function("commands",
+			cel.Overload("charter_commands_string", []*cel.Type{cel.StringType}, cel.ListType(commandCELType),
+				cel.UnaryBinding(func(s ref.Val) ref.Val {
+					cmds, err := shell.Parse(string(s.(types.String)))
+					return commandList(cmds, err)
+				})),
+			cel.MemberOverload("charter_call_commands", []*cel.Type{callCELType}, cel.ListType(commandCELType),
+				cel.UnaryBinding(func(v ref.Val) ref.Val {
+					c, ok := v.Value().(*celCall)
+					if !ok || c.cmds == nil {
+						return commandList(nil, nil)
+					}
+					return commandList(c.cmds.commands())
+				}))),
+		cel.Function("destructiveSQL",
+			cel.Overload("charter_destructive_sql_string", []*cel.Type{cel.StringType}, cel.StringType,
+				cel.UnaryBinding(func(s ref.Val) ref.Val {
+					return types.String(shell.DestructiveSQL(string(s.(types.String))))
+				}))),
+	}
+}
+
+// commandList is the CEL list of cmds, or err as a CEL error: a command
+// that cannot be read is an error, and a rule that could block on it
+// denies the call.
+func commandList(cmds []shell.Command, err error) ref.Val {
+	if err != nil {
+		return types.NewErr("cannot read the command: %v", err)
+	}
+	out := make([]*celCommand, len(cmds))
+	for i, c := range cmds {
+		out[i] = &celCommand{Program: c.Program, Path: c.Path, Known: c.Known, Reason: c.Reason, Args: nonNil(c.Args), Subcommand: c.Subcommand,
+			Flags: nonNil(c.Flags), Values: c.Values, Operands: nonNil(c.Operands), Via: nonNil(c.Via), Env: nonNil(c.Env), Writes: nonNil(c.Writes),
+			MoreArgs: c.MoreArgs, Destructive: c.Destructive}
+		if out[i].Values == nil {
+			out[i].Values = map[string]string{}
+		}
+	}
+	return celAdapter.NativeToValue(out)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

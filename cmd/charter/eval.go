@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
@@ -25,106 +27,253 @@ type evalOptions struct {
 	phase    string
 	protocol string
 	stateDir string
+	onError  string
 }
 
 func newEvalCmd(g *globals) *cobra.Command {
 	o := &evalOptions{}
 	cmd := &cobra.Command{
-		Use:   "eval (--agent ID | --profile NAME) [--bundle DIR] [--session FILE.jsonl] [--phase pre|post] [--protocol claude-code]",
+		Use:   "eval (--agent ID | --profile NAME) [--bundle DIR] [--session FILE.jsonl] [--phase pre|post] [--protocol claude-code] [--on-error deny|allow]",
 		Short: "Judge one tool call against an agent's rule profile",
 		Long: `eval reads one tool call as JSON on stdin ({"tool": ..., "args": {...},
-"result": ...}) and prints the verdict as JSON: the decision (allow or
+"result": ...}) and prints the verdict as JSON: the decision (allow, ask or
 block), the rules that fired with their action and message, and the rules
 whose expression failed on this call. --session names a JSON Lines file of
 the earlier calls, one call per line; a corrupt line is reported with its
 number and the rest is read. --phase pre judges a call before it runs
-(block and warn rules), post after it ran (remind rules).
+(block, ask and warn rules), post after it ran (remind rules).
 
 With --agent, a call to a tool the agent may not call is blocked before
 any rule runs, whatever the profile says (rule "permissions"), naming the
 declaration that took the tool away and its file:line. A runtime's name
 for a tool (Claude Code's Edit, Bash, mcp__server__tool) is mapped to
-charter's tool through the runtimes table; a name no table maps is blocked
-when the agent has an allow-list, and otherwise left to the profile, which
-the verdict's notes say. docs/rules.md section 0 has the details.
+charter's tool through the runtimes table; a name no table maps is
+blocked. docs/rules.md section 0 has the details.
 
---bundle DIR reads a built bundle, which is what a runtime deploys, and
-evaluates no CUE; without it charter builds the repository at -C first.
+eval fails closed: when it cannot reach a verdict (no bundle, a bundle
+whose files do not match manifest.json, an unknown agent, input that does
+not decode, a session it cannot read, a rule that could block and errors)
+the verdict is block, with the reason, and eval exits 2. --on-error allow
+is the operator's choice to let such a call through instead, with the
+reason in the verdict's notes.
+
+--bundle DIR reads a built bundle, which is what a runtime deploys, checked
+against its manifest.json, and evaluates no CUE; without it charter builds
+the repository at -C first.
 
 --protocol claude-code speaks Claude Code's hook protocol instead: the
 PreToolUse or PostToolUse input on stdin, a deny with the rule's message for
-block, the call let through with the warning as context for warn, the
-reminder as context after the call for remind. Each session's calls are
-kept in --state-dir (default: charter/sessions under the user's cache
-directory), keyed by session_id, safe against two hooks at once; a
-SessionEnd input deletes the session's state, and that of sessions idle
-for seven days. With --protocol claude-code every failure (bad input, a
-missing bundle) exits 1, so that Claude Code shows it and lets the call
-proceed: exit 2 would block the call. See docs/rules.md for the
-settings.json snippet.`,
+block, permissionDecision ask for ask (claude -p, with no one to ask,
+denies it), the warning as context for warn, the reminder as context after
+the call for remind. A call from a subagent is judged as the agent its
+agent_type names when the bundle has it (otherwise as --agent, which the
+user is told), in a session of its own. Each session's calls are kept in
+--state-dir (default: charter/sessions under the user's cache directory),
+keyed by session_id, safe against two hooks at once; a SessionEnd input
+deletes the session's state, and that of sessions idle for seven days.
+With --protocol claude-code every failure, a command line charter cannot
+read among them, is answered on stdout (a deny, or with --on-error allow a
+message that lets the call go on) and exits 0: Claude Code lets a call
+through when a hook exits 1. See docs/rules.md for the settings.json
+snippet.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := runEval(g, o, os.Stdin)
-			if o.protocol == "claude-code" {
-				return hookError(err)
-			}
-			return err
+			return runEval(g, o, os.Stdin)
 		},
 	}
 	cmd.Flags().StringVar(&o.bundle, "bundle", "", "read the profile from this built bundle instead of building the repository")
 	cmd.Flags().StringVar(&o.agent, "agent", "", "judge with this agent's profile")
 	cmd.Flags().StringVar(&o.profile, "profile", "", "judge with this profile")
 	cmd.Flags().StringVar(&o.session, "session", "", "JSON Lines file of the session's earlier calls")
-	cmd.Flags().StringVar(&o.phase, "phase", "pre", "pre (before the call runs) or post (after, with its result)")
-	cmd.Flags().StringVar(&o.protocol, "protocol", "", "speak a runtime's hook protocol: claude-code")
+	choiceVar(cmd, &o.phase, "phase", "pre", "when the call is judged: before it runs, or after, with its result", "pre", "post")
+	choiceVar(cmd, &o.protocol, "protocol", "", "speak a runtime's hook protocol", "claude-code")
 	cmd.Flags().StringVar(&o.stateDir, "state-dir", "", "where --protocol claude-code keeps sessions")
+	choiceVar(cmd, &o.onError, "on-error", "deny", "what a call gets that charter cannot judge", "deny", "allow")
 	return cmd
+}
+
+func (o *evalOptions) policy() rules.OnError {
+	if o.onError == "allow" {
+		return rules.OnErrorAllow
+	}
+	return rules.OnErrorDeny
 }
 
 func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	if (o.agent == "") == (o.profile == "") {
 		return usage("give exactly one of --agent ID and --profile NAME")
 	}
-	if o.protocol != "" && o.protocol != "claude-code" {
-		return unknownName("protocol", o.protocol, []string{"claude-code"})
-	}
-	phase := rules.Phase(o.phase)
-	if phase != rules.Pre && phase != rules.Post {
-		return usage("--phase %q: want pre or post", o.phase)
-	}
-	p, gate, err := evalProfile(g, o)
-	if err != nil {
-		return err
-	}
-	e, err := rules.Compile(p)
-	if err != nil {
-		return err
-	}
-	e.SetGate(gate)
 	if o.protocol == "claude-code" {
-		dir, cacheErr := o.stateDir, error(nil)
-		if dir == "" {
-			if dir, err = claudecode.DefaultStateDir(); err != nil {
-				// No session store: the gate still denies (Respond), and
-				// anything else fails with this.
-				cacheErr = fmt.Errorf("no user cache directory to keep sessions in (%v): give --state-dir", err)
-			}
+		return runHook(g, o, stdin)
+	}
+	e, err := o.engines(g)
+	if err == nil {
+		var eng *rules.Engine
+		if eng, _, err = e(""); err == nil {
+			err = evalCall(g, o, eng, stdin)
 		}
-		if err := claudecode.HandleStore(stdin, g.stdout, e, &rules.Store{Dir: dir, Unusable: cacheErr}); err != nil {
-			return err
-		}
+	}
+	if err == nil {
 		return nil
 	}
-	return evalCall(g, o, e, phase, stdin)
+	// Fail closed: a verdict says the call may not run, and why.
+	why := strings.TrimSpace(strings.SplitN(errorText(err), "\n", 2)[0])
+	v := rules.Verdict{Phase: rules.Phase(o.phase), Decision: rules.Blocked,
+		Fired: []rules.Firing{{Rule: rules.FailClosedRule, Action: rules.Block, Message: "charter could not judge this call, so it is denied: " + why}}}
+	if o.policy() == rules.OnErrorAllow {
+		v = rules.Verdict{Phase: rules.Phase(o.phase), Decision: rules.Allowed,
+			Notes: []string{"charter could not judge this call (" + why + "); --on-error allow lets it through"}}
+		if werr := writeJSON(g.stdout, v); werr != nil {
+			return werr
+		}
+		fmt.Fprintf(g.stderr, "charter: %s\n", why)
+		return nil
+	}
+	if werr := writeJSON(g.stdout, v); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// errorText is what an error says, or, for one whose message was printed
+// already (a revision that does not validate), that.
+func errorText(err error) string {
+	var ee *exitErr
+	if errors.As(err, &ee) && ee.err == nil {
+		return "the configuration does not validate (the diagnostics above say why); run charter validate"
+	}
+	return err.Error()
+}
+
+// runHook answers one Claude Code hook call. Every failure past this
+// point is answered on stdout by the handler; run answers the failures
+// before it (hookFailure).
+func runHook(g *globals, o *evalOptions, stdin io.Reader) error {
+	dir, cacheErr := o.stateDir, error(nil)
+	if dir == "" {
+		var err error
+		if dir, err = claudecode.DefaultStateDir(); err != nil {
+			cacheErr = fmt.Errorf("no user cache directory to keep sessions in (%v): give --state-dir", err)
+		}
+	}
+	engines, err := o.engines(g)
+	h := &claudecode.Handler{Store: &rules.Store{Dir: dir, Unusable: cacheErr}, OnError: o.policy(),
+		Engine: func(agentType string) (*rules.Engine, string, error) {
+			if err != nil {
+				return nil, "", errors.New(errorText(err))
+			}
+			return engines(agentType)
+		}}
+	return h.Handle(stdin, g.stdout)
+}
+
+// engineSource finds the engine that judges an agent's calls: for
+// agentType, a subagent's name ("" for the caller's --agent), the engine,
+// and a note when the call is judged as another agent than it names.
+type engineSource func(agentType string) (*rules.Engine, string, error)
+
+// engines returns where eval's engines come from: the bundle, or the
+// repository built once.
+func (o *evalOptions) engines(g *globals) (engineSource, error) {
+	var load func(agent string) (rules.Profile, []byte, error)
+	var has func(agent string) bool
+	if o.bundle != "" {
+		r, err := bundle.OpenRuntime(o.bundle)
+		if err != nil {
+			return nil, withHint(err, "build the bundle with charter build, and deploy it whole")
+		}
+		has = r.HasAgent
+		load = func(agent string) (rules.Profile, []byte, error) {
+			if agent == "" {
+				p, err := r.Profile(o.profile)
+				return p, nil, err
+			}
+			p, b, err := r.Agent(agent)
+			var nf *bundle.NotInBundleError
+			if errors.As(err, &nf) && nf.Kind == "agent" {
+				return p, b, withHint(err, "build the bundle with charter build, or check --bundle and --agent")
+			}
+			return p, b, err
+		}
+	} else {
+		prog, err := evalProgram(g)
+		if err != nil {
+			return nil, err
+		}
+		has = func(id string) bool { return slices.ContainsFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id }) }
+		load = func(agent string) (rules.Profile, []byte, error) {
+			if agent == "" {
+				p, ok := prog.Profiles[o.profile]
+				if !ok {
+					return rules.Profile{}, nil, unknownName("profile", o.profile, model.Sorted(prog.Profiles))
+				}
+				return *p, nil, nil
+			}
+			i := slices.IndexFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == agent })
+			if i < 0 {
+				ids := make([]string, len(prog.Agents))
+				for k, a := range prog.Agents {
+					ids[k] = a.ID
+				}
+				return rules.Profile{}, nil, unknownName("agent", agent, ids)
+			}
+			return bundle.AgentProfile(prog, prog.Agents[i])
+		}
+	}
+	cache := map[string]*rules.Engine{}
+	return func(agentType string) (*rules.Engine, string, error) {
+		id, note := o.agent, ""
+		if agentType != "" && o.agent != "" {
+			switch {
+			case has(agentType):
+				id = agentType
+			case has(strings.ReplaceAll(agentType, "-", "_")):
+				// export writes an agent id's _ as - in the subagent's name.
+				id = strings.ReplaceAll(agentType, "-", "_")
+			default:
+				note = fmt.Sprintf("charter: the call comes from %s, which is no agent charter knows, so it is judged as %s", agentType, o.agent)
+			}
+		}
+		if e, ok := cache[id]; ok {
+			return e, note, nil
+		}
+		p, agentJSON, err := load(id)
+		if err != nil {
+			return nil, "", err
+		}
+		e, err := rules.Compile(p)
+		if err != nil {
+			return nil, "", err
+		}
+		e.SetOnError(o.policy())
+		if agentJSON != nil {
+			gate, err := rules.ReadGate(agentJSON, o.protocol)
+			if err != nil {
+				return nil, "", fmt.Errorf("agent %s: %v", id, err)
+			}
+			e.SetGate(gate)
+		}
+		cache[id] = e
+		return e, note, nil
+	}, nil
+}
+
+// evalProgram builds the repository at -C.
+func evalProgram(g *globals) (*compiler.Program, error) {
+	rev, err := evaluate(g, revision.Source{})
+	if err != nil {
+		return nil, err
+	}
+	return program(g, rev, false)
 }
 
 // evalCall judges the one call on stdin, after the session's earlier
 // calls, and prints the verdict as JSON.
-func evalCall(g *globals, o *evalOptions, e *rules.Engine, phase rules.Phase, stdin io.Reader) error {
+func evalCall(g *globals, o *evalOptions, e *rules.Engine, stdin io.Reader) error {
 	var call rules.Call
 	dec := json.NewDecoder(io.LimitReader(stdin, claudecode.MaxInputBytes))
 	if err := dec.Decode(&call); err != nil {
-		return usage("the call on stdin is not JSON: %v; want {\"tool\": \"Edit\", \"args\": {...}}", err)
+		return usage("the call on stdin is not JSON charter can read: %v; want {\"tool\": \"Edit\", \"args\": {...}}", err)
 	}
 	if call.Tool == "" {
 		return usage("the call on stdin has no tool name; want {\"tool\": \"Edit\", \"args\": {...}}")
@@ -141,92 +290,36 @@ func evalCall(g *globals, o *evalOptions, e *rules.Engine, phase rules.Phase, st
 		}
 		session = s
 	}
-	return writeJSON(g.stdout, e.Evaluate(phase, call, session))
-}
-
-// hookError gives every failure of the Claude Code hook exit code 1. Claude
-// Code blocks the tool call when a hook exits 2, and lets it proceed, showing
-// the message, on any other failure: charter's own trouble (a missing
-// bundle, bad input) must not block the agent by accident. Blocking is what
-// a rule's deny says, on exit 0.
-func hookError(err error) error {
-	if err == nil {
-		return nil
-	}
-	ee := asExit(err)
-	if ee.code == exitError {
-		ee.code = exitFindings
-	}
-	return ee
+	return writeJSON(g.stdout, e.Evaluate(rules.Phase(o.phase), call, session))
 }
 
 // claudeCodeHook reports whether a command line runs eval as the Claude
 // Code hook, read from the words themselves: a flag error stops parsing
 // before --protocol is set.
 func claudeCodeHook(args []string) bool {
-	if !slices.Contains(args, "eval") {
-		return false
-	}
+	return slices.Contains(args, "eval") && flagWord(args, "--protocol") == "claude-code"
+}
+
+// flagWord is the value the words give flag (--flag=v or --flag v).
+func flagWord(args []string, flag string) string {
+	v := ""
 	for i, a := range args {
-		if a == "--protocol=claude-code" || a == "--protocol" && i+1 < len(args) && args[i+1] == "claude-code" {
-			return true
+		if val, ok := strings.CutPrefix(a, flag+"="); ok {
+			v = val
+		} else if a == flag && i+1 < len(args) {
+			v = args[i+1]
 		}
 	}
-	return false
+	return v
 }
 
-// evalProfile finds the profile to judge with, from a bundle or by
-// building the repository, and with --agent what the agent may call (the
-// gate every call passes before the profile's rules). An agent without a
-// profile is judged by its gate alone.
-func evalProfile(g *globals, o *evalOptions) (rules.Profile, *rules.Gate, error) {
-	p, b, err := evalSource(g, o)
-	if err != nil || b == nil {
-		return p, nil, err
+// hookFailure answers, on stdout, a Claude Code hook call that failed
+// before its handler could: a command line charter cannot read, a panic.
+// The words decide between deny and --on-error allow.
+func hookFailure(stdout io.Writer, args []string, err error) {
+	h := &claudecode.Handler{}
+	if flagWord(args, "--on-error") == "allow" {
+		h.OnError = rules.OnErrorAllow
 	}
-	gate, err := bundle.ReadGate(b, o.protocol)
-	if err != nil {
-		return p, nil, fmt.Errorf("agent %s: %v", o.agent, err)
-	}
-	return p, gate, nil
-}
-
-// evalSource returns the profile and, with --agent, the agent's agent.json.
-func evalSource(g *globals, o *evalOptions) (rules.Profile, []byte, error) {
-	if o.bundle != "" {
-		p, agentJSON, err := bundle.ReadProfile(o.bundle, o.agent, o.profile)
-		var nf *bundle.NotInBundleError
-		if errors.As(err, &nf) && nf.Kind == "agent" {
-			return rules.Profile{}, nil, withHint(err, "build the bundle with charter build, or check --bundle and --agent")
-		}
-		if err != nil {
-			return rules.Profile{}, nil, err
-		}
-		return p, agentJSON, nil
-	}
-	rev, err := evaluate(g, revision.Source{})
-	if err != nil {
-		return rules.Profile{}, nil, err
-	}
-	prog, err := program(g, rev, false)
-	if err != nil {
-		return rules.Profile{}, nil, err
-	}
-	name := o.profile
-	if o.agent != "" {
-		a, err := agent(rev, o.agent)
-		if err != nil {
-			return rules.Profile{}, nil, err
-		}
-		p, b, err := bundle.AgentProfile(prog, a)
-		if err != nil {
-			return rules.Profile{}, nil, err
-		}
-		return p, b, nil
-	}
-	p, ok := prog.Profiles[name]
-	if !ok {
-		return rules.Profile{}, nil, unknownName("profile", name, model.Sorted(prog.Profiles))
-	}
-	return *p, nil, nil
+	_ = claudecode.Write(stdout, h.Failure("", err))
 }

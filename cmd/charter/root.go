@@ -97,16 +97,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		if cerr.err != nil {
 			code = exitError
 		}
-		// The Claude Code hook's own failures, a command line cobra
-		// refuses or a panic among them, exit 1: exit 2 blocks the call.
-		if code == exitError && claudeCodeHook(args) {
-			code = exitFindings
-		}
 	}()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "charter: internal error: %v\n%s\nThis is a bug in charter; please report it with the input that caused it.\n", r, debug.Stack())
 			code = exitError
+			if claudeCodeHook(args) {
+				// The hook answers even its own bug: a deny.
+				hookFailure(stdout, args, fmt.Errorf("internal error: %v", r))
+				code = exitOK
+			}
 		}
 	}()
 	g := &globals{stdout: stdout, stderr: stderr}
@@ -134,6 +134,14 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	if ee.hint != "" {
 		fmt.Fprintf(stderr, "hint: %s\n", ee.hint)
+	}
+	if claudeCodeHook(args) {
+		// Claude Code lets a call through when a hook exits 1 and reads
+		// nothing on exit 2 but stderr: the hook's own failure, a command
+		// line it cannot read among them, is an answer on stdout (a deny,
+		// unless --on-error allow), on exit 0.
+		hookFailure(stdout, args, errors.New(errorText(err)))
+		return exitOK
 	}
 	return ee.code
 }

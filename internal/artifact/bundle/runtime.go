@@ -1,7 +1,11 @@
 package bundle
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,44 +28,134 @@ func (e *NotInBundleError) Error() string {
 
 func (e *NotInBundleError) Unwrap() error { return e.Err }
 
-// ReadProfile reads what a runtime judges a tool call with from the bundle
-// at dir. With agent set, it is that agent's flattened profile and its
-// agent.json (whose effective tools gate every call; see ReadGate); an
-// agent without a profile gets the empty profile "none", so the gate
-// alone judges it. Without agent, it is the profile called name, and no
-// agent document.
-func ReadProfile(dir, agent, name string) (rules.Profile, []byte, error) {
-	var agentJSON []byte
-	if agent != "" {
-		if !validate.IsSlug(agent) {
-			return rules.Profile{}, nil, fmt.Errorf("agent id %q is not a slug", agent)
-		}
-		b, err := os.ReadFile(filepath.Join(dir, "agents", agent, "agent.json"))
-		if err != nil {
-			return rules.Profile{}, nil, &NotInBundleError{Kind: "agent", Name: agent, Dir: dir, Err: err}
-		}
-		var doc struct {
-			Profile *struct{ Name string } `json:"profile"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return rules.Profile{}, nil, fmt.Errorf("%s/agents/%s/agent.json: %w", dir, agent, err)
-		}
-		if doc.Profile == nil {
-			return rules.Profile{Name: "none"}, b, nil
-		}
-		name, agentJSON = doc.Profile.Name, b
-	}
-	if !validate.IsSlug(name) {
-		return rules.Profile{}, nil, fmt.Errorf("profile name %q is not a slug", name)
-	}
-	f, err := os.Open(filepath.Join(dir, "profiles", name+".json"))
+// Runtime reads what a runtime judges tool calls with from a built
+// bundle, every file it reads checked against manifest.json: a profile
+// or an agent.json edited after the build is refused, never used.
+type Runtime struct {
+	dir   string
+	files map[string]File
+}
+
+// OpenRuntime reads the manifest of the bundle at dir.
+func OpenRuntime(dir string) (*Runtime, error) {
+	b, err := readRegular(filepath.Join(dir, "manifest.json"))
 	if err != nil {
-		return rules.Profile{}, nil, &NotInBundleError{Kind: "profile", Name: name, Dir: dir, Err: err}
+		return nil, fmt.Errorf("reading the bundle at %s: %w", dir, err)
 	}
-	defer f.Close()
-	p, err := rules.DecodeProfile(f)
+	m, err := ParseManifest(b)
+	if err != nil {
+		return nil, fmt.Errorf("the bundle at %s: %w", dir, err)
+	}
+	r := &Runtime{dir: dir, files: make(map[string]File, len(m.Files))}
+	for _, f := range m.Files {
+		r.files[f.Path] = f
+	}
+	return r, nil
+}
+
+// readRegular reads a file that is a regular file, not a link.
+func readRegular(name string) ([]byte, error) {
+	fi, err := os.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	if fi.Size() > MaxSize {
+		return nil, fmt.Errorf("%s holds more than %d bytes", name, MaxSize)
+	}
+	return os.ReadFile(name)
+}
+
+// read reads the bundle's file rel and checks it against the manifest.
+func (r *Runtime) read(rel string) ([]byte, error) {
+	f, listed := r.files[rel]
+	b, err := readRegular(filepath.Join(r.dir, filepath.FromSlash(rel)))
+	switch {
+	case err != nil && !listed:
+		return nil, err
+	case err != nil:
+		return nil, &VerifyError{Problems: []string{fmt.Sprintf("%s cannot be read: %v", rel, err)}}
+	case !listed:
+		return nil, &VerifyError{Problems: []string{rel + " is not in the manifest"}}
+	}
+	sum := sha256.Sum256(b)
+	switch {
+	case len(b) != f.Size:
+		return nil, &VerifyError{Problems: []string{fmt.Sprintf("%s has %d bytes, the manifest says %d", rel, len(b), f.Size)}}
+	case hex.EncodeToString(sum[:]) != f.SHA256:
+		return nil, &VerifyError{Problems: []string{fmt.Sprintf("%s has sha256 %s, the manifest says %s", rel, hex.EncodeToString(sum[:]), f.SHA256)}}
+	}
+	return b, nil
+}
+
+// HasAgent reports whether the bundle lists an agent of that id.
+func (r *Runtime) HasAgent(id string) bool {
+	_, ok := r.files["agents/"+id+"/agent.json"]
+	return validate.IsSlug(id) && ok
+}
+
+// Agent returns the agent's flattened profile and its agent.json (whose
+// effective tools gate every call: rules.ReadGate); an agent without a
+// profile gets the empty profile "none", so the gate alone judges it.
+func (r *Runtime) Agent(id string) (rules.Profile, []byte, error) {
+	if !validate.IsSlug(id) {
+		return rules.Profile{}, nil, fmt.Errorf("agent id %q is not a slug", id)
+	}
+	rel := "agents/" + id + "/agent.json"
+	if _, ok := r.files[rel]; !ok {
+		return rules.Profile{}, nil, &NotInBundleError{Kind: "agent", Name: id, Dir: r.dir, Err: errors.New("manifest.json lists no " + rel)}
+	}
+	b, err := r.read(rel)
 	if err != nil {
 		return rules.Profile{}, nil, err
 	}
-	return p, agentJSON, nil
+	var doc struct {
+		Profile *struct{ Name string } `json:"profile"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return rules.Profile{}, nil, fmt.Errorf("%s/%s: %w", r.dir, rel, err)
+	}
+	if doc.Profile == nil {
+		return rules.Profile{Name: "none"}, b, nil
+	}
+	p, err := r.Profile(doc.Profile.Name)
+	return p, b, err
+}
+
+// Profile returns the flattened profile called name.
+func (r *Runtime) Profile(name string) (rules.Profile, error) {
+	if !validate.IsSlug(name) {
+		return rules.Profile{}, fmt.Errorf("profile name %q is not a slug", name)
+	}
+	rel := "profiles/" + name + ".json"
+	if _, ok := r.files[rel]; !ok {
+		return rules.Profile{}, &NotInBundleError{Kind: "profile", Name: name, Dir: r.dir, Err: errors.New("manifest.json lists no " + rel)}
+	}
+	b, err := r.read(rel)
+	if err != nil {
+		return rules.Profile{}, err
+	}
+	p, err := rules.DecodeProfile(bytes.NewReader(b))
+	if err != nil {
+		return rules.Profile{}, fmt.Errorf("%s/%s: %w", r.dir, rel, err)
+	}
+	return p, nil
+}
+
+// ReadProfile reads what a runtime judges a tool call with from the bundle
+// at dir, checked against its manifest. With agent set, it is that
+// agent's flattened profile and its agent.json (Runtime.Agent); without,
+// the profile called name, and no agent document.
+func ReadProfile(dir, agent, name string) (rules.Profile, []byte, error) {
+	r, err := OpenRuntime(dir)
+	if err != nil {
+		return rules.Profile{}, nil, err
+	}
+	if agent != "" {
+		return r.Agent(agent)
+	}
+	p, err := r.Profile(name)
+	return p, nil, err
 }

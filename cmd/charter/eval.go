@@ -200,7 +200,9 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 		if err != nil {
 			return nil, err
 		}
-		has = func(id string) bool { return slices.ContainsFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id }) }
+		has = func(id string) bool {
+			return slices.ContainsFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id })
+		}
 		load = func(agent string) (rules.Profile, []byte, error) {
 			if agent == "" {
 				p, ok := prog.Profiles[o.profile]

@@ -25,6 +25,18 @@ type Agent struct {
 	// that took it away.
 	Effective []ProvidedTool
 	Excluded  []Exclusion
+	// DeniedTools are the tools tools.denied takes away that no behavior
+	// of the agent provides (a tool of a denied group, a runtime's name),
+	// each with the group it came through ("" when named itself): the gate
+	// denies them too.
+	DeniedTools []DeniedTool
+	// Constraints are the limits the agent's behaviors' parameters put on
+	// the calls of the tools it may call (a whitelist of programs).
+	Constraints []rules.Constraint
+	// Strictness gives, for each setting of the agent's behavior whose
+	// category orders its options ("approval.financial_actions"), the
+	// options from strictest to loosest, for diff.
+	Strictness map[string][]string
 	// ToolsDeclaredAt holds the positions of the agent's tools.allowed,
 	// tools.denied and tools.access_level, those it declares.
 	ToolsDeclaredAt map[string]Position
@@ -163,6 +175,8 @@ func (c *compilation) agent(id string) *Agent {
 	}
 	c.behaviors(ra)
 	c.permissions(ra)
+	c.constraints(ra)
+	c.strictness(ra)
 	if a.Profile != "" {
 		ra.Profile = c.prog.Profiles[a.Profile]
 	}
@@ -186,7 +200,7 @@ func (c *compilation) behaviors(ra *Agent) {
 			}
 		}
 		maps.Copy(params, use.Params)
-		ra.Behaviors = append(ra.Behaviors, ResolvedBehavior{Type: use.Type, Kind: bt.Kind, Params: params, Instructions: bt.Instructions, Index: i,
+		ra.Behaviors = append(ra.Behaviors, ResolvedBehavior{Type: use.Type, Kind: bt.Kind, Params: params, Instructions: FillParams(bt.Instructions, params), Index: i,
 			Events: bt.Events, Context: injections(bt, params)})
 		for _, name := range model.Sorted(bt.Tools) {
 			tool := bt.Tools[name]
@@ -196,7 +210,7 @@ func (c *compilation) behaviors(ra *Agent) {
 				continue
 			}
 			from[name] = use.Type
-			ra.Tools = append(ra.Tools, ProvidedTool{Name: name, Description: tool.Description, Parameters: tool.Parameters, Destructive: tool.Destructive, Behavior: use.Type, Instructions: tool.Instructions})
+			ra.Tools = append(ra.Tools, ProvidedTool{Name: name, Description: tool.Description, Parameters: tool.Parameters, Destructive: tool.Destructive, Behavior: use.Type, Instructions: FillParams(tool.Instructions, params)})
 		}
 	}
 }

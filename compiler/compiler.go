@@ -52,6 +52,9 @@ type Origin struct {
 	labels []string
 }
 
+// Labels returns the CUE path of the value that won, as labels.
+func (o Origin) Labels() []string { return slices.Clone(o.labels) }
+
 // Where returns the source position of the value an origin names. It is
 // looked up on demand: only why and render --sources need it.
 func (p *Program) Where(o Origin) Position { return p.locate.Pos(o.labels...) }
@@ -145,6 +148,7 @@ func Compile(repo *load.Repo, cfg *model.Config) (*Program, []diag.Diagnostic) {
 	c.checkTemplates()
 	c.checkInjections()
 	c.checkConditions()
+	c.checkCooldowns()
 	return c.prog, diag.Sort(c.diags)
 }
 
@@ -203,7 +207,7 @@ func (p *Program) TypeDefault(a *Agent, path ...string) (pos Position, own bool,
 		return Position{}, false, false
 	}
 	switch path[0] {
-	case "model", "tools", "skills", "behaviors":
+	case "model", "tools", "skills", "behaviors", "max_turns", "timeout":
 	default:
 		return Position{}, false, false
 	}

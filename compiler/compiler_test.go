@@ -219,7 +219,7 @@ profiles: ops: {
 // finding at an element is placed at the element, not at the list.
 func TestLocateListElement(t *testing.T) {
 	prog := testrepo.Compile(t, testrepo.FS(map[string]string{
-		"a.cue": "package charter\n\nagents: ann: {name: \"Ann\", type: \"personal_assistant\", model: {provider: \"openai\", model_id: \"gpt-4o\"}\n\ttools: denied: [\n\t\t\"deploy\",\n\t\t\"rm\",\n\t]\n}\n",
+		"a.cue": "package charter\n\nagents: ann: {name: \"Ann\", type: \"personal_assistant\", model: {provider: \"openai\", model_id: \"gpt-4o\"}\n\ttools: denied: [\n\t\t\"deployment\",\n\t\t\"run_bash\",\n\t]\n}\n",
 	}))
 	got := prog.Locate("agents", "ann", "tools", "denied", "[1]")
 	if got.File != "a.cue" || got.Line != 6 || got.Column != 3 {

@@ -41,6 +41,32 @@ func injections(bt *model.BehaviorType, params map[string]any) []Injection {
 	return out
 }
 
+// FillParams returns a behavior's instructions (or a tool's) as plain
+// text, each {param} the behavior has replaced by its value (paramText),
+// so that the prompt says what the behavior is set to: "Only these
+// programs may run: python, pytest". A placeholder naming no parameter is
+// left as written (lint's behavior-placeholder-unfilled reports it), and
+// text that is no template (a lone brace) is kept whole.
+func FillParams(text string, params map[string]any) string {
+	if !strings.Contains(text, "{") {
+		return text
+	}
+	tmpl, err := template.Parse(text)
+	if err != nil {
+		return text
+	}
+	out, err := tmpl.Execute(func(name string) (string, bool) {
+		if v, ok := params[name]; ok {
+			return paramText(v), true
+		}
+		return "{" + name + "}", true
+	})
+	if err != nil {
+		return text
+	}
+	return out
+}
+
 // paramText writes a parameter's value as the text a block shows: a
 // string as it is, a list as its items joined by ", ", anything else as
 // JSON.

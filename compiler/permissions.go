@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/rules"
 )
 
 // Access levels, and what each admits of the tools an agent's behaviors
@@ -51,6 +52,49 @@ func (e Exclusion) Declaration() string {
 		return e.By + " at " + p
 	}
 	return e.By
+}
+
+// DeniedTool is a tool an agent's tools.denied takes away that none of its
+// behaviors provides, and the group it came through ("" for none).
+type DeniedTool struct {
+	Name  string `json:"name"`
+	Group string `json:"group,omitempty"`
+}
+
+// expandTools returns the tools a tools.allowed or tools.denied list
+// stands for: each entry that names a tool group stands for the group's
+// tools (its own and its groups'), any other for itself. The value is the
+// group an entry came through, "" for a tool named itself.
+func expandTools(cfg *model.Config, entries []string) map[string]string {
+	out := map[string]string{}
+	for _, e := range entries {
+		if tools, ok := cfg.GroupTools(e); ok {
+			for _, t := range tools {
+				if _, named := out[t]; !named {
+					out[t] = e
+				}
+			}
+		}
+		// A name both a group and a tool (web_search) names the tool too.
+		if _, isGroup := cfg.ToolGroups[e]; !isGroup || slices.Contains(mustGroup(cfg, e), e) {
+			out[e] = ""
+		}
+	}
+	return out
+}
+
+func mustGroup(cfg *model.Config, name string) []string {
+	tools, _ := cfg.GroupTools(name)
+	return tools
+}
+
+// names says how a list names a tool: "tools.denied names x" or
+// "tools.denied names group g, which holds x".
+func namedBy(field, tool, group string) string {
+	if group == "" {
+		return fmt.Sprintf("%s names %s", field, tool)
+	}
+	return fmt.Sprintf("%s names %s, a tool group that holds %s", field, group, tool)
 }
 
 // Restricted reports whether the agent may call only the tools it lists:
@@ -110,14 +154,17 @@ func (c *compilation) permissions(ra *Agent) {
 			ra.ToolsDeclaredAt["tools."+field], fromType["tools."+field] = c.toolsFieldPos(ra, field)
 		}
 	}
+	cfg := c.prog.Config
+	allowed, denied := expandTools(cfg, perms.Allowed), expandTools(cfg, perms.Denied)
 	for _, t := range ra.Tools {
 		ex := Exclusion{Name: t.Name, Behavior: t.Behavior}
-		named := slices.Contains(perms.Allowed, t.Name)
+		_, named := allowed[t.Name]
+		group, isDenied := denied[t.Name]
 		switch {
-		case slices.Contains(perms.Denied, t.Name):
-			ex.By, ex.Reason = "tools.denied", fmt.Sprintf("tools.denied names %s", t.Name)
+		case isDenied:
+			ex.By, ex.Reason = "tools.denied", namedBy("tools.denied", t.Name, group)
 		case perms.Allowed != nil && !named:
-			ex.By, ex.Reason = "tools.allowed", fmt.Sprintf("tools.allowed does not name %s", t.Name)
+			ex.By, ex.Reason = "tools.allowed", fmt.Sprintf("tools.allowed does not name %s, nor a tool group that holds it", t.Name)
 		case (level == Sandboxed || level == Restricted) && perms.Allowed == nil:
 			ex.By, ex.Reason = "tools.access_level", fmt.Sprintf("access level %s admits only the tools tools.allowed names, and the agent names none", level)
 		case level == Sandboxed && t.Destructive:
@@ -130,6 +177,59 @@ func (c *compilation) permissions(ra *Agent) {
 		}
 		ex.Pos, ex.FromType = ra.ToolsDeclaredAt[ex.By], fromType[ex.By]
 		ra.Excluded = append(ra.Excluded, ex)
+	}
+	for _, name := range model.Sorted(denied) {
+		if !slices.ContainsFunc(ra.Tools, func(t ProvidedTool) bool { return t.Name == name }) {
+			ra.DeniedTools = append(ra.DeniedTools, DeniedTool{Name: name, Group: denied[name]})
+		}
+	}
+}
+
+// constraints collects the limits the agent's behaviors' parameters put on
+// the calls of its effective tools.
+func (c *compilation) constraints(ra *Agent) {
+	cfg := c.prog.Config
+	for _, b := range ra.Behaviors {
+		bt := cfg.BehaviorTypes[b.Type]
+		for _, pname := range model.Sorted(bt.Params) {
+			r := bt.Params[pname].Restricts
+			if r == nil {
+				continue
+			}
+			values := paramStrings(b.Params[pname])
+			for _, tool := range r.Tools {
+				if !slices.ContainsFunc(ra.Effective, func(t ProvidedTool) bool { return t.Name == tool && t.Behavior == b.Type }) {
+					continue
+				}
+				ra.Constraints = append(ra.Constraints, rules.Constraint{Tool: tool, Field: r.Field, Check: r.Check, Values: values, Behavior: b.Type, Param: pname})
+			}
+		}
+	}
+}
+
+// paramStrings is a list parameter's values as strings.
+func paramStrings(v any) []string {
+	out := []string{}
+	list, _ := v.([]any)
+	for _, x := range list {
+		out = append(out, fmt.Sprint(x))
+	}
+	return out
+}
+
+// strictness records the order of the options of the agent's settings
+// whose category declares one.
+func (c *compilation) strictness(ra *Agent) {
+	for _, rc := range ra.Behavior {
+		cat := c.prog.Config.Categories[rc.Name]
+		for _, s := range rc.Settings {
+			if order := cat.Settings[s.Name].Strictness; len(order) > 0 {
+				if ra.Strictness == nil {
+					ra.Strictness = map[string][]string{}
+				}
+				ra.Strictness[rc.Name+"."+s.Name] = order
+			}
+		}
 	}
 }
 

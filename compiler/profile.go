@@ -167,6 +167,34 @@ func (c *compilation) checkConditions() {
 	}
 }
 
+// checkCooldowns reports a block rule with a cooldown, in a profile of the
+// user's, at the declaration of its cooldown (or of its action, when the
+// cooldown is inherited): a blocked call would go through once others
+// ran. rules.Compile refuses such a rule too.
+func (c *compilation) checkCooldowns() {
+	cfg := c.prog.Config
+	for _, name := range model.Sorted(cfg.Profiles) {
+		if cfg.Builtin["profiles."+name] {
+			continue
+		}
+		for _, r := range c.prog.Profiles[name].Rules {
+			if r.Action != rules.Block || r.Cooldown == 0 {
+				continue
+			}
+			own := cfg.Profiles[name].Rules[r.ID]
+			if own == nil || own.Cooldown == nil && own.Action == "" {
+				continue // reported at the profile that declares it
+			}
+			field := "cooldown"
+			if own.Cooldown == nil {
+				field = "action"
+			}
+			c.errorf("rule", []string{"profiles", name, "rules", r.ID, field},
+				"rule %s blocks and has a cooldown of %d: a cooldown would let the blocked call through once other calls ran; remove the cooldown (an ask rule's cooldown counts from the user's approval, a warn rule's from its warning)", r.ID, r.Cooldown)
+		}
+	}
+}
+
 // conditionError reports one problem of a rule's condition at its field;
 // a regular expression that does not compile is regex-invalid's.
 func (c *compilation) conditionError(profile, id string, ck *rules.CheckError) {

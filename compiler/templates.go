@@ -14,7 +14,7 @@ import (
 // CompileTimeNames are the placeholders filled in when the bundle is built.
 var CompileTimeNames = []string{
 	"agent.id", "agent.name", "agent.role", "agent.department", "agent.level", "agent.description",
-	"type.name", "type.description",
+	"agent.tools", "type.name", "type.description",
 }
 
 // CompileTimeValues returns the compile-time placeholder values of an agent.
@@ -22,6 +22,9 @@ func CompileTimeValues(a *Agent) map[string]string {
 	m := map[string]string{
 		"agent.id": a.ID, "agent.name": a.Decl.Name, "agent.role": a.Decl.Role,
 		"agent.department": a.Decl.Department, "agent.level": a.Decl.Level, "agent.description": a.Decl.Description,
+		// The tools the agent may call, as the gate admits them: a
+		// template that lists them never names a denied one.
+		"agent.tools": strings.Join(a.EffectiveNames(), ", "),
 	}
 	if a.Type != nil {
 		m["type.name"], m["type.description"] = a.Type.Name, a.Type.Description

@@ -74,9 +74,10 @@ var registry = mustCheck([]*Rule{
 	unfilledPlaceholder, unusedVariable, instructionOverride, secretLiteral, promptOverBudget,
 	// Tools and profiles.
 	triggerUnknown, triggerUnprovided, toolPermissionUnprovided, toolAllowedAndDenied,
+	templateNamesDeniedTool, optionNamesDeniedTool, behaviorPlaceholderUnfilled, settingContradictsProfile,
 	blockInstructedTool, instructionNamesDeniedTool, runtimeToolUnknown, destructiveWithoutProfile, regexInvalid, multipleContextBehaviors,
 	// Authority and team.
-	authorityUnknownAgent, approveUnknown, reportingCycle, delegationCycle, budgetExceedsManager, lowCompatibility,
+	reportingCycle, delegationCycle, budgetExceedsManager, lowCompatibility,
 	// Options, presets, types.
 	unreachableOption, deprecatedInUse, unusedPreset, unusedAgentType, categoryLeftOut, optionCountMismatch,
 	// Models and skills.

@@ -99,18 +99,18 @@ func TestEstimateTokens(t *testing.T) {
 // TestSuggestion checks that a finding that says "did you mean" carries the
 // name as data, for editors to offer as a fix.
 func TestSuggestion(t *testing.T) {
-	repo, prog, _ := build(t, "../testdata/lint/authority-unknown-agent")
+	repo, prog, _ := build(t, "../testdata/lint/tool-permission-unprovided")
 	ds, err := lint.Run(prog, repo.Files, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, d := range ds {
-		if d.Rule == "authority-unknown-agent" {
+		if d.Rule == "tool-permission-unprovided" {
 			got = append(got, d.Path+"="+d.Suggestion)
 		}
 	}
-	want := "agents.ann.authority.reports_to=bob agents.bob.authority.can_delegate_to[1]="
+	want := "agents.ann.tools.denied[0]=read_file"
 	if strings.Join(got, " ") != want {
 		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
 	}

@@ -22,6 +22,9 @@ const (
 	templateText
 	// docText is for people: descriptions, names.
 	docText
+	// instructionText is a behavior's instructions or a tool's: copied into
+	// the prompt with the behavior's {param} filled in.
+	instructionText
 )
 
 // eachText calls fn with every free-text field of the model and its path.
@@ -56,9 +59,10 @@ func eachText(cfg *model.Config, fn func(path []string, kind textKind, text stri
 	}
 	for bn, b := range cfg.BehaviorTypes {
 		str(docText, b.Description, "behaviorTypes", bn, "description")
-		str(promptText, b.Instructions, "behaviorTypes", bn, "instructions")
+		str(instructionText, b.Instructions, "behaviorTypes", bn, "instructions")
 		for tn, t := range b.Tools {
 			str(promptText, t.Description, "behaviorTypes", bn, "tools", tn, "description")
+			str(instructionText, t.Instructions, "behaviorTypes", bn, "tools", tn, "instructions")
 		}
 		for pn, p := range b.Params {
 			str(docText, p.Description, "behaviorTypes", bn, "params", pn, "description")

@@ -198,3 +198,17 @@ func TestAsk(t *testing.T) {
 }
 
 func diffStrings(got []string, want ...string) bool { return cmp.Diff(want, got) != "" }
+
+// A command charter cannot read is denied by the built-in rules that read
+// commands: they cannot decide, and fail closed.
+func TestUnreadableCommandDenied(t *testing.T) {
+	e := builtinEngine(t, "dev")
+	v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"command": "echo 'unclosed"}}, nil)
+	if v.Decision != rules.Blocked || v.Fired[0].Rule != rules.FailClosedRule || !strings.Contains(v.Fired[0].Message, "rule confirm_destructive could not be evaluated") {
+		t.Errorf("%+v", v)
+	}
+	long := "echo " + strings.Repeat("a", 300<<10) + "; rm -rf /"
+	if v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"command": long}}, nil); v.Decision != rules.Blocked {
+		t.Errorf("a command past the parser's limit: %+v", v)
+	}
+}

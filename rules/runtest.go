@@ -38,8 +38,9 @@ type CallOutcome struct {
 	Call int `json:"call"`
 	// Tool is the call's tool.
 	Tool string `json:"tool"`
-	// Blocked is true when a block rule fired: the call did not run, did
-	// not enter the session, and phase Post was not evaluated.
+	// Blocked is true when a block rule fired, or an ask rule (no user
+	// approves in a test): the call did not run, did not enter the
+	// session, and phase Post was not evaluated.
 	Blocked bool `json:"blocked"`
 	// Fired lists the rules that fired in either phase, sorted.
 	Fired []Fire `json:"fired"`
@@ -123,7 +124,8 @@ func RunTest(e *Engine, calls []Call, expect []Expectation) TestResult {
 		out := CallOutcome{Call: i, Tool: c.Tool, Fired: []Fire{}}
 		pre := e.Evaluate(Pre, Call{Tool: c.Tool, Args: c.Args}, &s)
 		collect(&out, pre)
-		if pre.Decision == Blocked {
+		if pre.Decision == Blocked || pre.Decision == Asked {
+			// No user approves in a test: an asked call does not run.
 			out.Blocked = true
 		} else {
 			post := e.Evaluate(Post, c, &s)
@@ -155,7 +157,7 @@ func RunTest(e *Engine, calls []Call, expect []Expectation) TestResult {
 			fmt.Fprintf(&msg, "\n    unexpected: %s", strings.Join(fireStrings(extra), ", "))
 		}
 		if out.Blocked {
-			msg.WriteString("\n    (the call was blocked: it did not run, and remind rules were not evaluated)")
+			msg.WriteString("\n    (the call was blocked or asked about: it did not run, and remind rules were not evaluated)")
 		}
 		fail(i, "%s", msg.String())
 	}

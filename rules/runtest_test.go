@@ -33,9 +33,10 @@ func TestRecordedSession(t *testing.T) {
 		{call: edit(0),
 			pre:  []rules.Firing{{Rule: "read_before_edit", Action: rules.Warn, Message: "You are editing a file you have not read in this session. Call Read first."}},
 			post: []rules.Firing{{Rule: "verify_after_edit", Action: rules.Remind, Message: "Read the file you just edited to verify the change is what you intended."}}},
-		// 1: rm -rf / is blocked and does not enter the session.
+		// 1: rm -rf / is asked about; declined, it does not enter the
+		// session.
 		{call: rules.Call{Tool: "Bash", Args: map[string]any{"command": "rm -rf /"}},
-			pre: []rules.Firing{{Rule: "confirm_destructive", Action: rules.Block, Message: "This command destroys data. Ask the user for explicit approval before running it."}}},
+			pre: []rules.Firing{{Rule: "confirm_destructive", Action: rules.Ask, Message: "This command destroys data. Ask the user for explicit approval before running it."}}},
 		// 2: the agent reads the file now.
 		{call: rules.Call{Tool: "Read", Args: map[string]any{"file_path": "/repo/calc.py"}, Result: "def add(a, b):\n    return a + 1\n"}},
 		// 3-5: more edits, the file read. The blocked call took no place in
@@ -57,7 +58,7 @@ func TestRecordedSession(t *testing.T) {
 		if diff := cmp.Diff(st.pre, pre.Fired); diff != "" || len(pre.Errors) > 0 {
 			t.Errorf("call %d pre (-want +got):\n%s%v", i, diff, pre.Errors)
 		}
-		if pre.Decision == rules.Blocked {
+		if pre.Decision != rules.Allowed {
 			if st.post != nil {
 				t.Fatalf("call %d: blocked, but the test expects reminders", i)
 			}
@@ -100,7 +101,7 @@ call 0 is expected twice; merge its expectations into one
 call 1 (Bash): fired [block_rm (block), warn_bash (warn)], want [block_rm (block), remind_bash (remind)]
     missing: remind_bash (remind)
     unexpected: warn_bash (warn)
-    (the call was blocked: it did not run, and remind rules were not evaluated)
+    (the call was blocked or asked about: it did not run, and remind rules were not evaluated)
 call 2 (Read): rule broken errored: no such key: nope`
 	if diff := cmp.Diff(want, res.String()); diff != "" {
 		t.Errorf("failure text (-want +got):\n%s", diff)

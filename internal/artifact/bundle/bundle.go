@@ -261,6 +261,15 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	if a.Restricted() {
 		resolved["tools_restricted"] = true
 	}
+	if len(a.DeniedTools) > 0 {
+		resolved["denied_tools"] = a.DeniedTools
+	}
+	if len(a.Constraints) > 0 {
+		resolved["tool_constraints"] = a.Constraints
+	}
+	if len(a.Strictness) > 0 {
+		resolved["behavior_strictness"] = a.Strictness
+	}
 	if len(a.RuntimeTools) > 0 {
 		resolved["runtime_tools"] = a.RuntimeTools
 	}

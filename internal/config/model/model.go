@@ -24,6 +24,8 @@ type Config struct {
 	Models        map[string]*ModelInfo    `json:"models"`
 	Runtimes      map[string]*Runtime      `json:"runtimes"`
 	Flows         map[string]*Flow         `json:"flows"`
+	ToolGroups    map[string]*ToolGroup    `json:"toolGroups"`
+	Roles         map[string]*Role         `json:"roles"`
 	Lint          LintSettings             `json:"lint"`
 	A2A           A2ASettings              `json:"a2a"`
 
@@ -57,6 +59,11 @@ type Setting struct {
 	// Integer restricts a numeric setting to whole numbers.
 	Integer    bool   `json:"integer,omitempty"`
 	Deprecated string `json:"deprecated,omitempty"`
+	// Strictness orders the options from strictest to loosest; an option
+	// it leaves out is not ranked.
+	Strictness []string `json:"strictness,omitempty"`
+	// Families are the tool families whose calls the setting is about.
+	Families []string `json:"families,omitempty"`
 }
 
 // Numeric reports whether the setting takes numbers rather than named options.
@@ -107,6 +114,10 @@ type AgentType struct {
 	Tools     *Tools        `json:"tools,omitempty"`
 	Skills    SkillSet      `json:"skills,omitzero"`
 	Behaviors []BehaviorUse `json:"behaviors,omitempty"`
+	// MaxTurns and Timeout (seconds) are the run limits of the type's
+	// agents, 0 when unset.
+	MaxTurns int     `json:"max_turns,omitempty"`
+	Timeout  float64 `json:"timeout,omitempty"`
 }
 
 // Variable is a runtime placeholder of a template.
@@ -147,6 +158,18 @@ type Param struct {
 	Type        string `json:"type"`
 	Description string `json:"description,omitempty"`
 	Default     any    `json:"default,omitempty"`
+	// Restricts, when set, makes the parameter a limit on the calls of
+	// some of the behavior's tools.
+	Restricts *Restricts `json:"restricts,omitempty"`
+}
+
+// Restricts is how a parameter limits the calls of its behavior's tools:
+// the argument Field of the Tools' calls, checked by Check ("programs" or
+// "values") against the parameter's values.
+type Restricts struct {
+	Tools []string `json:"tools"`
+	Field string   `json:"field"`
+	Check string   `json:"check"`
 }
 
 // Tool is a function a behavior provides.
@@ -230,6 +253,10 @@ type Agent struct {
 	ModelRequirement    *ModelRequirement `json:"model_requirement,omitempty"`
 	Status              string            `json:"status,omitempty"`
 	Output              map[string]any    `json:"output,omitempty"`
+	// MaxTurns and Timeout (seconds) are the agent's run limits, 0 when
+	// unset (the type's, when it sets them, are merged in).
+	MaxTurns int     `json:"max_turns,omitempty"`
+	Timeout  float64 `json:"timeout,omitempty"`
 }
 
 // ModelRequirement is what a role asks of its model.

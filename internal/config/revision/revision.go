@@ -177,6 +177,13 @@ func (s Source) name(def string) string {
 // EvaluateFS evaluates a config root given as a file system; name is what
 // messages call it.
 func (e *Evaluator) EvaluateFS(fsys fs.FS, name string) (*Revision, error) {
+	return e.EvaluateScope(fsys, name, nil)
+}
+
+// EvaluateScope is EvaluateFS for a scope of a larger tree: fsys holds
+// some of the tree's files, and elsewhere names the agents declared in
+// the others, which the authority fields of the files in scope may name.
+func (e *Evaluator) EvaluateScope(fsys fs.FS, name string, elsewhere map[string]bool) (*Revision, error) {
 	repo, ds, err := e.loader.Load(fsys, name)
 	if err != nil {
 		var nf *load.NoFilesError
@@ -185,7 +192,7 @@ func (e *Evaluator) EvaluateFS(fsys fs.FS, name string) (*Revision, error) {
 		}
 		return nil, &Error{Err: fmt.Errorf("cannot read %s: %w", name, err)}
 	}
-	res := validate.Run(repo)
+	res := validate.RunWith(repo, validate.Options{AgentsElsewhere: elsewhere})
 	// The loader's diagnostics count as validation's: one that is an error
 	// keeps the repository from compiling.
 	res.Diagnostics = diag.Sort(append(ds, res.Diagnostics...))

@@ -42,6 +42,7 @@ func (v *validator) references() {
 		v.test(name, c.Tests[name])
 	}
 	v.flows()
+	v.enforcement()
 }
 
 // exists reports whether kind.name is declared (valid or not).

@@ -6,8 +6,9 @@ import (
 	"github.com/charter-dev/charter/internal/config/model"
 )
 
-// applyTypeDefaults merges each agent type's model, tools, skills and
-// behaviors into its agents: the agent's model replaces the type's; its
+// applyTypeDefaults merges each agent type's model, tools, skills,
+// behaviors and run limits into its agents: the agent's model and run
+// limits replace the type's; its
 // tools' access_level and allowed replace the type's, and denied adds to
 // the type's (an agent cannot lift what its role denies); its own skills
 // and behaviors come first, then the type's it does not declare itself
@@ -17,10 +18,16 @@ import (
 func applyTypeDefaults(cfg *model.Config) {
 	for id, a := range cfg.Agents {
 		t, ok := cfg.AgentTypes[a.Type]
-		if !ok || t.Model == nil && t.Tools == nil && len(t.Skills.Primary)+len(t.Skills.Secondary) == 0 && len(t.Behaviors) == 0 {
+		if !ok || t.Model == nil && t.Tools == nil && len(t.Skills.Primary)+len(t.Skills.Secondary) == 0 && len(t.Behaviors) == 0 && t.MaxTurns == 0 && t.Timeout == 0 {
 			continue
 		}
 		m := *a
+		if m.MaxTurns == 0 {
+			m.MaxTurns = t.MaxTurns
+		}
+		if m.Timeout == 0 {
+			m.Timeout = t.Timeout
+		}
 		if m.Model == nil && t.Model != nil {
 			tm := *t.Model
 			m.Model = &tm

@@ -67,6 +67,10 @@ var kinds = []kind{
 		func(c *model.Config, n string, v any) { c.Runtimes[n] = v.(*model.Runtime) }},
 	{"flows", "#Flow", "flow", "flow name", func() any { return new(model.Flow) },
 		func(c *model.Config, n string, v any) { c.Flows[n] = v.(*model.Flow) }},
+	{"toolGroups", "#ToolGroup", "tool group", "", func() any { return new(model.ToolGroup) },
+		func(c *model.Config, n string, v any) { c.ToolGroups[n] = v.(*model.ToolGroup) }},
+	{"roles", "#Role", "role", "", func() any { return new(model.Role) },
+		func(c *model.Config, n string, v any) { c.Roles[n] = v.(*model.Role) }},
 }
 
 // singletons are top-level fields that hold one struct.
@@ -109,6 +113,19 @@ func (r *Result) Repo() *load.Repo { return r.repo }
 // loader's diagnostics are the ones to fix first.
 func Run(repo *load.Repo) *Result { return runWith(repo, maxWorkers, true) }
 
+// Options tune RunWith.
+type Options struct {
+	// AgentsElsewhere names agents declared in files the repository
+	// evaluated leaves out (a scope of a larger tree): the authority
+	// fields may name them as if they were declared.
+	AgentsElsewhere map[string]bool
+}
+
+// RunWith is Run with options.
+func RunWith(repo *load.Repo, opts Options) *Result {
+	return runOpts(repo, maxWorkers, true, opts)
+}
+
 // maxWorkers bounds the goroutines that validate declarations.
 const maxWorkers = 64
 
@@ -116,6 +133,10 @@ const maxWorkers = 64
 // everything on the calling one, as tests compare), with the definitions'
 // matchers or (matchers false, as tests compare) CUE alone.
 func runWith(repo *load.Repo, workers int, matchers bool) *Result {
+	return runOpts(repo, workers, matchers, Options{})
+}
+
+func runOpts(repo *load.Repo, workers int, matchers bool, opts Options) *Result {
 	cfg := &model.Config{
 		Categories:    map[string]*model.Category{},
 		AgentTypes:    map[string]*model.AgentType{},
@@ -127,6 +148,8 @@ func runWith(repo *load.Repo, workers int, matchers bool) *Result {
 		Models:        map[string]*model.ModelInfo{},
 		Runtimes:      map[string]*model.Runtime{},
 		Flows:         map[string]*model.Flow{},
+		ToolGroups:    map[string]*model.ToolGroup{},
+		Roles:         map[string]*model.Role{},
 		Builtin:       map[string]bool{},
 	}
 	res := &Result{Config: cfg, Invalid: map[string]bool{}, repo: repo}
@@ -136,7 +159,7 @@ func runWith(repo *load.Repo, workers int, matchers bool) *Result {
 		res.Incomplete = true
 		return res
 	}
-	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema), workers: workers}
+	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema), workers: workers, elsewhere: opts.AgentsElsewhere}
 	if !matchers {
 		for name, d := range v.defs {
 			d.match = nil
@@ -185,11 +208,13 @@ func lastLabel(path string) string {
 }
 
 type validator struct {
-	repo    *load.Repo
-	workers int // see runWith
-	res     *Result
-	mu      sync.Mutex
-	diags   []diag.Diagnostic
+	repo *load.Repo
+	// elsewhere are agents declared outside the files evaluated.
+	elsewhere map[string]bool
+	workers   int // see runWith
+	res       *Result
+	mu        sync.Mutex
+	diags     []diag.Diagnostic
 	// broken lists the paths where the schema checks found an error; the
 	// reference checks say nothing in or just around them, where the
 	// partly decoded model is not what the user wrote.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing/fstest"
 	"time"
 
@@ -111,8 +112,16 @@ func (s *Server) fast(ctx context.Context) bool {
 		}
 	}
 
+	// The agents of the files left out are there, as the full evaluation
+	// found them: the files in scope may name them in authority fields.
+	elsewhere := map[string]bool{}
+	for key := range full.decls {
+		if id, ok := strings.CutPrefix(key, "agents."); ok {
+			elsewhere[id] = true
+		}
+	}
 	start := time.Now()
-	rev, err := s.ev.EvaluateFS(fsys, root)
+	rev, err := s.ev.EvaluateScope(fsys, root, elsewhere)
 	if err != nil || ctx.Err() != nil {
 		return false
 	}

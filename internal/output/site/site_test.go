@@ -35,6 +35,8 @@ agents: eve: {
 	authority: {reports_to: "morgan", can_approve: ["</title><script>alert(3)</script>"]}
 	skills: primary: [{id: "x", name: "<svg onload=alert(1)>", description: "</title><script>alert(2)</script>"}]
 }
+
+roles: "</title><script>alert(3)</script>": description: "<script>alert(4)</script>"
 `
 
 // copyDir copies a directory tree (an example) so a test may add to it.

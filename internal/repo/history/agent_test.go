@@ -169,7 +169,9 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 	}
 	files := map[string]string{
 		"config/cue.mod/module.cue": "module: \"example.com/x\"\nlanguage: version: \"v0.17.0\"\n",
-		"config/types.cue":          "agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name}.\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi, {agent.name}.\"}\n",
+		// x is a role too: reports_to: "x" validates whether or not the
+		// agent x is declared (a name that is neither is an error).
+		"config/types.cue": "agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name}.\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi, {agent.name}.\"}\nroles: x: {}\n",
 		"config/agents/a0.cue":      agent("a0", 0),
 		"config/agents/a1.cue":      agent("a1", 0),
 		"README.md":                 "x\n",
@@ -189,7 +191,7 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 			// An agent that takes another's model by CUE reference.
 			fs["config/agents/a3.cue"] = fmt.Sprintf("agents: a3: {name: \"A3\", type: \"t0\", model: agents.a%d.model}\n", rnd.IntN(2))
 		case k < 11:
-			fs["config/types.cue"] = fmt.Sprintf("agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name} (%d).\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi.\"}\n", i%3)
+			fs["config/types.cue"] = fmt.Sprintf("agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name} (%d).\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi.\"}\nroles: x: {}\n", i%3)
 		case k < 12:
 			fs["config/agents/broken.cue"] = "agents: a0: {\n" // a syntax error
 		case k < 13:

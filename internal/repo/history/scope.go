@@ -239,9 +239,17 @@ func (s *agentScope) evaluate(fsys fs.FS, name string) (*revision.Revision, erro
 }
 
 // evaluateFiles evaluates the given files of fsys, or returns the
-// evaluation of the same files (by path and content) made before.
+// evaluation of the same files (by path and content) made before. The
+// agents the files mention that other files of the tree declare count as
+// declared (revision.EvaluateScope): a manager named in reports_to is
+// there, though its file is not in scope.
 func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name string) (*revision.Revision, error) {
+	elsewhere, err := s.elsewhere(fsys, files)
+	if err != nil {
+		return nil, err
+	}
 	paths, fp := fingerprint(files)
+	fp += strings.Join(slices.Sorted(maps.Keys(elsewhere)), "\x00")
 	if e, ok := s.evals.get(fp); ok && s.caches {
 		return e, nil
 	}
@@ -257,12 +265,48 @@ func (s *agentScope) evaluateFiles(fsys fs.FS, files map[string]contentKey, name
 	if ev == nil {
 		ev = new(revision.Evaluator)
 	}
-	e, err := ev.EvaluateFS(scoped, name)
+	e, err := ev.EvaluateScope(scoped, name, elsewhere)
 	if err != nil {
 		return nil, err
 	}
 	s.evals.put(fp, e)
 	return e, nil
+}
+
+// elsewhere returns the agents the files mention that other files of the
+// current tree declare.
+func (s *agentScope) elsewhere(fsys fs.FS, files map[string]contentKey) (map[string]bool, error) {
+	s.mentions.atLeast(2 * len(s.files))
+	s.class.atLeast(2 * len(s.files))
+	mentioned := map[string]bool{}
+	for p, key := range files {
+		m, ok := s.mentions.get(key)
+		if !ok || !s.caches {
+			b, err := s.read(fsys, p, key)
+			if err != nil {
+				return nil, err
+			}
+			m = mentions(p, b)
+			s.mentions.put(key, m)
+		}
+		maps.Copy(mentioned, m)
+	}
+	out := map[string]bool{}
+	for p, key := range s.files {
+		if _, in := files[p]; in {
+			continue
+		}
+		c, err := s.classOf(fsys, p, key)
+		if err != nil {
+			return nil, err
+		}
+		for id := range c.ids {
+			if mentioned[id] {
+				out[id] = true
+			}
+		}
+	}
+	return out, nil
 }
 
 // fingerprint returns the paths of files, sorted, and a key naming them

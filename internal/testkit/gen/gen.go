@@ -272,7 +272,7 @@ func agent(r *rand.Rand, i, n, width int) string {
 		w("\tmemory: {type: %q}\n", mt)
 	}
 	tools := set.tools[:1+r.IntN(len(set.tools))]
-	w("\ttools: {access_level: %q, allowed: [%s], denied: [\"deploy\"]}\n", pick(r, access), quoteAll(tools))
+	w("\ttools: {access_level: %q, allowed: [%s], denied: [\"deployment\"]}\n", pick(r, access), quoteAll(tools))
 	w("\tauthority: {\n")
 	if i > 0 {
 		w("\t\treports_to: %q\n", agentID((i-1)/4, width))
@@ -283,7 +283,7 @@ func agent(r *rand.Rand, i, n, width int) string {
 	}
 	if len(kids) > 0 {
 		w("\t\tcan_delegate_to: [%s]\n", quoteAll(kids))
-		w("\t\tcan_approve: [\"reviews\"]\n")
+		w("\t\tcan_approve: [\"bulk_actions\"]\n")
 	}
 	w("\t\tbudget_limit: %d\n", 5*r.IntN(20))
 	w("\t}\n")

@@ -171,10 +171,10 @@ func logHistory(t *testing.T, seed uint64, n int) string {
 		"config/cue.mod/module.cue": "module: \"example.com/x\"\nlanguage: version: \"v0.17.0\"\n",
 		// x is a role too: reports_to: "x" validates whether or not the
 		// agent x is declared (a name that is neither is an error).
-		"config/types.cue": "agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name}.\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi, {agent.name}.\"}\nroles: x: {}\n",
-		"config/agents/a0.cue":      agent("a0", 0),
-		"config/agents/a1.cue":      agent("a1", 0),
-		"README.md":                 "x\n",
+		"config/types.cue":     "agentTypes: t0: {name: \"T0\", system_prompt: \"You are {agent.name}.\"}\nagentTypes: t1: {name: \"T1\", system_prompt: \"Hi, {agent.name}.\"}\nroles: x: {}\n",
+		"config/agents/a0.cue": agent("a0", 0),
+		"config/agents/a1.cue": agent("a1", 0),
+		"README.md":            "x\n",
 	}
 	mutate := func(fs map[string]string, i int) {
 		delete(fs, "config/agents/broken.cue") // fixed in the next commit

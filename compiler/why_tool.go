@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -22,6 +23,14 @@ type ToolAnswer struct {
 	// ClaudeCodeNames are Claude Code's names for the tool, from the
 	// runtimes table.
 	ClaudeCodeNames []string
+	// RuntimeName, when set, is the name asked about, a runtime's name
+	// (Runtime's) for Tool: eval and the hook judge a call by that name
+	// as a call of Tool.
+	RuntimeName, Runtime string
+	// NotProvided is set when none of the agent's behaviors provides
+	// Tool (asked about by a runtime's name, or denied by a group): the
+	// agent may not call it, and Exclusion says why.
+	NotProvided bool
 }
 
 // NoToolError says that none of an agent's behaviors provides a tool.
@@ -32,12 +41,65 @@ type NoToolError struct {
 }
 
 func (e *NoToolError) Error() string {
-	return fmt.Sprintf("agent %s has no tool %q: none of its behaviors provides it; its tools: %s", e.Agent, e.Tool, model.NameList(e.Tools))
+	return fmt.Sprintf("agent %s has no tool %q: none of its behaviors provides it, and no runtime's tool-name table maps it, so eval and the hook deny it; its tools: %s", e.Agent, e.Tool, model.NameList(e.Tools))
 }
 
 // WhyTool says whether agent a may call tool, and which declarations
 // decided it; a *NoToolError when none of its behaviors provides it.
 func (p *Program) WhyTool(a *Agent, tool string) (ToolAnswer, error) {
+	ans, err := p.whyTool(a, tool)
+	var nt *NoToolError
+	if !errors.As(err, &nt) {
+		return ans, err
+	}
+	// A runtime's name for a tool: the gate judges the call as that tool.
+	for _, rt := range p.runtimeOrder() {
+		if t, ok := p.Config.Runtimes[rt].Tools[tool]; ok && t != tool {
+			ans, err := p.whyTool(a, t)
+			if errors.As(err, &nt) {
+				ans, err = p.notProvided(a, t), nil
+			}
+			ans.RuntimeName, ans.Runtime = tool, rt
+			return ans, err
+		}
+	}
+	for _, d := range a.DeniedTools {
+		if d.Name == tool {
+			return p.notProvided(a, tool), nil
+		}
+	}
+	return ans, err
+}
+
+// runtimeOrder lists the runtimes, Claude Code first.
+func (p *Program) runtimeOrder() []string {
+	names := model.Sorted(p.Config.Runtimes)
+	if i := slices.Index(names, "claude-code"); i > 0 {
+		names = append([]string{"claude-code"}, slices.Delete(names, i, i+1)...)
+	}
+	return names
+}
+
+// notProvided is the answer for a tool none of the agent's behaviors
+// provides: the gate denies it.
+func (p *Program) notProvided(a *Agent, tool string) ToolAnswer {
+	ans := ToolAnswer{Tool: tool, NotProvided: true}
+	for _, d := range a.DeniedTools {
+		if d.Name == tool {
+			ans.Exclusion = Exclusion{Name: tool, By: "tools.denied", Reason: namedBy("tools.denied", tool, d.Group), Pos: a.ToolsDeclaredAt["tools.denied"]}
+			break
+		}
+	}
+	if ans.Exclusion.Reason == "" {
+		ans.Exclusion = Exclusion{Name: tool, Reason: fmt.Sprintf("none of its behaviors provides %s, so it is not in %s's effective tools", tool, a.ID)}
+	}
+	if rt, ok := p.Config.Runtimes["claude-code"]; ok {
+		ans.ClaudeCodeNames = rt.RuntimeNames(tool)
+	}
+	return ans
+}
+
+func (p *Program) whyTool(a *Agent, tool string) (ToolAnswer, error) {
 	var provided *ProvidedTool
 	for i := range a.Tools {
 		if a.Tools[i].Name == tool {

@@ -56,12 +56,12 @@ agents: wren: {
 		for _, k := range keys {
 			ids := agents[k]
 			slices.Sort(ids)
-			who := ids[0]
+			who, whom := ids[0], ids[0]
 			if len(ids) > 1 {
-				who = fmt.Sprintf("%d of its agents (%s)", len(ids), abbreviateList(ids, 5))
+				who, whom = fmt.Sprintf("%d of its agents (%s)", len(ids), abbreviateList(ids, 5)), "they"
 			}
-			p.Reportf([]string{"agentTypes", k.agentType, "system_prompt"}, "the template tells %s to use %s, which %s denied: drop the tool from the template (it may list {agent.tools}, the tools each agent may call), or give %s a type of its own",
-				who, k.tool, isAre(len(ids)), who)
+			p.Reportf([]string{"agentTypes", k.agentType, "system_prompt"}, "the template tells %s to use %s, which %s %s denied: drop the tool from the template (it may list {agent.tools}, the tools each agent may call), or give %s a type of its own",
+				who, k.tool, whom, isAre(len(ids)), who)
 		}
 	},
 }

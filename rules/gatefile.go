@@ -60,7 +60,7 @@ func ReadGate(agentJSON []byte, runtime string) (*Gate, error) {
 			continue
 		}
 		if d.Group != "" {
-			g.Excluded[d.Name] = fmt.Sprintf("tools.denied names %s, a group that holds %s (%s)", d.Group, d.Name, at("tools.denied"))
+			g.Excluded[d.Name] = fmt.Sprintf("tools.denied names %s, a tool group that holds %s (%s)", d.Group, d.Name, at("tools.denied"))
 		} else {
 			g.Excluded[d.Name] = fmt.Sprintf("tools.denied names %s (%s)", d.Name, at("tools.denied"))
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/model"
@@ -27,15 +28,49 @@ func whyTool(g *globals, prog *compiler.Program, a *compiler.Agent, tool, format
 	ex := ans.Exclusion
 	if format == "json" {
 		out := map[string]any{"agent": a.ID, "tool": tool, "callable": ans.Callable, "behavior": ans.Behavior, "provided_at": ans.ProvidedAt, "claude_code_names": ans.ClaudeCodeNames}
+		if ans.RuntimeName != "" {
+			out["tool"], out["runtime_name"], out["runtime"] = ans.Tool, ans.RuntimeName, ans.Runtime
+		}
 		if !ans.Callable {
 			out["by"], out["reason"], out["pos"] = ex.By, ex.Reason, ex.Pos
 		}
 		return writeJSON(g.stdout, out)
 	}
-	if !ans.Callable {
-		fmt.Fprintf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
+	if ans.RuntimeName != "" {
+		state := "may call it"
+		if !ans.Callable {
+			state = "may not call it"
+		}
+		fmt.Fprintf(g.stdout, "%s: tools.%s: %s\n", a.ID, tool, state)
+		desc := ""
+		if t, ok := toolDescription(prog, ans.Tool); ok {
+			desc = " (" + strings.TrimSuffix(t, ".") + ")"
+		}
+		fmt.Fprintf(g.stdout, "  %s is %s's name for %s%s: eval and the hook judge it as %s\n", ans.RuntimeName, ans.Runtime, ans.Tool, desc, ans.Tool)
+		tool = ans.Tool
+	}
+	switch {
+	case ans.NotProvided:
+		if ans.RuntimeName == "" {
+			fmt.Fprintf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
+		}
+		if ex.By != "" {
+			fmt.Fprintf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
+		} else {
+			fmt.Fprintf(g.stdout, "  denied: %s\n", ex.Reason)
+		}
+		fmt.Fprintf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
+		return nil
+	case !ans.Callable:
+		if ans.RuntimeName == "" {
+			fmt.Fprintf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
+		}
 		fmt.Fprintf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
-	} else {
+	case ans.RuntimeName != "":
+		if a.Decl.Tools.Allowed != nil {
+			fmt.Fprintf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
+		}
+	default:
 		fmt.Fprintf(g.stdout, "%s: tools.%s: may call it\n", a.ID, tool)
 		if a.Decl.Tools.Allowed != nil {
 			fmt.Fprintf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
@@ -47,4 +82,15 @@ func whyTool(g *globals, prog *compiler.Program, a *compiler.Agent, tool, format
 	}
 	fmt.Fprintf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
 	return nil
+}
+
+// toolDescription is the description of a tool some behavior type
+// provides.
+func toolDescription(prog *compiler.Program, tool string) (string, bool) {
+	for _, name := range model.Sorted(prog.Config.BehaviorTypes) {
+		if t, ok := prog.Config.BehaviorTypes[name].Tools[tool]; ok {
+			return t.Description, true
+		}
+	}
+	return "", false
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -131,14 +132,20 @@ func (v *validator) authority(id string, a model.Authority, known map[string]boo
 		_, role := c.Roles[name]
 		return agent || role || v.res.Invalid["agents."+name] || v.elsewhere[name]
 	}
+	fix := func(name string, candidates []string, what string) string {
+		if c, ok := closest(name, candidates); ok {
+			return fmt.Sprintf("; did you mean %q?", c)
+		}
+		return fmt.Sprintf("; name %s, or declare the role: roles: %s: {}", what, quoteLabel(name))
+	}
 	if to := a.ReportsTo; to != "" && !isWho(to) {
 		v.reportName("reference", p.Child("reports_to"), false, to, who,
-			"reports_to names %q, which is no agent and no role%s; name an agent, or declare the role: roles: %s: {}", to, didYouMean(to, who, "names"), quoteLabel(to))
+			"reports_to names %q, which is no agent and no role%s", to, fix(to, who, "an agent"))
 	}
 	for i, to := range a.CanDelegateTo {
 		if !isWho(to) {
 			v.reportName("reference", p.Child("can_delegate_to", Index(i)), false, to, who,
-				"can_delegate_to names %q, which is no agent and no role%s; name an agent, or declare the role: roles: %s: {}", to, didYouMean(to, who, "names"), quoteLabel(to))
+				"can_delegate_to names %q, which is no agent and no role%s", to, fix(to, who, "an agent"))
 		}
 	}
 	approvable := map[string]bool{}
@@ -158,7 +165,7 @@ func (v *validator) authority(id string, a model.Authority, known map[string]boo
 		}
 		candidates := append(sortedKeys(approvable), names(c.Roles)...)
 		v.reportName("reference", p.Child("can_approve", Index(i)), false, what, candidates,
-			"can_approve names %q, which is no approval setting, tool, tool family, rule or role%s; name one of those, or declare the role: roles: %s: {}", what, didYouMean(what, candidates, "names"), quoteLabel(what))
+			"can_approve names %q, which is no approval setting, tool, tool family, rule or role%s", what, fix(what, candidates, "an approval setting (financial_actions, ...), a tool or a rule"))
 	}
 }
 
@@ -176,7 +183,7 @@ func (v *validator) restricts(p Path, bt *model.BehaviorType, param *model.Param
 	}
 	for i, t := range r.Tools {
 		if _, ok := bt.Tools[t]; !ok {
-			v.reportName("reference", p.Child("restricts", "tools", Index(i)), false, t, names(bt.Tools), "%q is not a tool of this behavior type%s; a parameter restricts its own behavior's tools", t, didYouMean(t, names(bt.Tools), "tools"))
+			v.reportName("reference", p.Child("restricts", "tools", Index(i)), false, t, names(bt.Tools), "%q is not a tool of this behavior type, and a parameter restricts its own behavior's tools%s", t, didYouMean(t, names(bt.Tools), "tools"))
 		}
 	}
 }

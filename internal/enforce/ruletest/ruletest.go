@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/rules"
@@ -65,7 +66,7 @@ func RunAll(prog *compiler.Program, opts Options) []Run {
 		t := cfg.Tests[name]
 		start := time.Now()
 		run := Run{Name: name, Profile: testProfile(cfg, t)}
-		e, err := engineFor(engines, prog, run.Profile, "")
+		e, err := engineFor(engines, prog, run.Profile, t.Agent, "")
 		if err != nil {
 			run.Error = err.Error()
 			runs = append(runs, run)
@@ -75,7 +76,7 @@ func RunAll(prog *compiler.Program, opts Options) []Run {
 		res := rules.RunTest(e, calls, expect)
 		run.Result, run.Passed = &res, res.Passed
 		if opts.Against != nil {
-			if te, err := engineFor(thereEngines, opts.Against, run.Profile, opts.AgainstName); err != nil {
+			if te, err := engineFor(thereEngines, opts.Against, run.Profile, t.Agent, opts.AgainstName); err != nil {
 				run.Changed = []Change{{Call: -1, Tool: err.Error()}}
 			} else {
 				run.Changed = compareVerdicts(res, rules.RunTest(te, calls, expect))
@@ -110,9 +111,16 @@ func testProfile(cfg *model.Config, t *model.Test) string {
 	return ""
 }
 
-// engineFor compiles (once) the engine of a profile of prog.
-func engineFor(cache map[string]*rules.Engine, prog *compiler.Program, name, where string) (*rules.Engine, error) {
-	if e, ok := cache[name]; ok {
+// engineFor compiles (once) the engine of a profile of prog; with agent,
+// the agent's engine: its profile behind its gate (what it may call, and
+// the limits its behaviors put on the calls), as eval and the hook judge
+// its calls.
+func engineFor(cache map[string]*rules.Engine, prog *compiler.Program, name, agent, where string) (*rules.Engine, error) {
+	key := name
+	if agent != "" {
+		key = "agent " + agent
+	}
+	if e, ok := cache[key]; ok {
 		return e, nil
 	}
 	p, ok := prog.Profiles[name]
@@ -126,7 +134,23 @@ func engineFor(cache map[string]*rules.Engine, prog *compiler.Program, name, whe
 	if err != nil {
 		return nil, err
 	}
-	cache[name] = e
+	if agent != "" {
+		for _, a := range prog.Agents {
+			if a.ID != agent {
+				continue
+			}
+			_, doc, err := bundle.AgentProfile(prog, a)
+			if err != nil {
+				return nil, err
+			}
+			gate, err := rules.ReadGate(doc, "")
+			if err != nil {
+				return nil, err
+			}
+			e.SetGate(gate)
+		}
+	}
+	cache[key] = e
 	return e, nil
 }
 

@@ -31,6 +31,9 @@ type frontMatter struct {
 	Tools           any    `yaml:"tools,omitempty"`
 	DisallowedTools string `yaml:"disallowedTools,omitempty"`
 	Model           string `yaml:"model"`
+	// MaxTurns is the agent's max_turns; Claude Code has no field for a
+	// time limit.
+	MaxTurns int `yaml:"maxTurns,omitempty"`
 }
 
 // ClaudeCodeSubagent returns the subagent file of agent a, whose card description
@@ -38,7 +41,10 @@ type frontMatter struct {
 // tool Claude Code has no name for), for stderr.
 func ClaudeCodeSubagent(a *compiler.Agent, description, prompt string) (file []byte, notes []string, err error) {
 	names := a.RuntimeTools[Runtime]
-	fm := frontMatter{Name: strings.ReplaceAll(a.ID, "_", "-"), Description: description, Model: modelAlias(a)}
+	fm := frontMatter{Name: strings.ReplaceAll(a.ID, "_", "-"), Description: description, Model: modelAlias(a), MaxTurns: a.Decl.MaxTurns}
+	if a.Decl.Timeout > 0 {
+		notes = append(notes, fmt.Sprintf("%s: Claude Code's subagent file has no field for a time limit, so timeout (%gs) is not carried; the runtime that starts the subagent enforces it", a.ID, a.Decl.Timeout))
+	}
 
 	var tools, unmapped []string
 	for _, t := range a.Effective {
@@ -52,12 +58,13 @@ func ClaudeCodeSubagent(a *compiler.Agent, description, prompt string) (file []b
 	for _, e := range a.Excluded {
 		denied = append(denied, runtimeNames(names, e.Name)...)
 	}
-	for _, d := range a.Decl.Tools.Denied {
-		denied = append(denied, runtimeNames(names, d)...)
-		if _, own := names[d]; own {
-			// Claude Code's own name, denied as such: eval and the hook
-			// block it (bundle.ReadGate), so the subagent does not get it.
-			denied = append(denied, d)
+	// The tools tools.denied takes away that no behavior provides (a
+	// denied group's, a runtime's own name): eval and the hook block
+	// them (rules.ReadGate), so the subagent does not get them.
+	for _, d := range a.DeniedTools {
+		denied = append(denied, runtimeNames(names, d.Name)...)
+		if _, own := names[d.Name]; own {
+			denied = append(denied, d.Name)
 		}
 	}
 	tools, denied = uniq(tools), uniq(denied)

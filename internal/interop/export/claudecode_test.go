@@ -28,6 +28,13 @@ func agent(id string, tools model.Tools, provided ...string) *compiler.Agent {
 			a.Effective = append(a.Effective, t)
 		}
 	}
+	// As the compiler does: what tools.denied names that no behavior
+	// provides.
+	for _, d := range tools.Denied {
+		if !contains(provided, d) {
+			a.DeniedTools = append(a.DeniedTools, compiler.DeniedTool{Name: d})
+		}
+	}
 	return a
 }
 
@@ -153,5 +160,25 @@ func TestDeniedRuntimeName(t *testing.T) {
 	fm, _ := parse(t, file)
 	if diff := cmp.Diff(map[string]any{"tools": "Edit, Read", "disallowedTools": "Write"}, map[string]any{"tools": fm["tools"], "disallowedTools": fm["disallowedTools"]}); diff != "" {
 		t.Errorf("front matter (-want +got):\n%s\n%s", diff, file)
+	}
+}
+
+// The run limits: max_turns is the subagent's maxTurns; a time limit has
+// no field, and the notes say so. A tool of a denied group that no
+// behavior provides is disallowed by its Claude Code names.
+func TestRunLimitsAndDeniedGroups(t *testing.T) {
+	a := agent("ann", model.Tools{Denied: []string{"file_system"}}, "read_file")
+	a.Decl.MaxTurns, a.Decl.Timeout = 8, 90
+	a.DeniedTools = []compiler.DeniedTool{{Name: "write_file", Group: "file_system"}}
+	file, notes, err := ClaudeCodeSubagent(a, "d", "Body.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm, _ := parse(t, file)
+	if fm["maxTurns"] != 8 || fm["disallowedTools"] != "Edit, Write" {
+		t.Errorf("front matter:\n%s", file)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "timeout (90s) is not carried") {
+		t.Errorf("notes: %q", notes)
 	}
 }

@@ -38,6 +38,9 @@ var agentJSONTable = []mapping{
 	{src: "effective_tools", to: derived, why: "the tools the agent may call: its behaviors' tools narrowed by tools and access_level"},
 	{src: "excluded_tools", to: derived, why: "the tools the agent's declarations remove, each with its reason"},
 	{src: "tools_restricted", to: derived, why: recomputed},
+	{src: "denied_tools", to: derived, why: "the tools tools.denied takes away that no behavior provides, its groups expanded"},
+	{src: "tool_constraints", to: derived, why: "the limits the agent's behaviors' parameters put on its tools' calls"},
+	{src: "behavior_strictness", to: derived, why: "the order of the options of the agent's settings, from their categories"},
 	{src: "runtime_tools", to: derived, why: "the runtimes table's names for the agent's tools"},
 	{src: "tools_declared_at", to: outside, why: "where the agent's tools fields are declared, which the files written decide"},
 }

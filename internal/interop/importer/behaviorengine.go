@@ -30,7 +30,11 @@ var behaviorEngineTable = []mapping{
 	{src: "app.app_id", to: used, why: "the id of the agent (when the app has one), its type and its profile"},
 	{src: "app.name", to: used, why: "the agent's and its type's `name` (when the app has one agent)"},
 	{src: "app.version", why: "charter versions an agent by its Git history (charter log)"},
-	{src: "runtime", why: "how that runtime runs a conversation (mode, turns, timeout); charter declares the agent, not the runtime"},
+	{src: "runtime", to: descend},
+	{src: "runtime.max_turns", to: used, why: "every agent type's `max_turns`: the run limit its agents take"},
+	{src: "runtime.timeout", to: used, why: "every agent type's `timeout` (seconds)"},
+	{src: "runtime.mode", why: "how that runtime runs a conversation; charter declares the agent, not the runtime"},
+	{src: "runtime.workdir_mode", why: "where that runtime runs the agent; charter declares the agent, not the runtime"},
 	{src: "agents", to: used, why: "one agent and one agent type each"},
 	{src: "agents.[].id", to: used, why: "with several agents, their ids are `<app_id>-<id>`, their names made from it"},
 	{src: "agents.[].role", to: "agent:role"},
@@ -164,6 +168,12 @@ func convertBehaviorEngine(c *conv, root *Node) {
 			t.Comment = "The agent has no system_prompt: write its instructions here."
 		}
 		declareVariables(t.Body)
+		// The run limits are the app's: every agent's type takes them.
+		for _, limit := range []string{"max_turns", "timeout"} {
+			if v := root.Get("runtime").Get(limit); v != nil && v.Kind != Null {
+				set(t.Body, limit, v)
+			}
+		}
 		set(a.Body, "type", str(t.ID))
 		if profile != "" {
 			set(a.Body, "profile", str(profile))

@@ -93,6 +93,8 @@ func (d *Decl) Noun() string {
 		return "profile"
 	case "presets":
 		return "preset"
+	case "roles":
+		return "role"
 	}
 	return d.Kind
 }
@@ -106,7 +108,11 @@ type conv struct {
 	// existing reports whether the config root declares kind.id, and
 	// whether charter's standard library does.
 	existing func(kind, id string) (declared, builtin bool)
-	w        *walker
+	// authorityName reports whether the config root already gives the
+	// authority fields a name: an agent, a role, an approval setting, a
+	// tool, a tool family or a rule.
+	authorityName func(name string) bool
+	w             *walker
 }
 
 // declare adds a declaration of kind named from in the source, under the

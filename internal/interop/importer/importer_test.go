@@ -143,7 +143,7 @@ func TestSeedsCarried(t *testing.T) {
 		"personal_assistant_defaults.json":   nil,
 		"task_executor.yaml":                 nil,
 		"sarah.yaml":                         nil,
-		"behavior-bot.yaml": {"app.version", "runtime", "agents[0].brain.backend", "agents[0].brain.credential",
+		"behavior-bot.yaml": {"app.version", "runtime.mode", "runtime.workdir_mode", "agents[0].brain.backend", "agents[0].brain.credential",
 			"agents[0].brain.config.api_key", "agents[0].brain.config.base_url", "tools.modules", "tools.capabilities"},
 	} {
 		src, err := os.ReadFile(filepath.Join("testdata", "seeds", file))

@@ -18,6 +18,7 @@ import (
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/repo/source"
@@ -175,6 +176,7 @@ func Run(o Options) (*Result, error) {
 		v := userValue.LookupPath(cue.MakePath(cue.Str(kind), cue.Str(id)))
 		return v.Exists(), builtin[kind+"."+id]
 	}
+	c.authorityName = authorityNames(before.Validation.Config)
 	format.convert(c, root)
 
 	// Files, and what they would replace.
@@ -250,6 +252,38 @@ func Run(o Options) (*Result, error) {
 		res.Written = append(res.Written, d.File)
 	}
 	return res, nil
+}
+
+// authorityNames returns what reports whether a config gives the authority
+// fields a name: an agent, a role, an approval setting, a tool a behavior
+// provides, a tool family or a rule.
+func authorityNames(cfg *model.Config) func(string) bool {
+	names := map[string]bool{}
+	for id := range cfg.Agents {
+		names[id] = true
+	}
+	for r := range cfg.Roles {
+		names[r] = true
+	}
+	if cat, ok := cfg.Categories["approval"]; ok {
+		for s := range cat.Settings {
+			names[s], names["approval."+s] = true, true
+		}
+	}
+	for _, bt := range cfg.BehaviorTypes {
+		for t := range bt.Tools {
+			names[t] = true
+		}
+	}
+	for _, p := range cfg.Profiles {
+		for fam := range p.ToolFamilies {
+			names[fam] = true
+		}
+		for r := range p.Rules {
+			names[r] = true
+		}
+	}
+	return func(name string) bool { return names[name] }
 }
 
 func countErrors(ds []diag.Diagnostic) int {
@@ -421,7 +455,7 @@ func fileFor(out string, d *Decl) string {
 		}
 		return path.Join(out, name)
 	}
-	dir := map[string]string{"agents": "agents", "agentTypes": "types", "profiles": "profiles", "presets": "presets"}[d.Kind]
+	dir := map[string]string{"agents": "agents", "agentTypes": "types", "profiles": "profiles", "presets": "presets", "roles": "roles"}[d.Kind]
 	return path.Join(dir, d.ID+".cue")
 }
 

@@ -1,5 +1,10 @@
 package importer
 
+import (
+	"regexp"
+	"slices"
+)
+
 // SynthOrg's agent identity (004, "Full agent identity YAML"): charter's
 // agent declaration was made from it, so most keys keep their names.
 var synthorgFormat = &Format{
@@ -49,7 +54,42 @@ func convertSynthOrg(c *conv, root *Node) {
 	// was written first and stays where the identity puts it in charter.
 	c.w.walk(root, nil, nil)
 	moveFirst(a.Body, "name", "role", "department", "level", "type")
+	declareRoles(c, agent.Get("authority"), a.ID)
 }
+
+// declareRoles declares, as roles, the names the identity's authority
+// fields use that the config root knows as nothing else: SynthOrg's
+// reports_to and can_delegate_to name roles and groups (engineering_lead,
+// junior_developers), its can_approve kinds of work (code_reviews). The
+// identity is written as it is, and validates.
+func declareRoles(c *conv, auth *Node, self string) {
+	if auth == nil || auth.Kind != Map || c.authorityName == nil {
+		return
+	}
+	var names []string
+	if s := auth.Get("reports_to").Str(); s != "" {
+		names = append(names, s)
+	}
+	for _, key := range []string{"can_delegate_to", "can_approve"} {
+		if l := auth.Get(key); l != nil && l.Kind == List {
+			for _, it := range l.Items {
+				if s := it.Str(); s != "" {
+					names = append(names, s)
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		if n == self || c.authorityName(n) || !roleName.MatchString(n) || slices.ContainsFunc(c.res.Decls, func(d *Decl) bool { return d.Kind == "roles" && d.ID == n }) {
+			continue
+		}
+		c.res.Decls = append(c.res.Decls, &Decl{Kind: "roles", From: n, ID: n, Body: &Node{Kind: Map}, Implicit: true,
+			Why: "the identity's authority names it, and the config root knows no agent or role of that name"})
+	}
+}
+
+// roleName is a name a role is declared under as it is.
+var roleName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 // moveFirst puts the named fields of a map first, in that order.
 func moveFirst(n *Node, keys ...string) {

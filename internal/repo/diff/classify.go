@@ -19,9 +19,11 @@ func Agents(old, new map[string]map[string]any) []Change {
 		if d, ok := new[id]; ok {
 			n = strip(d)
 		}
+		order := strictness(new[id], old[id])
 		for _, c := range Values([]string{"agents", id}, o, n) {
 			c.Agent = id
 			classify(&c)
+			classifyOption(&c, order)
 			out = append(out, c)
 		}
 	}
@@ -35,7 +37,7 @@ func Agents(old, new map[string]map[string]any) []Change {
 func strip(doc map[string]any) map[string]any {
 	out := make(map[string]any, len(doc))
 	for k, v := range doc {
-		if k != "content_hash" && k != "tools_declared_at" && k != "runtime_tools" {
+		if k != "content_hash" && k != "tools_declared_at" && k != "runtime_tools" && k != "behavior_strictness" {
 			out[k] = v
 		}
 	}
@@ -45,8 +47,52 @@ func strip(doc map[string]any) map[string]any {
 var (
 	accessRank   = []string{"sandboxed", "restricted", "standard", "custom", "elevated"}
 	autonomyRank = []string{"locked", "supervised", "semi", "full"}
-	actionRank   = []string{"remind", "warn", "block"}
+	actionRank   = []string{"remind", "warn", "ask", "block"}
 )
+
+// strictness returns the options' orders of an agent's settings
+// (agent.json's behavior_strictness: "category.setting" -> options,
+// strictest first), from the first document that has them.
+func strictness(docs ...map[string]any) map[string][]string {
+	for _, d := range docs {
+		raw, ok := d["behavior_strictness"].(map[string]any)
+		if !ok {
+			continue
+		}
+		out := map[string][]string{}
+		for k, v := range raw {
+			list, _ := v.([]any)
+			for _, o := range list {
+				if s, ok := o.(string); ok {
+					out[k] = append(out[k], s)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// classifyOption classes a change of a behavior setting whose category
+// orders its options: toward the loose end widens, toward the strict end
+// narrows.
+func classifyOption(c *Change, order map[string][]string) {
+	p := c.segs[2:]
+	if !match(p, "behavior", "*", "*") || c.Change != Modified {
+		return
+	}
+	ranks := order[p[1]+"."+p[2]]
+	if ranks == nil {
+		return
+	}
+	rank(c, ranks, "option")
+	switch c.Effect {
+	case Widened:
+		c.Reason = "loosened"
+	case Narrowed:
+		c.Reason = "made stricter"
+	}
+}
 
 // classify sets Effect and Reason for a change under agents.<id>.
 func classify(c *Change) {
@@ -83,6 +129,14 @@ func classify(c *Change) {
 		rank(c, accessRank, "access level")
 	case match(p, "autonomy_level"):
 		rank(c, autonomyRank, "autonomy level")
+	case match(p, "max_turns"), match(p, "timeout"):
+		what := map[string]string{"max_turns": "turn limit", "timeout": "time limit"}[p[0]]
+		switch o, n := number(c.Old), number(c.New); {
+		case c.Change == Removed, c.Change == Modified && n > o:
+			set(Widened, what+" raised")
+		case c.Change == Added, c.Change == Modified && n < o:
+			set(Narrowed, what+" lowered")
+		}
 	case match(p, "authority", "budget_limit"):
 		o, n := number(c.Old), number(c.New)
 		switch {

@@ -87,6 +87,8 @@ func TestScript(t *testing.T) {
 			// actions-core JSON [PREFIX]: stdout is charter's JSON
 			// diagnostics annotated by GitHub's @actions/core.
 			"actions-core": actionsCore,
+			// claude_script_test.go
+			"claude": scriptClaude,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a
@@ -95,6 +97,9 @@ func TestScript(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
+			}
+			if cond == "claude" {
+				return claudeCondition()
 			}
 			if cond == "have:npmtools" {
 				if npmtools.Multitool() != "" {

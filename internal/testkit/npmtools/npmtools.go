@@ -2,7 +2,9 @@
 // its outputs and come from npm: Microsoft's SARIF multitool, whose
 // validator carries GitHub code scanning's ingestion rules (GH1001...),
 // and GitHub's own Actions toolkit (@actions/core), which writes workflow
-// commands as GitHub means them. package.json pins both; install them with
+// commands as GitHub means them. package.json pins both, and
+// @anthropic-ai/claude-agent-sdk, whose platform package holds the real
+// Claude Code binary (internal/testkit/claudetest runs it); install them with
 //
 //	npm ci --prefix internal/testkit/npmtools
 //

@@ -34,8 +34,10 @@ func TestMain(m *testing.M) {
 // command. $EXAMPLES is the repository's examples folder, $SEEDS the
 // seeds' examples that import reads (importer/testdata/seeds); `cpdir SRC DST`
 // copies a folder tree; `exitcode N PROG ARGS...` runs a program like exec
-// and checks its exit status; the condition [root] holds when the tests
-// run as root.
+// and checks its exit status; `claude SCRIPT.json [ARGS...]` runs the real
+// Claude Code against a scripted model (claude_script_test.go); the
+// condition [root] holds when the tests run as root, [claude] when Claude
+// Code is installed (in CI it must be).
 func TestScript(t *testing.T) {
 	examples, err := filepath.Abs("../../examples")
 	if err != nil {

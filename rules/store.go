@@ -143,7 +143,7 @@ func (st *Store) Update(key string, fn func(s *Session) error) (repaired *Corrup
 		return nil, fmt.Errorf("opening the session: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSessionFileBytes+1))
+	data, err := readSessionFile(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading session %s: %w", f.Name(), err)
 	}
@@ -206,6 +206,28 @@ func (st *Store) Update(key string, fn func(s *Session) error) (repaired *Corrup
 		return nil, fmt.Errorf("saving session %s: %w", f.Name(), err)
 	}
 	return nil, nil
+}
+
+// readSessionFile reads a session file whole, up to one byte past
+// MaxSessionFileBytes, into a buffer of the file's size (io.ReadAll's
+// doubling would allocate about twice the file on every call).
+func readSessionFile(f *os.File) ([]byte, error) {
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		size = min(fi.Size(), MaxSessionFileBytes)
+	}
+	// One byte more than the size, to see the end of the file.
+	buf := make([]byte, size+1)
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return buf[:n], nil
+	case err != nil:
+		return nil, err
+	}
+	// The file is longer than it was at Stat (or than the limit).
+	rest, err := io.ReadAll(io.LimitReader(f, MaxSessionFileBytes+1-int64(n)))
+	return append(buf, rest...), err
 }
 
 // replaceFile writes b to a new temporary file in d and renames it over

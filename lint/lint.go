@@ -74,7 +74,7 @@ var registry = mustCheck([]*Rule{
 	unfilledPlaceholder, unusedVariable, instructionOverride, secretLiteral, promptOverBudget,
 	// Tools and profiles.
 	triggerUnknown, triggerUnprovided, toolPermissionUnprovided, toolAllowedAndDenied,
-	templateNamesDeniedTool, optionNamesDeniedTool, behaviorPlaceholderUnfilled, settingContradictsProfile,
+	templateNamesDeniedTool, optionNamesDeniedTool, behaviorPlaceholderUnfilled, settingContradictsProfile, timeoutEventWithoutTimeout,
 	blockInstructedTool, instructionNamesDeniedTool, runtimeToolUnknown, destructiveWithoutProfile, regexInvalid, multipleContextBehaviors,
 	// Authority and team.
 	reportingCycle, delegationCycle, budgetExceedsManager, lowCompatibility,

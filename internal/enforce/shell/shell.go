@@ -81,7 +81,9 @@ type Limits struct {
 	MaxBytes int
 	// MaxNesting bounds the nesting of brackets, braces, parentheses and
 	// backquotes, counted before parsing: the parser recurses per level,
-	// and a Go stack overflow cannot be recovered from.
+	// and a Go stack overflow cannot be recovered from. It also bounds the
+	// nesting of the parsed tree (treeDepth) and the wrappers,
+	// substitutions and code strings one command is run through.
 	MaxNesting int
 	// MaxDepth bounds code strings within code strings (sh -c 'sh -c ...').
 	MaxDepth int
@@ -175,7 +177,48 @@ func (r *reader) source(src string, via []string, depth int) error {
 	if err != nil {
 		return &Error{Msg: "the command does not parse as a shell command", Err: err}
 	}
+	// The pre-check counts brackets, and a closer that closes nothing
+	// (a ']' in a word, a quoted ')') hides nesting from it: the tree's
+	// own depth decides, before the tree is read (reading it costs more
+	// per level than parsing it).
+	if treeDepth(f, r.l.MaxNesting) > r.l.MaxNesting {
+		return &Error{Msg: fmt.Sprintf("the command nests commands, substitutions or expressions more than %d deep, more than charter reads", r.l.MaxNesting)}
+	}
 	return r.stmts(f.Stmts, via, depth)
+}
+
+// treeDepth is how deeply the syntax tree at node nests commands,
+// substitutions and expressions, counted up to limit+1. Chains (a && b
+// && c, a | b, 1+2+3), which the tree holds as nested pairs, count once.
+func treeDepth(node syntax.Node, limit int) int {
+	depth, most := 0, 0
+	var counted []bool
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if n == nil {
+			if counted[len(counted)-1] {
+				depth--
+			}
+			counted = counted[:len(counted)-1]
+			return true
+		}
+		if most > limit {
+			return false
+		}
+		nests := false
+		switch n.(type) {
+		case *syntax.Stmt, *syntax.BinaryCmd, *syntax.BinaryArithm, *syntax.BinaryTest, *syntax.Word, *syntax.CallExpr,
+			*syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted, *syntax.Assign, *syntax.Redirect, *syntax.File, *syntax.CaseItem:
+		default:
+			nests = true
+		}
+		if nests {
+			depth++
+			most = max(most, depth)
+		}
+		counted = append(counted, nests)
+		return true
+	})
+	return most
 }
 
 func (r *reader) stmts(list []*syntax.Stmt, via []string, depth int) error {
@@ -439,6 +482,9 @@ func literal(w *syntax.Word) (string, bool) {
 func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	if len(r.out) >= r.l.MaxCommands {
 		return &Error{Msg: fmt.Sprintf("the command runs more than %d commands", r.l.MaxCommands)}
+	}
+	if len(via) > r.l.MaxNesting {
+		return &Error{Msg: fmt.Sprintf("the command runs a command through more than %d wrappers, substitutions and code strings", r.l.MaxNesting)}
 	}
 	c := Command{Env: env, Writes: writes, Via: slices.Clone(via)}
 	prog := argv[0]

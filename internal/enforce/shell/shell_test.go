@@ -164,6 +164,10 @@ func TestLimits(t *testing.T) {
 		"invalid utf-8":    "echo \xff\xfe",
 		"too many":         strings.Repeat("true;", shell.DefaultLimits.MaxCommands+1),
 		"code in code x10": nestedCode(10),
+		// Closers the pre-check counts that close nothing (a ] in a word)
+		// hide the nesting from it; reading the tree was quadratic.
+		"nested $( behind ]":  "echo " + strings.Repeat("$(]", 30000) + strings.Repeat(")", 30000),
+		"wrappers 50000 deep": strings.Repeat("nice ", 50000) + "true",
 	} {
 		start := time.Now()
 		_, err := shell.Parse(src)
@@ -174,6 +178,10 @@ func TestLimits(t *testing.T) {
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("%s: took %v", name, d)
 		}
+	}
+	// Chains are not nesting: a long && list is read.
+	if cs, err := shell.Parse(strings.Repeat("true && ", 3000) + "true"); err != nil || len(cs) != 3001 {
+		t.Errorf("a chain of 3001 commands: %d commands, %v", len(cs), err)
 	}
 	// Braces that would make too many words are dynamic, not expanded.
 	cs, err := shell.Parse("echo " + strings.Repeat("{a,b}", 20))

@@ -106,27 +106,141 @@ func (c *Command) sql() []string {
 	return nil
 }
 
-var (
-	sqlComment = regexp.MustCompile(`(?s)--[^\n]*|/\*.*?\*/`)
-	sqlString  = regexp.MustCompile(`'(?:[^']|'')*'`)
-	sqlDrop    = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|view|index)|truncate(\s+table)?\s+[\w"` + "`" + `.]+)\b`)
-)
+var sqlWord = regexp.MustCompile(`(?i)drop|truncate`)
+
+var sqlDrop = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|view|index)|truncate(\s+table)?\s+[\w"` + "`" + `.]+)\b`)
 
 // DestructiveSQL says how a SQL text destroys data (DROP TABLE, DATABASE,
 // SCHEMA, VIEW or INDEX; TRUNCATE), or "". Comments and string literals
-// are left out first: "SELECT 'drop table x'" destroys nothing.
+// are left out first: "SELECT 'drop table x'" destroys nothing. Databases
+// differ in what quotes and comments are (MySQL's backslash escapes and
+// its /*! ... */ that runs, PostgreSQL's $$ strings, quoted identifiers),
+// so the text is read each way, and a statement any reading finds counts.
 func DestructiveSQL(sql string) string {
-	s := sqlString.ReplaceAllString(sqlComment.ReplaceAllString(sql, " "), "''")
-	m := sqlDrop.FindString(s)
-	if m == "" {
+	if !sqlWord.MatchString(sql) {
 		return ""
 	}
-	words := strings.Fields(strings.ToUpper(m))
-	if len(words) > 2 {
-		words = words[:2]
+	for _, d := range sqlDialects {
+		m := sqlDrop.FindString(d.code(sql))
+		if m == "" {
+			continue
+		}
+		words := strings.Fields(strings.ToUpper(m))
+		if len(words) > 2 {
+			words = words[:2]
+		}
+		if words[0] == "TRUNCATE" && !slices.Contains(words, "TABLE") {
+			words = words[:1]
+		}
+		return strings.Join(words, " ") + " destroys data"
 	}
-	if words[0] == "TRUNCATE" && !slices.Contains(words, "TABLE") {
-		words = words[:1]
+	return ""
+}
+
+// sqlDialect is one way of reading quotes in SQL text.
+type sqlDialect struct {
+	backslash bool // a backslash escapes the next character in a string
+	dollar    bool // $tag$ ... $tag$ is a string
+	quoted    bool // "..." and `...` are quoted (identifiers or strings)
+	mysql     bool // # starts a comment, and -- only when a space follows
+}
+
+var sqlDialects = func() []sqlDialect {
+	var out []sqlDialect
+	for i := range 16 {
+		out = append(out, sqlDialect{backslash: i&1 != 0, dollar: i&2 != 0, quoted: i&4 != 0, mysql: i&8 != 0})
 	}
-	return strings.Join(words, " ") + " destroys data"
+	return out
+}()
+
+// code returns sql with its comments made a space and its strings and
+// quoted names made ” (an unterminated one runs to the end), as d reads
+// them. MySQL's /*! ... */ is code.
+func (d sqlDialect) code(sql string) string {
+	var b strings.Builder
+	b.Grow(len(sql))
+	for i := 0; i < len(sql); {
+		c := sql[i]
+		switch {
+		case c == '-' && strings.HasPrefix(sql[i:], "--") && (!d.mysql || i+2 == len(sql) || isSQLSpace(sql[i+2])),
+			c == '#' && d.mysql:
+			end := strings.IndexByte(sql[i:], '\n')
+			if end < 0 {
+				return b.String()
+			}
+			b.WriteByte(' ')
+			i += end
+		case c == '/' && strings.HasPrefix(sql[i:], "/*!"):
+			// MySQL runs it: /*!50000 DROP TABLE x */.
+			i += 3
+			for i < len(sql) && sql[i] >= '0' && sql[i] <= '9' {
+				i++
+			}
+			b.WriteByte(' ')
+		case c == '/' && strings.HasPrefix(sql[i:], "/*"):
+			end := strings.Index(sql[i+2:], "*/")
+			if end < 0 {
+				return b.String()
+			}
+			b.WriteByte(' ')
+			i += 2 + end + 2
+		case c == '\'' || d.quoted && (c == '"' || c == '`'):
+			i = d.skipQuoted(sql, i+1, c)
+			b.WriteString("''")
+		case c == '$' && d.dollar:
+			tag, ok := dollarTag(sql[i:])
+			if !ok {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			end := strings.Index(sql[i+len(tag):], tag)
+			if end < 0 {
+				return b.String() + "''"
+			}
+			b.WriteString("''")
+			i += 2*len(tag) + end
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// skipQuoted returns the index past the quote q that closes the quoted
+// text starting at i (a doubled q is one q inside it).
+func (d sqlDialect) skipQuoted(sql string, i int, q byte) int {
+	for i < len(sql) {
+		switch {
+		case d.backslash && q != '`' && sql[i] == '\\':
+			i += 2
+		case sql[i] == q && i+1 < len(sql) && sql[i+1] == q:
+			i += 2
+		case sql[i] == q:
+			return i + 1
+		default:
+			i++
+		}
+	}
+	return len(sql)
+}
+
+// dollarTag returns the $tag$ that s starts with, if it does.
+func dollarTag(s string) (string, bool) {
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '$':
+			return s[:i+1], true
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 1 && c >= '0' && c <= '9' || c >= 0x80:
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func isSQLSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }

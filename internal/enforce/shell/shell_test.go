@@ -242,3 +242,45 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// TestDestructiveSQL: what looks like a comment or a string to a careless
+// reader and is code to the database is read as code.
+func TestDestructiveSQL(t *testing.T) {
+	caught := []string{
+		"DROP TABLE users",
+		"drop/**/table users",
+		"SELECT '--'; DROP TABLE users",                  // a comment opener in a string
+		"SELECT '/*'; DROP TABLE users; SELECT '*/'",     // a comment in strings
+		`SELECT '\''; DROP TABLE users; SELECT ''`,       // MySQL's backslash escape
+		"/*!50000 DROP TABLE users */",                   // MySQL runs /*! ... */
+		`SELECT "'"; DROP TABLE users; SELECT "'"`,       // a quote in an identifier
+		"SELECT `'`; DROP TABLE users; SELECT `'`",       // likewise in MySQL
+		"SELECT $$'$$; DROP TABLE users; SELECT $$'$$",   // PostgreSQL dollar quotes
+		"SELECT $q$'$q$; TRUNCATE users; SELECT $q$'$q$", // with a tag
+		"SELECT 1--1; DROP TABLE users",                  // MySQL: -- needs a space after it
+		"SELECT 1 # '\nDROP TABLE users; SELECT '",       // MySQL's # comment
+	}
+	for _, sql := range caught {
+		if shell.DestructiveSQL(sql) == "" {
+			t.Errorf("%s: not caught", sql)
+		}
+	}
+	for _, sql := range []string{"SELECT 'drop table x'", "SELECT 1 -- drop table x", "SELECT /* drop table x */ 1", "SELECT * FROM dropped_tables"} {
+		if why := shell.DestructiveSQL(sql); why != "" {
+			t.Errorf("%s: caught (%s)", sql, why)
+		}
+	}
+}
+
+func FuzzDestructiveSQL(f *testing.F) {
+	for _, s := range []string{"DROP TABLE x", "SELECT '--'; DROP TABLE x", "$a$'$a$ truncate t", "/*! drop table t */", `"\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		// Whatever the text, reading it ends; a statement in it in plain
+		// sight is found.
+		if shell.DestructiveSQL(sql+"; DROP TABLE x") == "" && !strings.ContainsAny(sql, "'\"`$#-/") {
+			t.Fatalf("%q: a trailing DROP TABLE not found", sql)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -160,8 +161,17 @@ func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 			case cmd.Inert():
 			case !cmd.Known:
 				return fmt.Sprintf("it runs a program charter cannot name (%s), and %s admits only %s", cmd.Reason, param, list(c.Values))
-			case !slices.Contains(c.Values, cmd.Program) && !slices.Contains(bad, cmd.Program):
-				bad = append(bad, cmd.Program)
+			case len(cmd.RunChanging()) > 0:
+				return fmt.Sprintf("it sets %s for %s, which changes what runs whatever the program's name, and %s admits only the programs %s", strings.Join(cmd.RunChanging(), ", "), cmd.Program, param, list(c.Values))
+			case !slices.Contains(c.Values, cmd.Program) && !slices.Contains(c.Values, cmd.Path):
+				if !slices.Contains(bad, cmd.Program) {
+					bad = append(bad, cmd.Program)
+				}
+			case cmd.Path != cmd.Program && !slices.Contains(c.Values, cmd.Path) && !systemPath(cmd.Path):
+				// ./git, /tmp/x/git: another program of that name.
+				if !slices.Contains(bad, cmd.Path) {
+					bad = append(bad, cmd.Path)
+				}
 			}
 		}
 		if len(bad) > 0 {
@@ -173,6 +183,18 @@ func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 		}
 	}
 	return ""
+}
+
+// systemPath reports whether a program's path is its name in one of the
+// system's program folders (/usr/bin/git), which only an administrator
+// writes.
+func systemPath(p string) bool {
+	dir, _ := path.Split(p)
+	switch dir {
+	case "/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/":
+		return true
+	}
+	return false
 }
 
 func (g *Gate) unmapped(tool string) string {

@@ -101,6 +101,26 @@ func TestGateConstraints(t *testing.T) {
 		{"Bash", "$GIT status", false, "charter cannot name"},
 		{"Bash", "git status 'unclosed", false, "cannot read the command"},
 		{"run_bash", "python -c 1", true, ""},
+		{"Bash", "/usr/bin/git status", true, ""},
+		// A builtin writes through a redirection of the compound around it.
+		{"Bash", "{ echo x; } > ~/.bashrc", false, "echo is not among them"},
+		{"Bash", "if true; then echo x; fi >> ~/.profile", false, "true, echo are not among them"},
+		{"Bash", "(printf x) > f", false, "printf is not among them"},
+		{"Bash", "echo x 1<>~/.bashrc", false, "echo is not among them"},
+		// A program of that name elsewhere is another program.
+		{"Bash", "./git status", false, "./git"},
+		{"Bash", "/tmp/x/git status", false, "/tmp/x/git"},
+		// What changes which program runs.
+		{"Bash", "PATH=/tmp/x:$PATH git status", false, "PATH"},
+		{"Bash", "env PATH=/tmp/x git status", false, "PATH"},
+		{"Bash", "export PATH=/tmp/x; git status", false, "PATH"},
+		{"Bash", "PATH=/tmp/x; git status", false, "PATH"},
+		{"Bash", "command export PATH=/tmp/x; git status", false, "PATH"},
+		{"Bash", "LD_PRELOAD=/tmp/x.so git status", false, "LD_PRELOAD"},
+		{"Bash", "BASH_ENV=/tmp/x sh -c 'git status'", false, "BASH_ENV"},
+		{"Bash", "read PATH < p; git status", false, "PATH"},
+		{"Bash", "declare -n p=PATH; p=/tmp; git status", false, "PATH"},
+		{"Bash", "GIT_DIR=x git status && export A=1", true, ""},
 	} {
 		v := e.Evaluate(Pre, Call{Tool: c.tool, Args: map[string]any{"command": c.command}}, nil)
 		if (v.Decision == Allowed) != c.ok {

@@ -292,3 +292,27 @@ func isPrivileged(via string) bool {
 	}
 	return false
 }
+
+// RunChanging returns the variables set for the command (Env) that change
+// which program runs or what it loads, whatever its name says: PATH, the
+// dynamic loader's LD_* and DYLD_*, the files and code a shell runs first
+// (BASH_ENV, ENV, BASH_FUNC_*, PROMPT_COMMAND, PS4, SHELLOPTS,
+// BASHOPTS), GCONV_PATH. A whitelist of programs cannot vouch for such a
+// command.
+func (c *Command) RunChanging() []string {
+	var out []string
+	for _, v := range c.Env {
+		if runChanging(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func runChanging(name string) bool {
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "GCONV_PATH":
+		return true
+	}
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "BASH_FUNC_")
+}

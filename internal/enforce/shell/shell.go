@@ -59,10 +59,14 @@ type Command struct {
 	// ("sudo", "env", "xargs", "find -exec"), code strings ("sh -c",
 	// "eval"), substitutions ("$(...)", "<(...)").
 	Via []string `json:"via,omitempty"`
-	// Env names the variables the command sets for itself (NAME=value
-	// before it; PATH= or LD_PRELOAD= change what runs).
+	// Env names the variables set for the command: NAME=value before it,
+	// or through env or sudo; and those of RunChanging's list set earlier
+	// in the command line (PATH=x; export PATH=x; read PATH) or for the
+	// shell that runs it (BASH_ENV=x sh -c '...').
 	Env []string `json:"env,omitempty"`
-	// Writes are the files its output redirections write (> f, >> f, &> f).
+	// Writes are the files its output redirections write (> f, >> f, &> f,
+	// >&f, <> f), its own or those of a compound command around it
+	// ({ ...; } > f).
 	Writes []string `json:"writes,omitempty"`
 	// MoreArgs is set when the command gets more arguments when it runs
 	// (xargs, find -exec ... +).
@@ -162,6 +166,13 @@ func nesting(s string) int {
 type reader struct {
 	l   Limits
 	out []Command
+	// vars are the variables set for the commands read from here on:
+	// set earlier in the command line (PATH=x; export PATH=x; read
+	// PATH), or for the shell that runs a code string (PATH=x sh -c ...).
+	vars []string
+	// writes are the files a redirection of an enclosing compound
+	// command ({ ...; } > f, if ... fi > f) has its commands write.
+	writes []string
 }
 
 // source parses src, a command line or a code string within one, and
@@ -242,6 +253,15 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			return err
 		}
 	}
+	if _, simple := s.Cmd.(*syntax.CallExpr); !simple {
+		// A redirection of a compound command is one of every command
+		// within it.
+		if w := writes(s.Redirs); len(w) > 0 {
+			outer := r.writes
+			r.writes = append(slices.Clip(outer), w...)
+			defer func() { r.writes = outer }()
+		}
+	}
 	switch c := s.Cmd.(type) {
 	case nil:
 		return nil
@@ -257,6 +277,10 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			}
 		}
 		if len(c.Args) == 0 {
+			// NAME=value alone sets it for the commands after it.
+			for _, a := range c.Assigns {
+				r.assigned(a)
+			}
 			return nil
 		}
 		argv := make([]string, 0, len(c.Args))
@@ -322,6 +346,13 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 		return r.stmt(c.Stmt, via, depth)
 	case *syntax.CoprocClause:
 		return r.stmt(c.Stmt, append(slices.Clip(via), "coproc"), depth)
+	case *syntax.DeclClause:
+		// export, declare, local, readonly, typeset: builtins that set
+		// variables for the commands after them.
+		for _, a := range c.Args {
+			r.assigned(a)
+		}
+		return r.substitutions(c, via, depth)
 	default:
 		// Declarations, arithmetic, [[ ]], let: builtins; only their
 		// substitutions run commands.
@@ -446,13 +477,16 @@ func writes(rs []*syntax.Redirect) []string {
 	var out []string
 	for _, rd := range rs {
 		switch rd.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob, syntax.RdrInOut, syntax.DplOut:
 			if rd.Word == nil {
 				continue
 			}
 			lit, ok := literal(rd.Word)
 			if !ok {
 				lit = Dynamic
+			}
+			if rd.Op == syntax.DplOut && (lit == "-" || strings.Trim(lit, "0123456789-") == "" && lit != "") {
+				continue // >&2, >&-: a descriptor, not a file
 			}
 			out = append(out, lit)
 		}
@@ -486,7 +520,7 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	if len(via) > r.l.MaxNesting {
 		return &Error{Msg: fmt.Sprintf("the command runs a command through more than %d wrappers, substitutions and code strings", r.l.MaxNesting)}
 	}
-	c := Command{Env: env, Writes: writes, Via: slices.Clone(via)}
+	c := Command{Env: addNames(slices.Clone(env), r.vars...), Writes: addNames(slices.Clone(writes), r.writes...), Via: slices.Clone(via)}
 	prog := argv[0]
 	if prog == Dynamic {
 		c.Reason = "the program is named by a variable or a substitution: it is known only when the command runs"
@@ -509,6 +543,15 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	switch c.Program {
 	case "alias", "unalias", "enable", "shopt", "hash", "source", ".":
 		c.Known, c.Reason = false, fmt.Sprintf("%s changes what later commands run, or runs a file charter does not read", c.Program)
+	case "export", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile", "readarray", "getopts":
+		// Builtins that set the variables their arguments name.
+		for _, a := range c.Args {
+			name, _, _ := strings.Cut(strings.TrimPrefix(a, "-v"), "=")
+			r.setVar(name)
+			if _, v, ok := strings.Cut(a, "="); ok {
+				r.setVar(v) // declare -n ref=PATH
+			}
+		}
 	}
 	c.normalize()
 	r.out = append(r.out, c)
@@ -522,7 +565,43 @@ func (r *reader) code(c Command, src, how string, via []string, depth int) error
 		r.out = append(r.out, c)
 		return nil
 	}
+	// The variables set for the shell that runs the code (BASH_ENV=x
+	// sh -c ...) are set for every command in it.
+	outer := r.vars
+	r.vars = addNames(slices.Clip(outer), c.Env...)
+	defer func() { r.vars = outer }()
 	return r.source(src, append(slices.Clip(via), how), depth+1)
+}
+
+// assigned notes the variable an assignment sets (and, for a name
+// reference, declare -n ref=PATH, the one it refers to).
+func (r *reader) assigned(a *syntax.Assign) {
+	if a.Name != nil && !a.Naked {
+		r.setVar(a.Name.Value)
+	}
+	if a.Value != nil {
+		if v, ok := literal(a.Value); ok {
+			r.setVar(strings.TrimPrefix(v, "-n"))
+		}
+	}
+}
+
+// setVar notes that name, when it is a variable that changes what runs
+// (RunChanging), is set for the commands read from here on.
+func (r *reader) setVar(name string) {
+	if runChanging(name) {
+		r.vars = addNames(r.vars, name)
+	}
+}
+
+// addNames adds the names not in list yet.
+func addNames(list []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	return list
 }
 
 // then reads the command a wrapper runs, argv (empty: the wrapper runs

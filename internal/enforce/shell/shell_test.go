@@ -284,3 +284,36 @@ func FuzzDestructiveSQL(f *testing.F) {
 		}
 	})
 }
+
+// TestWritesAndEnv: a compound command's redirection writes for each
+// command in it, a descriptor is not a file, and a variable that changes
+// what runs is seen by every command after it is set.
+func TestWritesAndEnv(t *testing.T) {
+	for _, tt := range []struct {
+		src            string
+		writes, runEnv []string
+	}{
+		{"{ echo x; } > f", []string{"f"}, nil},
+		{"(echo x) >> f", []string{"f"}, nil},
+		{"echo x >&2", nil, nil},
+		{"echo x >&f", []string{"f"}, nil},
+		{"echo x 1<>f", []string{"f"}, nil},
+		{"export PATH=/x; git", nil, []string{"PATH"}},
+		{"LD_PRELOAD=x.so git", nil, []string{"LD_PRELOAD"}},
+		{"BASH_ENV=x sh -c 'git'", nil, []string{"BASH_ENV"}},
+		{"export A=1; git", nil, nil},
+	} {
+		cs, err := shell.Parse(tt.src)
+		if err != nil || len(cs) == 0 {
+			t.Errorf("%s: %v %v", tt.src, cs, err)
+			continue
+		}
+		last := cs[len(cs)-1]
+		if diff := cmp.Diff(tt.writes, last.Writes); diff != "" {
+			t.Errorf("%s: writes (-want +got):\n%s", tt.src, diff)
+		}
+		if diff := cmp.Diff(tt.runEnv, last.RunChanging()); diff != "" {
+			t.Errorf("%s: run-changing (-want +got):\n%s", tt.src, diff)
+		}
+	}
+}

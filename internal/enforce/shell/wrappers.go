@@ -301,7 +301,7 @@ func readFind(r *reader, c Command, via []string, depth int) error {
 			}
 			if end > i+1 {
 				n := len(r.out)
-				if err := r.command(args[i+1:end], nil, nil, append(slices.Clip(via), "find "+args[i]), depth); err != nil {
+				if err := r.command(args[i+1:end], c.Env, nil, append(slices.Clip(via), "find "+args[i]), depth); err != nil {
 					return err
 				}
 				for k := n; k < len(r.out); k++ {

@@ -11,7 +11,8 @@ import (
 //   - rm with -r, -R or --recursive (with or without force), and rm whose
 //     files are listed only when it runs (xargs rm, find -exec rm);
 //   - find with -delete;
-//   - git clean with -f (not -n), git reset --hard, git branch -D;
+//   - git clean without -n (with -f, or without where clean.requireForce
+//     is false), git reset --hard, git branch -D;
 //   - dd with of=, truncate, shred, wipefs, mkswap, mke2fs and mkfs.*;
 //   - PowerShell's Remove-Item (and its aliases) with -Recurse;
 //   - SQL that drops or truncates (DestructiveSQL) given to psql -c,
@@ -46,8 +47,10 @@ func destructive(c *Command) string {
 		}
 	case prog == "git":
 		switch {
-		case c.Subcommand == "clean" && c.Has("force") && !c.Has("dry-run"):
-			return "git clean -f deletes untracked files"
+		case c.Subcommand == "clean" && !c.Has("dry-run"):
+			// Without -f too: clean.requireForce=false (git -c, or the
+			// repository's config) lets it delete.
+			return "git clean deletes untracked files"
 		case c.Subcommand == "reset" && c.Has("hard"):
 			return "git reset --hard discards uncommitted changes"
 		case c.Subcommand == "branch" && (c.Has("D") || c.Has("delete", "force")):
@@ -65,7 +68,8 @@ func destructive(c *Command) string {
 		return prog + " erases a file system"
 	case isRemoveItem(prog):
 		for _, f := range c.Flags {
-			if f := strings.ToLower(f); len(f) >= 2 && strings.HasPrefix("-recurse", f) {
+			f, _, _ = strings.Cut(strings.ToLower(f), ":") // -Recurse:1
+			if len(f) >= 2 && strings.HasPrefix("-recurse", f) {
 				return "Remove-Item -Recurse deletes whole directory trees"
 			}
 		}

@@ -95,6 +95,9 @@ func TestDestructive(t *testing.T) {
 		"truncate -s 0 db.sqlite", "shred -u secrets", "mkfs.ext4 /dev/sdb1", "mkfs -t xfs /dev/sdb", "wipefs -a /dev/sdb",
 		`psql -c "DROP TABLE users"`, `mysql -e 'truncate table orders'`, `sqlite3 app.db "drop table t"`,
 		"Remove-Item -Recurse -Force C:/x", "$CMD -rf /", "$(echo rm) -rf /",
+		// Without -f, git clean deletes where clean.requireForce is false,
+		// which the agent can set itself.
+		"git clean -dx", "git -c clean.requireForce=false clean -d", "Remove-Item -Recurse:1 C:/x",
 	}
 	for _, src := range caught {
 		cs, err := shell.Parse(src)

@@ -138,17 +138,17 @@ func celOptions() []cel.EnvOption {
 		sessFn("count", []*cel.Type{str}, integer, "charter_session_count_string",
 			cel.BinaryBinding(func(v, name ref.Val) ref.Val {
 				sv := v.(*sessionVal)
-				return types.Int(sv.s.count(sv.e.members(string(name.(types.String)))))
+				return types.Int(sv.s.count(sv.e.sessionMembers(string(name.(types.String)))))
 			})),
 		sessFn("last", []*cel.Type{str}, integer, "charter_session_last_string",
 			cel.BinaryBinding(func(v, name ref.Val) ref.Val {
 				sv := v.(*sessionVal)
-				return types.Int(sv.s.last(sv.e.members(string(name.(types.String)))))
+				return types.Int(sv.s.last(sv.e.sessionMembers(string(name.(types.String)))))
 			})),
 		sessFn("since", []*cel.Type{str}, integer, "charter_session_since_string",
 			cel.BinaryBinding(func(v, name ref.Val) ref.Val {
 				sv := v.(*sessionVal)
-				last := sv.s.last(sv.e.members(string(name.(types.String))))
+				last := sv.s.last(sv.e.sessionMembers(string(name.(types.String))))
 				return types.Int(sv.s.Len() - 1 - last)
 			})),
 		sessFn("countAfter", []*cel.Type{str, integer}, integer, "charter_session_count_after_string_int",
@@ -156,17 +156,17 @@ func celOptions() []cel.EnvOption {
 				sv := args[0].(*sessionVal)
 				after := int64(args[2].(types.Int))
 				after = max(min(after, int64(sv.s.Len())), -1)
-				return types.Int(sv.s.countAfter(sv.e.members(string(args[1].(types.String))), int(after)))
+				return types.Int(sv.s.countAfter(sv.e.sessionMembers(string(args[1].(types.String))), int(after)))
 			})),
 		sessFn("lastPath", []*cel.Type{str, str}, integer, "charter_session_last_path_string_string",
 			cel.FunctionBinding(func(args ...ref.Val) ref.Val {
 				sv := args[0].(*sessionVal)
-				return types.Int(sv.s.lastPath(sv.e.members(string(args[1].(types.String))), string(args[2].(types.String))))
+				return types.Int(sv.s.lastPath(sv.e.sessionMembers(string(args[1].(types.String))), string(args[2].(types.String))))
 			})),
 		sessFn("hasPath", []*cel.Type{str, str}, cel.BoolType, "charter_session_has_path_string_string",
 			cel.FunctionBinding(func(args ...ref.Val) ref.Val {
 				sv := args[0].(*sessionVal)
-				return types.Bool(sv.s.lastPath(sv.e.members(string(args[1].(types.String))), string(args[2].(types.String))) >= 0)
+				return types.Bool(sv.s.lastPath(sv.e.sessionMembers(string(args[1].(types.String))), string(args[2].(types.String))) >= 0)
 			})),
 		sessFn("lastMatch", []*cel.Type{str, str, str}, integer, "charter_session_last_match_string_string_string",
 			cel.FunctionBinding(func(args ...ref.Val) ref.Val {
@@ -176,7 +176,7 @@ func celOptions() []cel.EnvOption {
 				if err != nil {
 					return types.NewErr("session.lastMatch: %v", err)
 				}
-				return types.Int(sv.s.lastMatch(sv.e.members(string(args[1].(types.String))), field, pattern, re))
+				return types.Int(sv.s.lastMatch(sv.e.sessionMembers(string(args[1].(types.String))), field, pattern, re))
 			})),
 		sessFn("call", []*cel.Type{integer}, callCELType, "charter_session_call_int",
 			cel.BinaryBinding(func(v, index ref.Val) ref.Val {
@@ -233,7 +233,7 @@ func (s *Session) streakLen() int {
 
 // callValue completes a call's CEL view with its families and wraps it.
 func (e *Engine) callValue(c celCall) ref.Val {
-	c.Families = e.families[c.Tool]
+	c.Families = e.toolFamilies(c.Tool)
 	if c.Families == nil {
 		c.Families = []string{}
 	}

@@ -160,6 +160,85 @@ func (e *Engine) members(name string) []string {
 	return []string{name}
 }
 
+// mapped returns the charter tool the gate's runtime table maps a tool
+// name to, or "".
+func (e *Engine) mapped(tool string) string {
+	if e.gate == nil {
+		return ""
+	}
+	if t := e.gate.Names[tool]; t != tool {
+		return t
+	}
+	return ""
+}
+
+// toolFamilies returns the families of a tool, and of the charter tool the
+// gate maps it to: a runtime's name for a tool is that tool to the rules.
+func (e *Engine) toolFamilies(tool string) []string {
+	fams := e.families[tool]
+	if t := e.mapped(tool); t != "" {
+		for _, f := range e.families[t] {
+			if !slices.Contains(fams, f) {
+				fams = append(slices.Clip(fams), f)
+			}
+		}
+		slices.Sort(fams)
+	}
+	return fams
+}
+
+// sessionMembers returns the tools a name stands for in a session
+// function (members), with the runtime names the gate maps to one of them.
+func (e *Engine) sessionMembers(name string) []string {
+	m := e.members(name)
+	if e.gate == nil {
+		return m
+	}
+	var extra []string
+	for n, t := range e.gate.Names {
+		if n != t && slices.Contains(m, t) && !slices.Contains(m, n) {
+			extra = append(extra, n)
+		}
+	}
+	if extra == nil {
+		return m
+	}
+	slices.Sort(extra)
+	return append(slices.Clip(m), extra...)
+}
+
+// rulesFor returns the rules of phase ph that apply to a call of tool, in
+// id order: those its trigger names, and those that name the charter tool
+// the gate maps it to.
+func (e *Engine) rulesFor(tool string, ph int) []*compiledRule {
+	list := e.wildcard[ph]
+	if lists := e.byTool[tool]; lists != nil {
+		list = lists[ph]
+	}
+	t := e.mapped(tool)
+	if t == "" || e.byTool[t] == nil {
+		return list
+	}
+	other := e.byTool[t][ph]
+	merged := make([]*compiledRule, 0, len(list)+len(other))
+	i, j := 0, 0
+	for i < len(list) || j < len(other) {
+		switch {
+		case j == len(other) || i < len(list) && list[i].id < other[j].id:
+			merged = append(merged, list[i])
+			i++
+		case i == len(list) || other[j].id < list[i].id:
+			merged = append(merged, other[j])
+			j++
+		default: // the same rule in both
+			merged = append(merged, list[i])
+			i++
+			j++
+		}
+	}
+	return merged
+}
+
 // Profile returns the profile the engine was compiled from, rules sorted by
 // id.
 func (e *Engine) Profile() Profile { return e.profile }

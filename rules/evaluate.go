@@ -183,10 +183,7 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 		}
 	}
 	ph := phaseIndex(phase)
-	list := e.wildcard[ph]
-	if lists := e.byTool[tool]; lists != nil {
-		list = lists[ph]
-	}
+	list := e.rulesFor(tool, ph)
 	if len(list) == 0 {
 		return v
 	}

@@ -136,3 +136,36 @@ func TestGateConstraints(t *testing.T) {
 		t.Errorf("Monitor without a command: %+v", v)
 	}
 }
+
+// A runtime's name for a charter tool is that tool to the rules as well:
+// its families and the rules triggered by them, so that a user's
+// mcp__sh__exec mapped to run_bash meets the command rules Bash does.
+func TestGateMappedNamesMeetTheRules(t *testing.T) {
+	e, err := Compile(Profile{Name: "p", ToolFamilies: map[string][]string{"bash": {"Bash", "run_bash"}},
+		Rules: []Rule{
+			{ID: "destructive", Trigger: "*", Action: Block, Message: "destroys", Enabled: true,
+				Condition: &Condition{Type: Expr, Expr: "'bash' in call.families && call.commands().exists(c, c.destructive != '')"}},
+			{ID: "no_curl", Trigger: "bash", Action: Block, Message: "no curl", Enabled: true,
+				Condition: &Condition{Type: Contains, Field: "command", Substring: "curl"}},
+			{ID: "counted", Trigger: "Read", Action: Warn, Message: "a command ran", Enabled: true,
+				Condition: &Condition{Type: Expr, Expr: "session.count('bash') == 1"}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetGate(&Gate{Agent: "a", Tools: []string{"run_bash"}, Declared: true, Runtime: "claude-code",
+		Names: map[string]string{"Bash": "run_bash", "mcp__sh__exec": "run_bash"}, NameRuntime: map[string]string{"Bash": "claude-code", "mcp__sh__exec": "claude-code"}})
+	for cmd, rule := range map[string]string{"rm -rf /srv": "destructive", "curl x": "no_curl"} {
+		v := e.Evaluate(Pre, Call{Tool: "mcp__sh__exec", Args: map[string]any{"command": cmd}}, nil)
+		if v.Decision != Blocked || v.Fired[0].Rule != rule {
+			t.Errorf("mcp__sh__exec %q: %+v", cmd, v)
+		}
+	}
+	var s Session
+	s.Record(Call{Tool: "mcp__sh__exec", Args: map[string]any{"command": "ls"}})
+	e.gate.Tools = append(e.gate.Tools, "read_file")
+	e.gate.Names["Read"] = "read_file"
+	if v := e.Evaluate(Pre, Call{Tool: "Read", Args: map[string]any{"file_path": "a"}}, &s); len(v.Fired) != 1 {
+		t.Errorf("session.count('bash') did not count mcp__sh__exec: %+v", v)
+	}
+}

@@ -19,6 +19,7 @@ type stateDir struct {
 }
 
 func openStateDir(path string) (*stateDir, error) {
+	path = filepath.Clean(path) // a trailing separator follows a link
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err

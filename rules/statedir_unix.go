@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,6 +25,8 @@ type stateDir struct {
 // openStateDir opens the session directory at path, which must be a
 // directory and not a symbolic link.
 func openStateDir(path string) (*stateDir, error) {
+	// O_NOFOLLOW does not hold for a name that ends in a slash.
+	path = filepath.Clean(path)
 	var fd int
 	err := retryEINTR(func() (err error) {
 		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)

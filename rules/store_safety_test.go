@@ -73,6 +73,11 @@ func TestStoreRefusesWhatItDidNotMake(t *testing.T) {
 	os.Remove(dir)
 	os.Symlink(dir+".away", dir)
 	check("link for the folder", "symbolic link")
+	// A trailing slash makes open follow the link.
+	slash := &rules.Store{Dir: dir + "/", LockTimeout: 100 * time.Millisecond}
+	if err := record(slash, "s1"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("link for the folder, named with a slash: err = %v", err)
+	}
 	os.Remove(dir)
 	os.Rename(dir+".away", dir)
 	if err := record(st, "s1"); err != nil {

@@ -277,6 +277,10 @@ func evalCall(g *globals, o *evalOptions, e *rules.Engine, stdin io.Reader) erro
 	if err := dec.Decode(&call); err != nil {
 		return usage("the call on stdin is not JSON charter can read: %v; want {\"tool\": \"Edit\", \"args\": {...}}", err)
 	}
+	if err := dec.Decode(&json.RawMessage{}); err != io.EOF {
+		// Which call would run? Judge none.
+		return usage("stdin holds more than one JSON value, or something after the call; give eval one call: {\"tool\": \"Edit\", \"args\": {...}}")
+	}
 	if call.Tool == "" {
 		return usage("the call on stdin has no tool name; want {\"tool\": \"Edit\", \"args\": {...}}")
 	}

@@ -5,6 +5,7 @@ import (
 
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/common/types/traits"
 	"cel.dev/cel-go/interpreter"
 )
 
@@ -35,6 +36,8 @@ func guardAllocations(i interpreter.InterpretableV2) (interpreter.InterpretableV
 		f = guardedSplit
 	case "lists_range":
 		f = guardedRange
+	case "list_join", "list_join_string":
+		f = guardedJoin
 	default:
 		return i, nil
 	}
@@ -157,4 +160,69 @@ func guardedRange(args []ref.Val) ref.Val {
 		out = append(out, types.Int(k))
 	}
 	return types.DefaultTypeAdapter.NativeToValue(out)
+}
+
+// guardedJoin is l.join([sep]).
+func guardedJoin(args []ref.Val) ref.Val {
+	l, ok := args[0].(traits.Lister)
+	if !ok {
+		return types.NewErr("join: want a list")
+	}
+	sep := ""
+	if len(args) == 2 {
+		s, ok := args[1].(types.String)
+		if !ok {
+			return types.NewErr("join: want a string separator")
+		}
+		sep = string(s)
+	}
+	n, _ := l.Size().(types.Int)
+	if n > maxCELResultItems {
+		return types.NewErr("join of a list of %d strings, more than the %d an expression may", n, maxCELResultItems)
+	}
+	parts := make([]string, 0, n)
+	size := int64(0)
+	for it := l.Iterator(); it.HasNext() == types.True; {
+		s, ok := it.Next().(types.String)
+		if !ok {
+			return types.NewErr("join: want a list of strings")
+		}
+		if size += int64(len(s)) + int64(len(sep)); size > maxCELResultBytes {
+			return types.NewErr("join would make a string of more than the %d bytes an expression may", maxCELResultBytes)
+		}
+		parts = append(parts, string(s))
+	}
+	return types.String(strings.Join(parts, sep))
+}
+
+// resultSizeCost is the cost of a call that makes a large string or
+// bytes: one unit per ten bytes of its result and of its string
+// arguments. CEL counts a concatenation or a conversion as one step
+// whatever its size, so that copies made over and over in a
+// comprehension (s + s, bytes(s)) ran past memory under the cost limit.
+type resultSizeCost struct{}
+
+func (resultSizeCost) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
+	var n int
+	switch r := result.(type) {
+	case types.String:
+		n = len(r)
+	case types.Bytes:
+		n = len(r)
+	default:
+		return nil
+	}
+	if n < 1<<10 {
+		return nil // CEL's own cost
+	}
+	for _, a := range args {
+		switch a := a.(type) {
+		case types.String:
+			n += len(a)
+		case types.Bytes:
+			n += len(a)
+		}
+	}
+	c := uint64(n/10 + 1)
+	return &c
 }

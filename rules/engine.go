@@ -389,9 +389,10 @@ func compileExpr(env *cel.Env, src string) (cel.Program, *CheckError) {
 	}
 	// Every expression runs under the cost limit, and the functions whose
 	// result can outgrow their input many times over (replace, split,
-	// lists.range) refuse a result past maxCELResult before they make it:
-	// the cost limit counts a result only once it exists.
-	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(costLimit), cel.CustomDecoratorV2(guardAllocations))
+	// join, lists.range) refuse a result past maxCELResult before they
+	// make it: the cost limit counts a result only once it exists. A call
+	// that makes a large string costs by its size (resultSizeCost).
+	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(costLimit), cel.CostTracking(resultSizeCost{}), cel.CustomDecoratorV2(guardAllocations))
 	if err != nil {
 		return nil, &CheckError{Line: 1, Column: 1, Msg: fmt.Sprintf("the expression cannot run: %v", err)}
 	}

@@ -133,13 +133,23 @@ func TestCELAllocationGuard(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v", d)
 	}
-	// lists.range of a huge number, and split, are guarded the same way.
-	for _, expr := range []string{"lists.range(2000000000).size() > 0", "call.args.command.split('').size() > 0"} {
+	// lists.range of a huge number, split, join, and strings made over and
+	// over (each copy cost one step, whatever its size: 300 copies of 2 MB
+	// were 600 MB) are guarded the same way.
+	for _, expr := range []string{"lists.range(2000000000).size() > 0", "call.args.command.split('').size() > 0",
+		"lists.range(300).map(i, call.args.command).join('').size() > 0",
+		"lists.range(300).map(i, call.args.command + call.args.command).size() > 0",
+		"lists.range(300).map(i, bytes(call.args.command)).size() > 0",
+	} {
 		e := mustCompile(t, rule("alloc", "bash", rules.Block, &rules.Condition{Type: rules.Expr, Expr: expr}))
-		big := strings.Repeat("a", 2<<20)
+		big := strings.Repeat("a", 1<<20)
+		start := time.Now()
 		v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"command": big}}, nil)
 		if v.Decision != rules.Blocked || len(v.Errors) != 1 {
 			t.Errorf("%s: %+v", expr, v)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: took %v", expr, d)
 		}
 	}
 	// Every expression runs under the cost limit, with or without a

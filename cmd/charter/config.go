@@ -61,7 +61,7 @@ func program(g *globals, rev *revision.Revision, compared bool) (*compiler.Progr
 		return rev.Program, nil
 	}
 	if compared {
-		fmt.Fprintf(g.stderr, "%s does not validate:\n", rev.Name)
+		textf(g.stderr, "%s does not validate:\n", rev.Name)
 	}
 	_ = writeDiagnostics(g, "text", rev.Diagnostics)
 	fmtErrors(g, rev.Diagnostics)

@@ -135,7 +135,7 @@ func evalCall(g *globals, o *evalOptions, e *rules.Engine, phase rules.Phase, st
 		var ce *rules.CorruptLinesError
 		switch {
 		case errors.As(err, &ce):
-			fmt.Fprintf(g.stderr, "charter: %s: %v\n", o.session, err)
+			textf(g.stderr, "charter: %s: %v\n", o.session, err)
 		case err != nil:
 			return err
 		}

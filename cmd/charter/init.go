@@ -26,7 +26,7 @@ directory; init refuses to overwrite existing files.`,
 				return err
 			}
 			for _, f := range written {
-				fmt.Fprintf(g.stdout, "wrote %s\n", f)
+				textf(g.stdout, "wrote %s\n", f)
 			}
 			fmt.Fprintf(g.stdout, "next: cd %s && charter validate\n", dir)
 			return nil

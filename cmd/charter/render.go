@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -71,7 +72,9 @@ func runRender(g *globals, o *renderOptions, id string) error {
 			return err
 		}
 	} else {
-		fmt.Fprint(g.stdout, text)
+		// Line feeds are the prompt's own; every other control or
+		// invisible character is shown escaped (prompt.md holds them).
+		fmt.Fprint(g.stdout, diag.Escape(text, "\n"))
 	}
 	if missing != nil && len(o.vars) > 0 {
 		fmt.Fprintf(g.stderr, "charter: %v; give each with --var NAME=VALUE\n", missing)
@@ -103,7 +106,7 @@ func writeSources(g *globals, a *compiler.Agent, p *render.Prompt, values map[st
 		if err != nil && !errors.As(err, new(*render.MissingVariableError)) {
 			return err
 		}
-		fmt.Fprintf(tw, "%s\t| %s\n", line.Source, lt)
+		textf(tw, "%s\t| %s\n", line.Source, lt)
 	}
 	return tw.Flush()
 }

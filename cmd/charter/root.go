@@ -130,10 +130,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	ee := asExit(err)
 	if ee.err != nil {
-		fmt.Fprintf(stderr, "charter: %v\n", ee.err)
+		textf(stderr, "charter: %v\n", ee.err)
 	}
 	if ee.hint != "" {
-		fmt.Fprintf(stderr, "hint: %s\n", ee.hint)
+		textf(stderr, "hint: %s\n", ee.hint)
 	}
 	return ee.code
 }

@@ -84,7 +84,7 @@ func runSite(g *globals, o *siteOptions) error {
 		return err
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(g.stderr, "charter: %s\n", n)
+		textf(g.stderr, "charter: %s\n", n)
 	}
 	if err := bundle.WriteDir(o.out, res.Files); err != nil {
 		return withHint(fmt.Errorf("writing %s: %v", o.out, err), "the previous site, if any, is untouched")

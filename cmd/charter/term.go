@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -62,10 +61,10 @@ func writeTextDiagnostics(g *globals, ds []diag.Diagnostic) error {
 }
 
 // summaryf prints an ok or summary line ("ok: 2 agents ...", "charter: 3
-// errors") to w, unless --quiet.
+// errors") to w, unless --quiet, its arguments escaped as textf does.
 func (g *globals) summaryf(w io.Writer, format string, args ...any) {
 	if g.quiet {
 		return
 	}
-	fmt.Fprintf(w, format, args...)
+	textf(w, format, args...)
 }

@@ -56,11 +56,11 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 		}
 	} else {
 		for _, p := range r.ManifestProblems {
-			fmt.Fprintf(g.stdout, "%s/manifest.json: %s\n", dir, p)
+			textf(g.stdout, "%s/manifest.json: %s\n", dir, p)
 		}
 		for _, c := range r.Cards {
 			if c.Error != "" {
-				fmt.Fprintf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
+				textf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
 			}
 		}
 	}

@@ -58,7 +58,7 @@ func runWhy(g *globals, id, path, format string) error {
 	if format == "json" {
 		return writeJSON(g.stdout, map[string]any{"agent": id, "path": path, "pos": pos})
 	}
-	fmt.Fprintf(g.stdout, "%s is declared at %s\n", fieldpath.Path(full), pos)
+	textf(g.stdout, "%s is declared at %s\n", fieldpath.Path(full), pos)
 	return nil
 }
 
@@ -81,11 +81,11 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 		return writeJSON(g.stdout, map[string]any{"agent": a.ID, "path": "behavior." + category + "." + setting,
 			"value": rs.Value.String(), "text": rs.Text, "steps": steps})
 	}
-	fmt.Fprintf(g.stdout, "%s: behavior.%s.%s = %s\n", a.ID, category, setting, rs.Value)
+	textf(g.stdout, "%s: behavior.%s.%s = %s\n", a.ID, category, setting, rs.Value)
 	if rs.Text != "" {
-		fmt.Fprintf(g.stdout, "  prompt line: %s\n", strings.ReplaceAll(rs.Line, "{text}", rs.Text))
+		textf(g.stdout, "  prompt line: %s\n", strings.ReplaceAll(rs.Line, "{text}", rs.Text))
 	}
-	fmt.Fprintf(g.stdout, "  decided by %s\n", prog.Describe(rs.Origin))
+	textf(g.stdout, "  decided by %s\n", prog.Describe(rs.Origin))
 	fmt.Fprintf(g.stdout, "layers, in the order they apply (the last one wins):\n")
 	for _, st := range steps {
 		mark := " "
@@ -96,7 +96,7 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 		if st.Name != "" {
 			who += " " + st.Name
 		}
-		fmt.Fprintf(g.stdout, "  %s %-28s %-18s %s\n", mark, who, st.Value, st.Pos)
+		textf(g.stdout, "  %s %-28s %-18s %s\n", mark, who, st.Value, st.Pos)
 	}
 	return nil
 }

@@ -33,18 +33,18 @@ func whyTool(g *globals, prog *compiler.Program, a *compiler.Agent, tool, format
 		return writeJSON(g.stdout, out)
 	}
 	if !ans.Callable {
-		fmt.Fprintf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
-		fmt.Fprintf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
+		textf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
+		textf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
 	} else {
-		fmt.Fprintf(g.stdout, "%s: tools.%s: may call it\n", a.ID, tool)
+		textf(g.stdout, "%s: tools.%s: may call it\n", a.ID, tool)
 		if a.Decl.Tools.Allowed != nil {
-			fmt.Fprintf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
+			textf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
 		}
 	}
-	fmt.Fprintf(g.stdout, "  provided by behavior %s (%s)\n", ans.Behavior, ans.ProvidedAt)
+	textf(g.stdout, "  provided by behavior %s (%s)\n", ans.Behavior, ans.ProvidedAt)
 	if level := a.Decl.Tools.AccessLevel; level != "" {
-		fmt.Fprintf(g.stdout, "  access level %s (%s)\n", level, a.ToolsDeclaredAt["tools.access_level"])
+		textf(g.stdout, "  access level %s (%s)\n", level, a.ToolsDeclaredAt["tools.access_level"])
 	}
-	fmt.Fprintf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
+	textf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
 	return nil
 }

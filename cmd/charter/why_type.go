@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/fieldpath"
 )
@@ -24,9 +22,9 @@ func whyTypeDefault(g *globals, prog *compiler.Program, a *compiler.Agent, path 
 	}
 	full := fieldpath.Path{"agents", a.ID}.Child(path...)
 	if own {
-		fmt.Fprintf(g.stdout, "%s is declared at %s, merged with agent type %s's at %s\n", full, prog.Locate(full...), a.Decl.Type, pos)
+		textf(g.stdout, "%s is declared at %s, merged with agent type %s's at %s\n", full, prog.Locate(full...), a.Decl.Type, pos)
 		return true, nil
 	}
-	fmt.Fprintf(g.stdout, "%s comes from agent type %s, declared at %s\n", full, a.Decl.Type, pos)
+	textf(g.stdout, "%s comes from agent type %s, declared at %s\n", full, a.Decl.Type, pos)
 	return true, nil
 }

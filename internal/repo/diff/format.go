@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/output/secret"
 )
 
@@ -52,25 +53,29 @@ func (r *Report) groups() ([]string, map[string][]Change) {
 // WriteText writes a readable summary per agent, widened changes first.
 func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Changes) == 0 {
-		_, err := fmt.Fprintf(w, "no changes between %s and %s\n", r.From, r.To)
+		_, err := fmt.Fprintf(w, "no changes between %s and %s\n", esc(r.From), esc(r.To))
 		return err
 	}
 	wi, na, ne := r.Summary()
-	fmt.Fprintf(w, "%s..%s: %s (%d widened, %d narrowed, %d neutral)\n", r.From, r.To, changes(len(r.Changes)), wi, na, ne)
+	fmt.Fprintf(w, "%s..%s: %s (%d widened, %d narrowed, %d neutral)\n", esc(r.From), esc(r.To), changes(len(r.Changes)), wi, na, ne)
 	order, by := r.groups()
 	for _, agent := range order {
 		if agent == "" {
 			fmt.Fprintf(w, "\nother declarations:\n")
 		} else {
-			fmt.Fprintf(w, "\nagent %s:\n", agent)
+			fmt.Fprintf(w, "\nagent %s:\n", esc(agent))
 		}
 		for _, c := range by[agent] {
 			mark := map[string]string{Widened: "! widened ", Narrowed: "  narrowed", Neutral: "          "}[c.Effect]
-			fmt.Fprintf(w, "  %s %s %s%s\n", mark, c.Path, describe(c), reason(c))
+			fmt.Fprintf(w, "  %s %s %s%s\n", mark, esc(c.Path), describe(c), esc(reason(c)))
 		}
 	}
 	return nil
 }
+
+// esc escapes a value from the configuration or Git for a line of text:
+// diag.Escape, charter's one escaper.
+func esc(s string) string { return diag.Escape(s, "") }
 
 func reason(c Change) string {
 	if c.Reason == "" {
@@ -116,14 +121,14 @@ func promptChange(c Change) string {
 	return fmt.Sprintf("changed: %d lines added, %d removed (see charter render)", added, removed)
 }
 
-// Brief shows a JSON value on one line, cut to 80 bytes.
+// Brief shows a JSON value on one line, cut to 80 bytes, escaped (esc).
 func Brief(raw json.RawMessage) string { return brief(raw) }
 
 // brief shows a JSON value on one line, cut to 80 bytes. Credentials are
 // redacted before the cut: a credential cut short no longer has its shape,
 // and its first characters would pass the redacting writer.
 func brief(raw json.RawMessage) string {
-	s := secret.Redact(strings.Join(strings.Fields(string(raw)), " "))
+	s := esc(secret.Redact(strings.Join(strings.Fields(string(raw)), " ")))
 	if len(s) > 80 {
 		cut := 77
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

@@ -114,6 +114,7 @@ func newCELEnv() (*cel.Env, error) {
 		cel.OptionalTypes(),
 		cel.Variable("call", callCELType),
 		cel.Variable("session", sessionCELType),
+		secretFunctions(),
 		// size is bound once for every type (through traits.Sizer): these
 		// overloads only declare it for sessions.
 		cel.Function("size",

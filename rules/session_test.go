@@ -285,7 +285,7 @@ func TestHugeInput(t *testing.T) {
 		t.Errorf("small_edits did not fire on a huge edit: %v", fired(v))
 	}
 	// Within the cap it is seen.
-	near := strings.Repeat("a", rules.MaxStringBytes-100) + "sk-abcdefghijklmnopqrstuvwxyz"
+	near := strings.Repeat("a", rules.MaxStringBytes-100) + " sk-abcdefghijklmnopqrstuvwxyz"
 	v = e.Evaluate(rules.Pre, rules.Call{Tool: "Edit", Args: map[string]any{"file_path": "/r/a.go", "new_string": near}}, s)
 	if v.Decision != rules.Blocked {
 		t.Errorf("a secret within MaxStringBytes was not seen: %v", fired(v))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -100,13 +101,20 @@ func checkVariables(a *compiler.Agent, values map[string]string) error {
 // writeSources prints each line of the prompt, filled, beside where it
 // comes from (--sources).
 func writeSources(g *globals, a *compiler.Agent, p *render.Prompt, values map[string]string) error {
-	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-	for _, line := range p.Lines {
+	filled := make([]string, len(p.Lines))
+	for i, line := range p.Lines {
 		lt, err := render.Fill(a, line.Text, values)
 		if err != nil && !errors.As(err, new(*render.MissingVariableError)) {
 			return err
 		}
-		textf(tw, "%s\t| %s\n", line.Source, lt)
+		filled[i] = lt
+	}
+	// Each line is printed after its source: the redacting writer would
+	// see a PEM key's body lines apart from its header.
+	filled = secret.RedactLines(filled)
+	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	for i, line := range p.Lines {
+		textf(tw, "%s\t| %s\n", line.Source, filled[i])
 	}
 	return tw.Flush()
 }

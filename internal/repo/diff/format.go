@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/output/mdtext"
 	"github.com/charter-dev/charter/internal/output/secret"
 )
 
@@ -141,7 +142,7 @@ func brief(raw json.RawMessage) string {
 
 // WriteMarkdown writes the diff as a pull-request comment.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "### charter diff `%s`..`%s`\n\n", r.From, r.To)
+	fmt.Fprintf(w, "### charter diff %s..%s\n\n", mdCode(r.From), mdCode(r.To))
 	if len(r.Changes) == 0 {
 		_, err := fmt.Fprintf(w, "No changes to any declaration.\n")
 		return err
@@ -153,7 +154,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if agent == "" {
 			fmt.Fprintf(w, "\n#### Other declarations\n\n")
 		} else {
-			fmt.Fprintf(w, "\n#### Agent `%s`\n\n", agent)
+			fmt.Fprintf(w, "\n#### Agent %s\n\n", mdCode(agent))
 		}
 		fmt.Fprintf(w, "| effect | path | change |\n| --- | --- | --- |\n")
 		for _, c := range by[agent] {
@@ -161,14 +162,25 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if effect == Widened {
 				effect = "**widened**"
 			}
-			fmt.Fprintf(w, "| %s | `%s` | %s%s |\n", effect, c.Path, mdEscape(describe(c)), mdEscape(reason(c)))
+			fmt.Fprintf(w, "| %s | %s | %s%s |\n", effect, mdCode(c.Path), mdtext.Escape(describe(c)), mdtext.Escape(reason(c)))
 		}
 	}
 	return nil
 }
 
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+// mdCode writes s, on one line, as inline code in a table cell: a fence
+// longer than any run of backticks in it, and | escaped, as GitHub's
+// tables want even in code.
+func mdCode(s string) string {
+	s = strings.ReplaceAll(esc(s), "|", `\|`)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }
 
 func changes(n int) string {

@@ -86,13 +86,13 @@ func clean(s, keep string) bool {
 	return true
 }
 
-// Invisible reports whether r is a character that Escape writes as an
-// escape because a reader would not see it: a control, a bidirectional
-// control, an invisible format character, a tag character or a
-// variation selector of the supplementary block. Tab and line feed are not
-// invisible.
-func Invisible(r rune) bool {
-	return r != '\t' && r != '\n' && needsEscape(r, 'x', "")
+// Invisible reports whether r, after prev (-1 at the start of a text), is
+// a character that Escape writes as an escape because a reader would not
+// see it: a control, a bidirectional control, an invisible format
+// character, a tag character or a variation selector that follows no
+// visible character. Tab and line feed are not invisible.
+func Invisible(prev, r rune) bool {
+	return r != '\t' && r != '\n' && needsEscape(r, prev, "")
 }
 
 func needsEscape(r, prev rune, keep string) bool {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/output/mdtext"
 	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/rules"
@@ -48,6 +49,14 @@ func Generate(prog *compiler.Program) map[string][]byte {
 	}
 	for _, a := range prog.Agents {
 		out["agents/"+a.ID+".md"] = g.agent(a)
+	}
+	for name, page := range out {
+		// Characters a reader would not see (tag characters, zero-width
+		// and bidirectional controls), in code spans and blocks too, are
+		// written as their escapes, as every text output writes them.
+		if s := string(page); diag.Escape(s, "\r\n") != s {
+			out[name] = []byte(diag.Escape(s, "\r\n"))
+		}
 	}
 	return out
 }

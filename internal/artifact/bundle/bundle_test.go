@@ -220,8 +220,22 @@ func TestCheckOut(t *testing.T) {
 	os.MkdirAll(notBundle, 0o755)
 	os.WriteFile(filepath.Join(notBundle, "x.md"), nil, 0o644)
 	oldBundle := filepath.Join(root, "dist")
-	os.MkdirAll(oldBundle, 0o755)
-	os.WriteFile(filepath.Join(oldBundle, "manifest.json"), nil, 0o644)
+	if err := WriteDir(oldBundle, Tree{"a.json": []byte("{}"), "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	// Only a file named manifest.json: a web app's, not a bundle.
+	app := filepath.Join(root, "app")
+	os.MkdirAll(app, 0o755)
+	os.WriteFile(filepath.Join(app, "manifest.json"), []byte(`{"name": "app"}`), 0o644)
+	// A bundle with a file it does not list, or one it lists missing.
+	extra := filepath.Join(root, "extra")
+	if err := WriteDir(extra, Tree{"a.json": []byte("{}"), "notes.txt": nil, "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(root, "missing")
+	if err := WriteDir(missing, Tree{"manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		out, want string
 	}{
@@ -231,7 +245,10 @@ func TestCheckOut(t *testing.T) {
 		{cfg, "config root"},
 		{root, "config root"},
 		{file, "is a file"},
-		{notBundle, "not a charter bundle"},
+		{notBundle, "not a charter bundle (it has no manifest.json)"},
+		{app, "not a charter bundle (manifest.json is not charter's: json: unknown field \"name\")"},
+		{extra, "not a charter bundle (notes.txt is not in its manifest.json)"},
+		{missing, "not a charter bundle (a.json, which its manifest.json lists, is missing)"},
 	} {
 		err := CheckOut(tc.out, cfg)
 		switch {

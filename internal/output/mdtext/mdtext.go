@@ -15,11 +15,11 @@ import (
 
 // Escape returns s as Markdown inline text that renders as s: every ASCII
 // punctuation character that can start or close Markdown or HTML (\ ` * _
-// [ ] < > & | ~) is backslash-escaped (CommonMark lets any ASCII
+// [ ] < & | ~) is backslash-escaped (CommonMark lets any ASCII
 // punctuation be; an _ between two letters or digits, never emphasis, is
 // left as it is), and so is a character that would open a block at the
-// start of a line (a list's -, + or "1.", a heading's #, a setext
-// underline's =); a line's leading blanks, which would make an indented
+// start of a line (a list's -, + or "1.", a heading's #, a quote's >, a
+// setext underline's =; with < escaped, a > closes no HTML); a line's leading blanks, which would make an indented
 // code block, and its trailing ones are dropped. Line feeds are kept:
 // in a paragraph they are soft breaks. Control and invisible characters
 // are made visible as in every text output (diag.Escape), keeping line
@@ -40,9 +40,9 @@ func Escape(s string) string {
 			switch {
 			case r == '_' && j > 0 && j+1 < len(line) && wordByte(line[j-1]) && wordByte(line[j+1]):
 				// Inside a word (max_attempts) _ is never emphasis.
-			case strings.ContainsRune("\\`*_[]<>&|~", r):
+			case strings.ContainsRune("\\`*_[]<&|~", r):
 				b.WriteByte('\\')
-			case j == 0 && strings.ContainsRune("-+=#", r):
+			case j == 0 && strings.ContainsRune("-+=#>", r):
 				b.WriteByte('\\')
 			case (r == '.' || r == ')') && j > 0 && allDigits(line[:j]):
 				// "1." or "1)" at the start of a line opens a list.

@@ -85,10 +85,29 @@ func TestNarrowed(t *testing.T) {
 	}
 }
 
+// TestAddedAndRemovedAgents: an added agent is a widened change of its
+// own, then each of its fields, classed as a changed agent's (its tools,
+// access level and budget widen); a removed agent the other way.
 func TestAddedAndRemovedAgents(t *testing.T) {
-	cs := Agents(map[string]map[string]any{"old": doc(t, `{"name": "O"}`)}, map[string]map[string]any{"new": doc(t, `{"name": "N"}`)})
-	if len(cs) != 2 || cs[0].Path != "agents.new" || cs[0].Change != Added || cs[1].Path != "agents.old" || cs[1].Change != Removed {
-		t.Errorf("changes = %+v", cs)
+	cs := Agents(map[string]map[string]any{"old": doc(t, `{"name": "O", "effective_tools": ["x"]}`)},
+		map[string]map[string]any{"new": doc(t, `{"name": "N", "effective_tools": ["read_file"], "tools": {"access_level": "elevated"}, "authority": {"budget_limit": 5}}`)})
+	type row struct{ Path, Change, Effect, Reason string }
+	var got []row
+	for _, c := range cs {
+		got = append(got, row{c.Path, c.Change, c.Effect, c.Reason})
+	}
+	want := []row{
+		{"agents.new", Added, Widened, "agent added"},
+		{"agents.new.authority.budget_limit", Added, Widened, "budget limit raised"},
+		{"agents.new.effective_tools[read_file]", Added, Widened, "callable tool added"},
+		{"agents.new.tools.access_level", Added, Widened, "access level raised"},
+		{"agents.new.name", Added, Neutral, ""},
+		{"agents.old", Removed, Narrowed, "agent removed"},
+		{"agents.old.effective_tools[x]", Removed, Narrowed, "callable tool removed"},
+		{"agents.old.name", Removed, Neutral, ""},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
 

@@ -7,21 +7,28 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charter-dev/charter/internal/config/fieldpath"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/output/mdtext"
 	"github.com/charter-dev/charter/internal/output/secret"
 )
 
 // Report is a whole diff: agent changes (classed) and changes to the other
-// declarations (neutral).
+// declarations (neutral). A diff of one agent carries the fields of seed
+// 004's AgentIdentityDiff: the agent's id, the versions compared when a
+// side names one (ann@v2), and a one-line summary.
 type Report struct {
-	From    string   `json:"from"`
-	To      string   `json:"to"`
-	Changes []Change `json:"changes"`
+	From        string   `json:"from"`
+	To          string   `json:"to"`
+	AgentID     string   `json:"agent_id,omitempty"`
+	FromVersion int      `json:"from_version,omitempty"`
+	ToVersion   int      `json:"to_version,omitempty"`
+	Summary     string   `json:"summary,omitempty"`
+	Changes     []Change `json:"changes"`
 }
 
-// Summary counts changes by effect.
-func (r *Report) Summary() (widened, narrowed, neutral int) {
+// Counts counts changes by effect.
+func (r *Report) Counts() (widened, narrowed, neutral int) {
 	for _, c := range r.Changes {
 		switch c.Effect {
 		case Widened:
@@ -57,7 +64,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "no changes between %s and %s\n", esc(r.From), esc(r.To))
 		return err
 	}
-	wi, na, ne := r.Summary()
+	wi, na, ne := r.Counts()
 	fmt.Fprintf(w, "%s..%s: %s (%d widened, %d narrowed, %d neutral)\n", esc(r.From), esc(r.To), changes(len(r.Changes)), wi, na, ne)
 	order, by := r.groups()
 	for _, agent := range order {
@@ -86,16 +93,42 @@ func reason(c Change) string {
 }
 
 func describe(c Change) string {
-	if c.Change == Modified && strings.HasSuffix(c.Path, ".prompt") {
-		return promptChange(c)
+	if strings.HasSuffix(c.Path, ".prompt") && len(c.segs) == 3 {
+		switch c.Change {
+		case Modified:
+			return promptChange(c)
+		case Added:
+			return fmt.Sprintf("added: %s (see charter render)", lines(promptLines(c.New)))
+		case Removed:
+			return fmt.Sprintf("removed: %s", lines(promptLines(c.Old)))
+		}
 	}
-	switch c.Change {
-	case Added:
+	switch {
+	case c.Change == Added && c.New == nil:
+		return "added" // an agent: its fields follow
+	case c.Change == Removed && c.Old == nil:
+		return "removed"
+	case c.Change == Added:
 		return "added " + brief(c.New)
-	case Removed:
+	case c.Change == Removed:
 		return "removed (was " + brief(c.Old) + ")"
 	}
 	return brief(c.Old) + " -> " + brief(c.New)
+}
+
+// promptLines counts the lines of a prompt given as JSON.
+func promptLines(raw json.RawMessage) int {
+	var s string
+	json.Unmarshal(raw, &s)
+	return len(strings.Split(strings.TrimRight(s, "\n"), "\n"))
+}
+
+// lines says "1 line" or "N lines".
+func lines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
 }
 
 // promptChange counts the lines a prompt change touches.
@@ -119,7 +152,7 @@ func promptChange(c Change) string {
 	for x, k := range om {
 		removed += max(0, k-nm[x])
 	}
-	return fmt.Sprintf("changed: %d lines added, %d removed (see charter render)", added, removed)
+	return fmt.Sprintf("changed: %s added, %d removed (see charter render)", lines(added), removed)
 }
 
 // Brief shows a JSON value on one line, cut to 80 bytes, escaped (esc).
@@ -147,7 +180,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "No changes to any declaration.\n")
 		return err
 	}
-	wi, na, ne := r.Summary()
+	wi, na, ne := r.Counts()
 	fmt.Fprintf(w, "%s: **%d widened**, %d narrowed, %d neutral.\n", changes(len(r.Changes)), wi, na, ne)
 	order, by := r.groups()
 	for _, agent := range order {
@@ -162,7 +195,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if effect == Widened {
 				effect = "**widened**"
 			}
-			fmt.Fprintf(w, "| %s | %s | %s%s |\n", effect, mdCode(c.Path), mdtext.Escape(describe(c)), mdtext.Escape(reason(c)))
+			fmt.Fprintf(w, "| %s | %s | %s |\n", effect, mdCode(c.Path), mdtext.Escape(describe(c)+reason(c)))
 		}
 	}
 	return nil
@@ -188,4 +221,36 @@ func changes(n int) string {
 		return "1 change"
 	}
 	return fmt.Sprintf("%d changes", n)
+}
+
+// Summarize says in one line what changes do: the first change (widened
+// ones first), and how many more.
+func Summarize(agent string, cs []Change) string {
+	if len(cs) == 0 {
+		return "no field changed"
+	}
+	c := cs[0]
+	prefix := fieldpath.Path{"agents", agent}.String()
+	path := strings.TrimPrefix(c.Path, prefix+".")
+	var s string
+	switch {
+	case c.Path == prefix:
+		s = "agent " + c.Change
+	case c.Change == Added:
+		s = path + " added"
+	case c.Change == Removed:
+		s = path + " removed"
+	default:
+		s = path + " " + Brief(c.Old) + " -> " + Brief(c.New)
+		if strings.HasSuffix(c.Path, ".prompt") {
+			s = "prompt changed"
+		}
+	}
+	if c.Effect != Neutral {
+		s = c.Effect + ": " + s
+	}
+	if n := len(cs) - 1; n > 0 {
+		s += fmt.Sprintf(" (+%d more)", n)
+	}
+	return s
 }

@@ -1,13 +1,10 @@
 package history
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/charter-dev/charter/internal/config/fieldpath"
 	"github.com/charter-dev/charter/internal/repo/diff"
 )
 
@@ -151,7 +148,7 @@ func decide(agent string, e *Entry, st *vstate, parents []*vstate, summary, chan
 		v = Version{Entry: e, ContentHash: st.hash}
 		if summary {
 			cs := diff.Agents(map[string]map[string]any{agent: from.doc}, map[string]map[string]any{agent: st.doc})
-			v.Summary = Summarize(agent, cs)
+			v.Summary = diff.Summarize(agent, cs)
 			if changes {
 				v.Changes = cs
 			}
@@ -177,35 +174,6 @@ func number(vs []seqVersion) []Version {
 		}
 	}
 	return out
-}
-
-// Summarize says in one line what changes do: the first change (widened
-// ones first), and how many more.
-func Summarize(agent string, cs []diff.Change) string {
-	if len(cs) == 0 {
-		return "no field changed"
-	}
-	c := cs[0]
-	path := strings.TrimPrefix(c.Path, fieldpath.Path{"agents", agent}.String()+".")
-	var s string
-	switch c.Change {
-	case diff.Added:
-		s = path + " added"
-	case diff.Removed:
-		s = path + " removed"
-	default:
-		s = path + " " + diff.Brief(c.Old) + " -> " + diff.Brief(c.New)
-		if strings.HasSuffix(c.Path, ".prompt") {
-			s = "prompt changed"
-		}
-	}
-	if c.Effect != diff.Neutral {
-		s = c.Effect + ": " + s
-	}
-	if n := len(cs) - 1; n > 0 {
-		s += fmt.Sprintf(" (+%d more)", n)
-	}
-	return s
 }
 
 // versionStream makes an agent's versions, as Versions does, from the

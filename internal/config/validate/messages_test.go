@@ -279,6 +279,19 @@ func TestMessages(t *testing.T) {
 			},
 		},
 		{
+			// A reference to nothing made the whole value an error,
+			// which nothing reported: every agent of the repository
+			// vanished and validate said ok.
+			name: "a reference to nothing",
+			files: map[string]string{
+				"a.cue": "package charter\n\nagents: ann: {name: \"Ann\", type: \"personal_assistant\"}\nagents: bob: {name: \"Bob\", type: \"personal_assistant\", description: \"\\(prefix) and \\(nothing)\"}\n",
+			},
+			want: []string{
+				`a.cue:4:72: error: [reference] agents.bob.description: reference "prefix" not found: declare it, or correct the name`,
+				`a.cue:4:86: error: [reference] agents.bob.description: reference "nothing" not found: declare it, or correct the name`,
+			},
+		},
+		{
 			name: "type conflict through a hidden field",
 			files: map[string]string{
 				"y.cue": "package charter\n\nagents: zz_t: {name: \"Z\", type: \"personal_assistant\", personality: openness: 0.6}\n",

@@ -112,7 +112,7 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 	// reason says it is none; and what the bundle holds is judged too.
 	guard := lint.Credentials(prog, rev.Validation.Repo().Files)
 	if len(guard.Findings) > 0 {
-		if err := writeTextDiagnostics(g, guard.Findings); err != nil {
+		if err := writeConfigDiagnostics(g, guard.Findings); err != nil {
 			return nil, nil, nil, err
 		}
 		return nil, nil, nil, refuseCredentials(len(guard.Findings))

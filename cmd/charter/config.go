@@ -101,7 +101,7 @@ func compiledAgent(g *globals, id string) (*compiler.Program, *compiler.Agent, e
 func writeDiagnostics(g *globals, format string, ds []diag.Diagnostic) error {
 	switch format {
 	case "text":
-		return writeTextDiagnostics(g, ds)
+		return writeConfigDiagnostics(g, ds)
 	case "json":
 		b, err := diag.JSON(ds)
 		if err != nil {

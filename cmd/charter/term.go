@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -52,6 +53,35 @@ func isTerminal(w io.Writer) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// writeConfigDiagnostics prints diagnostics about the config root's files
+// in text form to stderr, their files relative to the directory charter
+// was started in: with -C config, from the repository's root (where
+// pre-commit runs hooks), agents/a.cue is config/agents/a.cue, a path the
+// terminal, the editor and the reader can open. Started in the config
+// root, the paths are as they were.
+func writeConfigDiagnostics(g *globals, ds []diag.Diagnostic) error {
+	return writeTextDiagnostics(g, diag.Rebase(ds, fromWorkingDir(g.dir)))
+}
+
+// fromWorkingDir returns dir relative to the working directory,
+// slash-separated ("." when it is the working directory, dir itself when
+// it cannot say).
+func fromWorkingDir(dir string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "."
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil {
+		return filepath.ToSlash(dir)
+	}
+	return filepath.ToSlash(rel)
 }
 
 // writeTextDiagnostics prints diagnostics in text form to stderr, coloured

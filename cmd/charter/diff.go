@@ -7,12 +7,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/repo/diff"
-	"github.com/charter-dev/charter/internal/repo/history"
 	"github.com/charter-dev/charter/internal/repo/diff/programs"
+	"github.com/charter-dev/charter/internal/repo/history"
 )
 
 type diffOptions struct {

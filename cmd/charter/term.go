@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -58,30 +59,27 @@ func isTerminal(w io.Writer) bool {
 // writeConfigDiagnostics prints diagnostics about the config root's files
 // in text form to stderr, their files relative to the directory charter
 // was started in: with -C config, from the repository's root (where
-// pre-commit runs hooks), agents/a.cue is config/agents/a.cue, a path the
-// terminal, the editor and the reader can open. Started in the config
-// root, the paths are as they were.
+// pre-commit runs hooks), agents/a.cue is config/agents/a.cue; run in
+// agents/, a.cue: paths the terminal, the editor and the reader can open.
+// Started in the config root, the paths are as they were.
 func writeConfigDiagnostics(g *globals, ds []diag.Diagnostic) error {
-	return writeTextDiagnostics(g, diag.Rebase(ds, fromWorkingDir(g.dir)))
-}
-
-// fromWorkingDir returns dir relative to the working directory,
-// slash-separated ("." when it is the working directory, dir itself when
-// it cannot say).
-func fromWorkingDir(dir string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
+	wd, err1 := os.Getwd()
+	root, err2 := filepath.Abs(g.dir)
+	if err1 != nil || err2 != nil || wd == root {
+		return writeTextDiagnostics(g, ds)
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "."
+	out := make([]diag.Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = d
+		// "<charter>/stdlib/..." names charter's own files.
+		if d.File == "" || strings.HasPrefix(d.File, "<") {
+			continue
+		}
+		if rel, err := filepath.Rel(wd, filepath.Join(root, filepath.FromSlash(d.File))); err == nil {
+			out[i].File = filepath.ToSlash(rel)
+		}
 	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil {
-		return filepath.ToSlash(dir)
-	}
-	return filepath.ToSlash(rel)
+	return writeTextDiagnostics(g, out)
 }
 
 // writeTextDiagnostics prints diagnostics in text form to stderr, coloured

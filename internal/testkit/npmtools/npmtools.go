@@ -1,8 +1,11 @@
 // Package npmtools runs, for tests, the programs outside charter that read
 // its outputs and come from npm: Microsoft's SARIF multitool, whose
 // validator carries GitHub code scanning's ingestion rules (GH1001...),
-// and GitHub's own Actions toolkit (@actions/core), which writes workflow
-// commands as GitHub means them. package.json pins both; install them with
+// GitHub's own Actions toolkit (@actions/core), which writes workflow
+// commands as GitHub means them, Deque's axe-core, which checks the site's
+// pages for accessibility in Chromium, and the A2A project's JavaScript
+// SDK (@a2a-js/sdk), which verifies signed Agent Cards. package.json pins
+// them; install them with
 //
 //	npm ci --prefix internal/testkit/npmtools
 //
@@ -179,4 +182,16 @@ func AnnotateCmd(jsonFile, prefix string) (string, error) {
 		return "", fmt.Errorf("node annotate.mjs: %v\n%s", err, stderr.Bytes())
 	}
 	return string(out), nil
+}
+
+// AxeCore returns the source of axe-core (axe.min.js), Deque's
+// accessibility engine, which a browser test injects into each page; it
+// skips t (fails in CI) when it is not installed.
+func AxeCore(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Dir(), "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		need(t, "axe-core")
+	}
+	return string(b)
 }

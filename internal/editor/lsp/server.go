@@ -228,15 +228,20 @@ func (c *codec) ReadObject(r *bufio.Reader, v any) error {
 // headers up to an empty line, then Content-Length bytes of JSON.
 func (c *codec) readObject(r *bufio.Reader, v any) error {
 	var n int64 = -1
+	headers := 0
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
 			return err
 		}
 		line = strings.TrimRight(line, "\r\n")
+		if line == "" && headers == 0 {
+			continue // a blank line between messages, or before the end
+		}
 		if line == "" {
 			break
 		}
+		headers++
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
 			return fmt.Errorf("header line %q has no colon", line)

@@ -16,6 +16,7 @@ package npmtools
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -194,4 +195,31 @@ func AxeCore(t testing.TB) string {
 		need(t, "axe-core")
 	}
 	return string(b)
+}
+
+// VerifyCards runs a2averify.mjs: the A2A project's JavaScript SDK
+// (@a2a-js/sdk) verifies the signatures of the cards with the public key
+// jwk (a JWK, as JSON). It returns the SDK's verdict a card a line ("ok
+// FILE", "FAIL FILE: why") and whether every card verified. It skips t
+// (fails in CI) when node or the SDK is not installed.
+func VerifyCards(t testing.TB, jwk []byte, cards ...string) (string, bool) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		need(t, "node")
+	}
+	if _, err := os.Stat(filepath.Join(Dir(), "node_modules", "@a2a-js", "sdk", "package.json")); err != nil {
+		need(t, "@a2a-js/sdk")
+	}
+	key := filepath.Join(t.TempDir(), "key.jwk.json")
+	if err := os.WriteFile(key, jwk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, append([]string{filepath.Join(Dir(), "a2averify.mjs"), key}, cards...)...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("node a2averify.mjs: %v\n%s", err, out)
+	}
+	return string(out), err == nil
 }

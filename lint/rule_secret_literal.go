@@ -157,10 +157,13 @@ func mayHoldSecret(raw string, namedLike bool) bool {
 // labelsAround returns the labels of the fields around lit in f.
 func labelsAround(f *load.File, lit *ast.BasicLit) []string {
 	var here []string
-	stringLiterals(f.Syntax, func(path []string, _ string, l *ast.BasicLit) {
+	w := literalWalk{indices: true, fn: func(path []string, _ string, l *ast.BasicLit) {
 		if l == lit && here == nil {
 			here = append([]string{}, path...)
 		}
-	})
+	}}
+	for _, d := range f.Syntax.Decls {
+		w.node(d)
+	}
 	return here
 }

@@ -71,7 +71,7 @@ agents: ann: {
 }
 agents: bob: {name: "Bob", type: "helper", role: "Lead", description: "Leads ` + corpus["stripeR"] + `"
 	skills: primary: [{id: "help", name: "Help", description: "Helps.", tags: ["support"], examples: ["x"]}]}
-tests: guarded_rm: {profile: "guarded", calls: [{tool: "run_bash", args: command: "rm -rf x"}], expect: [{call: 0, fires: [{rule: "other", action: "warn"}]}]}
+tests: guarded_rm: {profile: "guarded", calls: [{tool: "run_bash", args: command: "rm -rf x"}], expect: [{call: 0, fires: [{rule: "no_rm", action: "warn"}]}]}
 `)
 	return b.String()
 }

@@ -152,7 +152,11 @@ func showAt(g *globals, src revision.Source, id string) (map[string]any, error) 
 		return nil, err
 	}
 	if doc == nil {
-		return nil, unknownName("agent at "+rev.Name, id, model.Sorted(prog.Config.Agents))
+		where := "at " + rev.Name
+		if rev.Name == "the working tree" {
+			where = "in the working tree"
+		}
+		return nil, unknownNameIn("agent", id, where, model.Sorted(prog.Config.Agents))
 	}
 	return doc, nil
 }

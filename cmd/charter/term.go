@@ -68,6 +68,12 @@ func writeConfigDiagnostics(g *globals, ds []diag.Diagnostic) error {
 	if err1 != nil || err2 != nil || wd == root {
 		return writeTextDiagnostics(g, ds)
 	}
+	// Only a config root below the working directory, or above it (found
+	// upward), is named from there; one elsewhere (-C /other/place) keeps
+	// the paths from the config root, not ../../../other/place/...
+	if rel, err := filepath.Rel(wd, root); err != nil || strings.HasPrefix(rel, "..") && strings.Trim(filepath.ToSlash(rel), "./") != "" {
+		return writeTextDiagnostics(g, ds)
+	}
 	out := make([]diag.Diagnostic, len(ds))
 	for i, d := range ds {
 		out[i] = d

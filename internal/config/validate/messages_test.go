@@ -292,6 +292,17 @@ func TestMessages(t *testing.T) {
 			},
 		},
 		{
+			// A test that expects a rule its profile does not have can
+			// never pass: say so, with the closest rule.
+			name: "a test expects a rule its profile lacks",
+			files: map[string]string{
+				"t.cue": "package charter\n\nprofiles: mine: {extends: \"coding\", rules: protect: {rule: \"x\", trigger: \"edit\", action: \"block\", message: \"m\"}}\ntests: t: {profile: \"mine\", calls: [{tool: \"Edit\", args: file_path: \"a\"}], expect: [{call: 0, fires: [{rule: \"read_befor_edit\", action: \"warn\"}, {rule: \"protect\", action: \"block\"}]}]}\n",
+			},
+			want: []string{
+				`t.cue:4:110: error: [reference] tests.t.expect[0].fires[0].rule: unknown rule "read_befor_edit" of profile mine; did you mean "read_before_edit"?`,
+			},
+		},
+		{
 			name: "type conflict through a hidden field",
 			files: map[string]string{
 				"y.cue": "package charter\n\nagents: zz_t: {name: \"Z\", type: \"personal_assistant\", personality: openness: 0.6}\n",

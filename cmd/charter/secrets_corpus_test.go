@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,11 +141,20 @@ func TestSecretCorpus(t *testing.T) {
 	runAll(commands)
 
 	// eval: a rule's message, in both protocols.
+	hook := filepath.Join(t.TempDir(), "hook.json")
+	if err := os.WriteFile(hook, []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"eval", "--agent", "ann"},
 		{"eval", "--profile", "guarded"},
+		{"eval", "--agent", "ann", "--protocol", "claude-code", "--state-dir", t.TempDir()},
 	} {
-		f, err := os.Open(call)
+		in := call
+		if slices.Contains(args, "--protocol") {
+			in = hook
+		}
+		f, err := os.Open(in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,6 +164,17 @@ func TestSecretCorpus(t *testing.T) {
 		os.Stdin = stdin
 		f.Close()
 		check("charter "+strings.Join(args, " "), stdout+stderr)
+	}
+
+	// import: a file of another system that holds the corpus (its notes
+	// and its diagnostics name keys, never values).
+	seed := filepath.Join(t.TempDir(), "agent.yaml")
+	if err := os.WriteFile(seed, []byte("agent:\n  name: Imported\n  role: \"Uses "+corpus["google"]+"\"\n  personality:\n    description: \""+corpus["jwt"]+"\"\n  secret_sauce: \""+corpus["stripe"]+"\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"import", seed, "--out", t.TempDir()}, {"import", seed, "--out", t.TempDir(), "--force"}} {
+		_, stdout, stderr := runArgs(append([]string{"-C", dir}, args...)...)
+		check("charter "+strings.Join(args[:1], " "), stdout+stderr)
 	}
 
 	// Files charter writes for people: docs and site.

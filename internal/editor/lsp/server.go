@@ -16,16 +16,16 @@
 package lsp
 
 import (
-	"strconv"
-	"encoding/json"
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,8 +35,8 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/output/secret"
 )

@@ -77,8 +77,8 @@ type Entry struct {
 	// tree (zero where it has none): an agent's versions compare each
 	// commit with the parents it came from.
 	ParentTrees []plumbing.Hash `json:"-"`
-	Author    source.Person   `json:"author"`
-	Committer source.Person   `json:"committer"`
+	Author      source.Person   `json:"author"`
+	Committer   source.Person   `json:"committer"`
 	// Subject is the first line of the message.
 	Subject string `json:"subject"`
 	// ReviewedBy and ApprovedBy hold the values of the Reviewed-by: and

@@ -70,7 +70,9 @@ type Options struct {
 type Server struct {
 	opts    Options
 	handler protocol.Handler
-	conn    *jsonrpc2.Conn
+	// conn is the connection Serve made; a handler may run before Serve
+	// has stored it, and stores it then.
+	conn atomic.Pointer[jsonrpc2.Conn]
 	kick    chan struct{}
 	evalled chan struct{} // receives after each published evaluation (tests)
 	// abandoned counts the evaluations a newer edit abandoned; fastRuns
@@ -167,15 +169,16 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	c := &codec{}
-	s.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, c), jsonrpc2.HandlerWithError(s.handle),
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, c), jsonrpc2.HandlerWithError(s.handle),
 		// Serve reports why it stopped reading; the library's own log
 		// would say it twice.
 		jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
+	s.conn.Store(conn)
 	go s.loop(ctx)
 	select {
-	case <-s.conn.DisconnectNotify():
+	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
-		s.conn.Close()
+		conn.Close()
 	}
 	s.mu.Lock()
 	if s.cancel != nil {
@@ -270,6 +273,7 @@ func (c *codec) readObject(r *bufio.Reader, v any) error {
 }
 
 func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	s.conn.CompareAndSwap(nil, conn)
 	gc := &glsp.Context{Method: req.Method, Notify: func(method string, params any) { s.notify(method, params) }}
 	if req.Params != nil {
 		gc.Params = *req.Params
@@ -327,10 +331,11 @@ func (s *Server) handle1(gc *glsp.Context) (r any, validMethod, validParams bool
 }
 
 func (s *Server) notify(method string, params any) {
-	if s.conn == nil {
+	conn := s.conn.Load()
+	if conn == nil {
 		return
 	}
-	if err := s.conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+	if err := conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
 		fmt.Fprintf(s.opts.Log, "charter lsp: %s: %v\n", method, err)
 	}
 }

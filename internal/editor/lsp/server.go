@@ -72,7 +72,7 @@ type Server struct {
 	handler protocol.Handler
 	// conn is the connection Serve made; a handler may run before Serve
 	// has stored it, and stores it then.
-	conn atomic.Pointer[jsonrpc2.Conn]
+	conn    atomic.Pointer[jsonrpc2.Conn]
 	kick    chan struct{}
 	evalled chan struct{} // receives after each published evaluation (tests)
 	// abandoned counts the evaluations a newer edit abandoned; fastRuns

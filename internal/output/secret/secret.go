@@ -166,23 +166,29 @@ func MayContain(s string) bool {
 			}
 			run = 0
 		}
-		for _, k := range shapesByFirstByte[c] {
-			if strings.HasPrefix(s[i:], k.Prefix) {
-				return true
+		// The first two bytes of a prefix, then the rest: "e" and "k"
+		// are common, "ey" and "k_" less so.
+		if i+1 < len(s) && prefixStart[uint16(c)<<8|uint16(s[i+1])] {
+			for _, k := range shapesByFirstByte[c] {
+				if strings.HasPrefix(s[i:], k.Prefix) {
+					return true
+				}
 			}
 		}
 	}
 	return run == awsSecretLen
 }
 
-// shapesByFirstByte indexes Shapes by the first byte of their prefix.
-var shapesByFirstByte = func() (idx [256][]*Shape) {
+// shapesByFirstByte indexes Shapes by the first byte of their prefix, and
+// prefixStart holds the first two bytes of every prefix.
+var shapesByFirstByte, prefixStart = func() (idx [256][]*Shape, two [1 << 16]bool) {
 	for _, k := range Shapes {
 		if k.Prefix != "" {
 			idx[k.Prefix[0]] = append(idx[k.Prefix[0]], k)
+			two[uint16(k.Prefix[0])<<8|uint16(k.Prefix[1])] = true
 		}
 	}
-	return idx
+	return
 }()
 
 // awsSecretLen is the length of an AWS secret access key.

@@ -6,31 +6,39 @@ import (
 	"github.com/charter-dev/charter/internal/output/diag"
 )
 
-// Credentials returns the literal credentials that lint reports as errors
-// (rule secret-literal, at the severity the repository gives it, less
-// those silenced with a reason): what build refuses to put in a bundle.
-// --no-inline-ignores has no say here: an ignore with a reason is how an
-// author says a value is no credential.
-func Credentials(prog *compiler.Program, files []*load.File) []diag.Diagnostic {
-	enabled, severity, _ := configure(prog.Config.Lint, Options{})
-	if !enabled[secretLiteral.ID] {
-		return nil
-	}
+// Guard is what build checks before it writes a bundle (docs/design.md
+// §7: a credential-looking value never reaches the bundle, unless a
+// reasoned ignore comment at its line says it is not one).
+type Guard struct {
+	// Findings are the credentials rule secret-literal finds, in literals
+	// or in resolved values, that no ignore comment with a reason
+	// silences. lint.disable and lint.severity have no say here, nor
+	// --no-inline-ignores: an ignore with a reason is how an author says a
+	// value is no credential.
+	Findings []diag.Diagnostic
+	// Excused are the values ignore comments with a reason say are no
+	// credentials: the bundle may carry them.
+	Excused []string
+}
+
+// Credentials runs rule secret-literal for build's guard.
+func Credentials(prog *compiler.Program, files []*load.File) Guard {
 	found := runRules(prog, files, map[string]bool{secretLiteral.ID: true})
 	if len(found) == 0 {
-		return nil
+		return Guard{}
 	}
 	loc := &locator{prog: prog}
-	var ds []diag.Diagnostic
+	ignores := parseIgnores(files)
+	severity := map[string]diag.Severity{secretLiteral.ID: diag.Error}
+	var g Guard
 	for _, f := range found {
-		ds = append(ds, loc.diag(f, severity))
-	}
-	ds = applyIgnores(ds, parseIgnores(files))
-	out := ds[:0]
-	for _, d := range ds {
-		if d.Severity == diag.Error {
-			out = append(out, d)
+		d := loc.diag(f, severity)
+		if len(applyIgnores([]diag.Diagnostic{d}, ignores)) == 0 {
+			g.Excused = append(g.Excused, f.value)
+			continue
 		}
+		g.Findings = append(g.Findings, d)
 	}
-	return diag.Sort(out)
+	g.Findings = diag.Sort(g.Findings)
+	return g
 }

@@ -71,7 +71,7 @@ var registry = mustCheck([]*Rule{
 	// Checked by the compiler.
 	toolConflict,
 	// Templates and text.
-	unfilledPlaceholder, unusedVariable, instructionOverride, secretLiteral, promptOverBudget,
+	unfilledPlaceholder, unusedVariable, instructionOverride, secretLiteral, promptOverBudget, invisibleCharacters,
 	// Tools and profiles.
 	triggerUnknown, triggerUnprovided, toolPermissionUnprovided, toolAllowedAndDenied,
 	templateNamesDeniedTool, optionNamesDeniedTool, behaviorPlaceholderUnfilled, settingContradictsProfile, timeoutEventWithoutTimeout,

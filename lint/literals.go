@@ -23,6 +23,9 @@ func stringLiterals(f *ast.File, fn func(path []string, label string, lit *ast.B
 type literalWalk struct {
 	fn   func(path []string, label string, lit *ast.BasicLit)
 	path []string
+	// indices puts a list element's index on the path ([0]), as
+	// diagnostics name elements.
+	indices bool
 }
 
 func (w *literalWalk) node(n ast.Node) {
@@ -47,8 +50,14 @@ func (w *literalWalk) node(n ast.Node) {
 			w.node(e)
 		}
 	case *ast.ListLit:
-		for _, e := range n.Elts {
+		for i, e := range n.Elts {
+			if w.indices {
+				w.path = append(w.path, index(i))
+			}
 			w.node(e)
+			if w.indices {
+				w.path = w.path[:len(w.path)-1]
+			}
 		}
 	case *ast.BasicLit:
 		if n.Kind == token.STRING {

@@ -36,6 +36,10 @@ type finding struct {
 	pos  token.Pos // when the rule knows it; else resolved from path
 	msg  string
 	fix  string // the closest valid name, when the message suggests one
+	// value is the credential secret-literal found (never printed):
+	// build lets a bundle carry it when an ignore with a reason silences
+	// the finding.
+	value string
 }
 
 // Reportf reports a finding at the CUE path (e.g. "agents", "sarah",

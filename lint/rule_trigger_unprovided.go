@@ -36,11 +36,17 @@ agents: ana: {profile: "ops", behaviors: [{type: "FileToolsBehavior"}, {type: "D
 		}
 		verdicts := map[key]*verdict{}
 		var order []key
+		known := p.KnownTools()
 		for _, pn := range model.Sorted(users) {
 			flat := p.Program.Profiles[pn]
 			for _, r := range flat.Rules {
 				tools, ok := triggerTools(flat, r.Trigger)
 				if !r.Enabled || !ok {
+					continue
+				}
+				if _, fam := flat.ToolFamilies[r.Trigger]; !fam && r.Trigger != "*" && !known[r.Trigger] {
+					// A name no family and no tool has: trigger-unknown
+					// says so, with the closest name, once.
 					continue
 				}
 				k := key{triggerDecl(p, pn, r.ID), r.ID}

@@ -130,6 +130,7 @@ func celOptions() []cel.EnvOption {
 		cel.OptionalTypes(),
 		cel.Variable("call", callCELType),
 		cel.Variable("session", sessionCELType),
+		secretFunctions(),
 		// size is bound once for every type (through traits.Sizer): these
 		// overloads only declare it for sessions.
 		cel.Function("size",

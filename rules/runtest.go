@@ -25,8 +25,9 @@ type Fire struct {
 	Action Action `json:"action"`
 }
 
-// String returns "RULE (ACTION)".
-func (f Fire) String() string { return f.Rule + " (" + string(f.Action) + ")" }
+// String returns "RULE (ACTION)", for people: characters that would act
+// on a terminal are escaped (printable).
+func (f Fire) String() string { return printable(f.Rule) + " (" + printable(string(f.Action)) + ")" }
 
 func compareFire(a, b Fire) int {
 	return cmp.Or(cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Action, b.Action))
@@ -139,7 +140,7 @@ func RunTest(e *Engine, calls []Call, expect []Expectation) TestResult {
 	// Report failures in call order.
 	for i, out := range res.Calls {
 		for _, re := range out.Errors {
-			fail(i, "call %d (%s): rule %s errored: %s", i, out.Tool, re.Rule, re.Error)
+			fail(i, "call %d (%s): rule %s errored: %s", i, printable(out.Tool), printable(re.Rule), printable(re.Error))
 		}
 		w, ok := want[i]
 		if !ok {
@@ -149,7 +150,7 @@ func RunTest(e *Engine, calls []Call, expect []Expectation) TestResult {
 			continue
 		}
 		var msg strings.Builder
-		fmt.Fprintf(&msg, "call %d (%s): fired %s, want %s", i, out.Tool, fireList(out.Fired), fireList(w))
+		fmt.Fprintf(&msg, "call %d (%s): fired %s, want %s", i, printable(out.Tool), fireList(out.Fired), fireList(w))
 		if missing := subtract(w, out.Fired); len(missing) > 0 {
 			fmt.Fprintf(&msg, "\n    missing: %s", strings.Join(fireStrings(missing), ", "))
 		}

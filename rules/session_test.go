@@ -280,7 +280,7 @@ func TestHugeInput(t *testing.T) {
 	}
 	// Within the limit, the whole string is judged: a secret at its end
 	// is seen.
-	near := strings.Repeat("a", rules.MaxStringBytes-100) + "sk-abcdefghijklmnopqrstuvwxyz"
+	near := strings.Repeat("a", rules.MaxStringBytes-100) + " sk-abcdefghijklmnopqrstuvwxyz"
 	v := e.Evaluate(rules.Pre, rules.Call{Tool: "Edit", Args: map[string]any{"file_path": "/r/a.go", "new_string": near}}, s)
 	if v.Decision != rules.Blocked || !strings.Contains(strings.Join(fired(v), " "), "no_secrets_in_code") {
 		t.Errorf("a secret within MaxStringBytes was not seen: %v %v", fired(v), v.Errors)

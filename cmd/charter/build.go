@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -33,8 +34,10 @@ writes the same tree as a reproducible tar.gz whose timestamps come from
 SOURCE_DATE_EPOCH (or the source commit, or 1970).
 
 build refuses (exit 1) a repository in which lint's secret-literal rule
-finds a literal credential, unless an ignore comment with a reason
-silences it there: a bundle is copied to every runtime.`,
+finds a credential (a literal, or a value built from parts), or whose
+bundle would hold one in any file, whatever lint.disable and lint.severity
+say, unless an ignore comment with a reason silences it at the value's
+line: a bundle is copied to every runtime.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runBuild(g, o) },
 	}
@@ -105,13 +108,14 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 		return nil, nil, nil, err
 	}
 	// A bundle is copied to every runtime: it carries no credential that
-	// lint reports, unless an ignore with a reason says it is none.
-	if creds := lint.Credentials(prog, rev.Validation.Repo().Files); len(creds) > 0 {
-		if err := writeTextDiagnostics(g, creds); err != nil {
+	// lint finds, whatever lint's settings, unless an ignore with a
+	// reason says it is none; and what the bundle holds is judged too.
+	guard := lint.Credentials(prog, rev.Validation.Repo().Files)
+	if len(guard.Findings) > 0 {
+		if err := writeConfigDiagnostics(g, guard.Findings); err != nil {
 			return nil, nil, nil, err
 		}
-		return nil, nil, nil, &exitErr{code: exitFindings, err: fmt.Errorf("refusing to build a bundle with %s in it", plural(len(creds), "literal credential")),
-			hint: "read each at run time (\"env:NAME\"), or, when one is no credential, say so above it: // charter:ignore secret-literal REASON"}
+		return nil, nil, nil, refuseCredentials(len(guard.Findings))
 	}
 	var commit *bundle.Source
 	var versions map[string]int
@@ -130,5 +134,17 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("building the bundle: %w", err)
 	}
+	if leaks := bundle.Credentials(tree, guard.Excused); len(leaks) > 0 {
+		for _, l := range leaks {
+			textf(g.stderr, "%s: error: [secret-literal] %s\n", l.File, strings.TrimPrefix(l.String(), l.File+": "))
+		}
+		return nil, nil, nil, refuseCredentials(len(leaks))
+	}
 	return tree, prog, commit, nil
+}
+
+// refuseCredentials is build's refusal of n credentials.
+func refuseCredentials(n int) error {
+	return &exitErr{code: exitFindings, err: fmt.Errorf("refusing to build a bundle with %s in it", plural(n, "literal credential")),
+		hint: "read each at run time (\"env:NAME\"), or, when one is no credential, say so above it: // charter:ignore secret-literal REASON"}
 }

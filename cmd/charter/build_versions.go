@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -22,7 +21,7 @@ func buildVersions[V any](g *globals, rev string, agents map[string]V) (map[stri
 	case errors.As(err, &shallow):
 		// The bundle itself needs only the one commit: build it, without
 		// the numbers a shallow history cannot give.
-		fmt.Fprintf(g.stderr, "charter: agent.json records no version: %v\n", err)
+		textf(g.stderr, "charter: agent.json records no version: %v\n", err)
 		return nil, nil
 	case errors.As(err, &re):
 		return nil, err

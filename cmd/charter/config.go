@@ -61,7 +61,7 @@ func program(g *globals, rev *revision.Revision, compared bool) (*compiler.Progr
 		return rev.Program, nil
 	}
 	if compared {
-		fmt.Fprintf(g.stderr, "%s does not validate:\n", rev.Name)
+		textf(g.stderr, "%s does not validate:\n", rev.Name)
 	}
 	_ = writeDiagnostics(g, "text", rev.Diagnostics)
 	fmtErrors(g, rev.Diagnostics)
@@ -101,7 +101,7 @@ func compiledAgent(g *globals, id string) (*compiler.Program, *compiler.Agent, e
 func writeDiagnostics(g *globals, format string, ds []diag.Diagnostic) error {
 	switch format {
 	case "text":
-		return writeTextDiagnostics(g, ds)
+		return writeConfigDiagnostics(g, ds)
 	case "json":
 		b, err := diag.JSON(ds)
 		if err != nil {

@@ -51,11 +51,11 @@ func runDocs(g *globals, o *docsOptions) error {
 	if o.out == "" {
 		return usage("--out is required: name the directory to write the reference into, such as --out docs/agents")
 	}
-	isReference := func(dir string) bool {
+	isReference := func(dir string) (bool, string) {
 		index, err := os.ReadFile(filepath.Join(dir, "index.md"))
-		return err == nil && bytes.HasPrefix(index, []byte(docsgen.Marker))
+		return err == nil && bytes.HasPrefix(index, []byte(docsgen.Marker)), "its index.md is not charter's"
 	}
-	if err := bundle.CheckOutput(o.out, g.dir, "the reference", "a reference charter docs wrote (its index.md is not charter's)", isReference); err != nil {
+	if err := bundle.CheckOutput(o.out, g.dir, "the reference", "a reference charter docs wrote", isReference); err != nil {
 		return err
 	}
 	rev, err := evaluate(g, o.source(g))

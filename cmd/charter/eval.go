@@ -290,7 +290,7 @@ func evalCall(g *globals, o *evalOptions, e *rules.Engine, stdin io.Reader) erro
 		var ce *rules.CorruptLinesError
 		switch {
 		case errors.As(err, &ce):
-			fmt.Fprintf(g.stderr, "charter: %s: %v\n", o.session, err)
+			textf(g.stderr, "charter: %s: %v\n", o.session, err)
 		case err != nil:
 			return err
 		}

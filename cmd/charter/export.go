@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -75,7 +74,7 @@ func runExport(g *globals, id, to string) error {
 		out, notes, err = export.ClaudeCodeSubagent(a, card.Description, p.String())
 		if err == nil {
 			for _, n := range notes {
-				fmt.Fprintf(g.stderr, "charter: %s\n", n)
+				textf(g.stderr, "charter: %s\n", n)
 			}
 		}
 	}

@@ -97,12 +97,12 @@ func fmtFile(g *globals, o *fmtOptions, p string) (bool, []diag.Diagnostic, erro
 			return true, nil, err
 		}
 	case o.check:
-		fmt.Fprintln(g.stdout, p)
+		textf(g.stdout, "%s\n", p)
 	default:
 		if err := atomicfile.Write(name, out, atomicfile.PermOf(name, 0o644)); err != nil {
 			return true, nil, err
 		}
-		fmt.Fprintf(g.stdout, "formatted %s\n", p)
+		textf(g.stdout, "formatted %s\n", p)
 	}
 	return true, nil, nil
 }

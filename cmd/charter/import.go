@@ -85,9 +85,9 @@ func runImport(g *globals, o *importOptions, file string) error {
 func printImport(g *globals, res *importer.Result, file string) {
 	if res.Format != nil {
 		if res.Reason != "" {
-			fmt.Fprintf(g.stdout, "%s: read as %s (%s)\n", file, res.Format.Title, res.Reason)
+			textf(g.stdout, "%s: read as %s (%s)\n", file, res.Format.Title, res.Reason)
 		} else {
-			fmt.Fprintf(g.stdout, "%s: read as %s (--from)\n", file, res.Format.Title)
+			textf(g.stdout, "%s: read as %s (--from)\n", file, res.Format.Title)
 		}
 	}
 	for _, d := range res.Decls {
@@ -98,18 +98,18 @@ func printImport(g *globals, res *importer.Result, file string) {
 		if d.Exists {
 			line += ", which exists: used as it is"
 		}
-		fmt.Fprintln(g.stdout, line)
+		textf(g.stdout, "%s\n", line)
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(g.stdout, "note: %s\n", n)
+		textf(g.stdout, "note: %s\n", n)
 	}
 	if res.Aliases > 0 && len(res.Problems) == 0 {
 		fmt.Fprintf(g.stdout, "note: YAML aliases expanded: %d (CUE has no anchors; the values are written out)\n", res.Aliases)
 	}
 	for _, w := range res.Written {
-		fmt.Fprintf(g.stdout, "wrote %s\n", w)
+		textf(g.stdout, "wrote %s\n", w)
 	}
 	if res.Equal {
-		fmt.Fprintf(g.stdout, "the imported agent equals %s\n", file)
+		textf(g.stdout, "the imported agent equals %s\n", file)
 	}
 }

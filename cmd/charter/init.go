@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -13,22 +14,28 @@ func newInitCmd(g *globals) *cobra.Command {
 		Use:   "init [DIR]",
 		Short: "Write a starter charter repository",
 		Long: `init writes a small charter repository that validates: a CUE module, an
-agent type, two agents and a profile. DIR defaults to the current
-directory; init refuses to overwrite existing files.`,
+agent type, two agents and a profile, and a .gitignore that keeps the
+bundle (dist/) out of Git. DIR defaults to the current directory; init
+refuses to overwrite existing files (an existing .gitignore gains the
+line).`,
 		Args: takes(0, "DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			written, err := starter.Write(dir)
+			done, err := starter.Write(dir)
 			if err != nil {
 				return err
 			}
-			for _, f := range written {
-				fmt.Fprintf(g.stdout, "wrote %s\n", f)
+			for _, line := range done {
+				textf(g.stdout, "%s\n", line)
 			}
-			fmt.Fprintf(g.stdout, "next: cd %s && charter validate\n", dir)
+			if filepath.Clean(dir) == "." {
+				fmt.Fprintf(g.stdout, "next: charter validate\n")
+				return nil
+			}
+			textf(g.stdout, "next: cd %s && charter validate\n", dir)
 			return nil
 		},
 	}

@@ -57,14 +57,14 @@ func runLog(g *globals, o *logOptions, id string) error {
 	}
 	for _, v := range versions {
 		e := v.Entry
-		fmt.Fprintf(g.stdout, "v%d  %s  %s  %s <%s>\n", v.Number, e.Commit.String()[:12],
+		textf(g.stdout, "v%d  %s  %s  %s <%s>\n", v.Number, e.Commit.String()[:12],
 			e.Author.When.UTC().Format(time.DateTime), e.Author.Name, e.Author.Email)
 		if v.Removed {
 			fmt.Fprintf(g.stdout, "    removed\n")
 		} else {
-			fmt.Fprintf(g.stdout, "    hash %s  %s\n", v.ContentHash[:16], v.Summary)
+			textf(g.stdout, "    hash %s  %s\n", v.ContentHash[:16], v.Summary)
 		}
-		fmt.Fprintf(g.stdout, "    %s\n    %s\n", strings.Join(e.Notes(), "; "), e.Subject)
+		textf(g.stdout, "    %s\n    %s\n", strings.Join(e.Notes(), "; "), e.Subject)
 	}
 	return nil
 }

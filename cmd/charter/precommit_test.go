@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -255,5 +256,75 @@ func TestHookInstallBuildsCharterOnly(t *testing.T) {
 	got := strings.Fields(string(out))
 	if len(got) != 1 || got[0] != "github.com/charter-dev/charter/cmd/charter" {
 		t.Errorf("go install ./... would install %v; want only github.com/charter-dev/charter/cmd/charter (give other commands a build tag)", got)
+	}
+}
+
+// TestPreCommitSubfolder: with the charter repository in config/ and the
+// hooks given `args: [-C, config]` (as .pre-commit-hooks.yaml says),
+// pre-commit runs them from the repository's root, and the diagnostics
+// name files from there (config/agents/ann.cue), paths a reader can open;
+// they named them from the config root (agents/ann.cue).
+func TestPreCommitSubfolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds charter and drives pre-commit: the full run (go test ./...) runs it")
+	}
+	preCommit := need(t, "pre-commit")
+	need(t, "git")
+	tmp := t.TempDir()
+	charter := filepath.Join(tmp, "bin", "charter")
+	if out, err := exec.Command("go", "build", "-o", charter, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var local []map[string]any
+	for _, h := range readHooks(t) {
+		args := strings.Fields(h.Entry)
+		local = append(local, map[string]any{
+			"id": h.ID, "name": h.Name, "entry": charter + " " + strings.Join(args[1:], " "), "args": []string{"-C", "config"},
+			"language": "system", "pass_filenames": *h.PassFilenames, "always_run": *h.AlwaysRun,
+		})
+	}
+	config, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": local}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(tmp, "repo")
+	if _, err := starter.Write(filepath.Join(repo, "config")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".pre-commit-config.yaml"), config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GIT_AUTHOR_NAME=Ada Author", "GIT_AUTHOR_EMAIL=ada@example.com",
+		"GIT_COMMITTER_NAME=Cy Committer", "GIT_COMMITTER_EMAIL=cy@example.com", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"PRE_COMMIT_HOME="+filepath.Join(tmp, "pre-commit-home"), "PRE_COMMIT_COLOR=never", "NO_COLOR=1")
+	run := func(name string, args ...string) (string, error) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = repo
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, args := range [][]string{{"git", "init", "-q", "-b", "main"}, {preCommit, "install"}, {"git", "add", "-A"}, {"git", "commit", "-q", "-m", "starter"}} {
+		if out, err := run(args[0], args[1:]...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	ann := filepath.Join(repo, "config", "agents", "ann.cue")
+	src, err := os.ReadFile(ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ann, []byte(strings.Replace(string(src), `formatting: "plain"`, `formatting: "plane"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run("git", "add", "-A"); err != nil {
+		t.Fatal(err, out)
+	}
+	out, err := run("git", "commit", "-q", "-m", "bad")
+	if err == nil {
+		t.Fatalf("a bad staged change was committed:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^config/agents/ann\.cue:[0-9]+:[0-9]+: error: \[unknown-option\]`).MatchString(out) {
+		t.Errorf("want the diagnostic at config/agents/ann.cue, the path from where pre-commit runs:\n%s", out)
 	}
 }

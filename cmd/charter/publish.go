@@ -84,7 +84,7 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if o.format == "json" {
 		return writeJSON(g.stdout, pub)
 	}
-	fmt.Fprintf(g.stdout, "published %s\ndigest: %s\n", pub.Reference, pub.Digest)
+	textf(g.stdout, "published %s\ndigest: %s\n", pub.Reference, pub.Digest)
 	if pub.Uploaded == 0 {
 		g.summaryf(g.stdout, "unchanged: the registry had every blob already\n")
 	}

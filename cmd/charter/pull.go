@@ -85,7 +85,7 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 			Source *bundle.Source `json:"source,omitempty"`
 		}{p, o.out, len(p.Tree), p.Manifest.Source})
 	}
-	fmt.Fprintf(g.stdout, "pulled %s\ndigest: %s\n", p.Reference, p.Digest)
+	textf(g.stdout, "pulled %s\ndigest: %s\n", p.Reference, p.Digest)
 	g.summaryf(g.stdout, "wrote %s: %d files, verified against manifest.json\n", o.out, len(p.Tree))
 	return nil
 }

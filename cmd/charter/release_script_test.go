@@ -149,8 +149,8 @@ func scriptReplace(ts *testscript.TestScript, neg bool, args []string) {
 // artifactType; `pushartifact future REPO:TAG` a charter bundle whose
 // schema version (annotation and manifest.json) is 99.
 func scriptPushArtifact(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 || args[0] != "foreign" && args[0] != "future" {
-		ts.Fatalf("usage: pushartifact foreign|future REPO:TAG")
+	if neg || len(args) != 2 || args[0] != "foreign" && args[0] != "future" && args[0] != "layout" {
+		ts.Fatalf("usage: pushartifact foreign|future|layout REPO:TAG")
 	}
 	ref, err := registry.ParseReference(ts.Getenv("REGISTRY") + "/" + args[1])
 	ts.Check(err)
@@ -160,16 +160,28 @@ func scriptPushArtifact(ts *testscript.TestScript, neg bool, args []string) {
 	ctx := context.Background()
 	var opts oras.PackManifestOptions
 	artifactType := "application/vnd.example.thing"
-	if args[0] == "future" {
+	if args[0] == "future" || args[0] == "layout" {
 		artifactType = oci.ArtifactType
 		manifest := []byte(`{"schema_version":"99","files":[]}`)
+		tree := bundle.Tree{"manifest.json": manifest}
+		if args[0] == "layout" {
+			// A charter bundle, by its manifest, that writes .git/config.
+			hook := []byte("[core]\n\thooksPath = /tmp/evil\n")
+			sum := sha256.Sum256(hook)
+			manifest = []byte(fmt.Sprintf(`{"schema_version":"1","charter_version":"x","cue_version":"y","files":[{"path":".git/config","sha256":"%x","size":%d}]}`, sum, len(hook)))
+			tree = bundle.Tree{"manifest.json": manifest, ".git/config": hook}
+		}
 		var archive bytes.Buffer
-		ts.Check(bundle.WriteArchive(&archive, bundle.Tree{"manifest.json": manifest}, time.Unix(0, 0)))
+		ts.Check(bundle.WriteArchive(&archive, tree, time.Unix(0, 0)))
 		cfg, err := oras.PushBytes(ctx, repo, oci.ConfigMediaType, manifest)
 		ts.Check(err)
 		layer, err := oras.PushBytes(ctx, repo, oci.LayerMediaType, archive.Bytes())
 		ts.Check(err)
-		opts = oras.PackManifestOptions{ConfigDescriptor: &cfg, Layers: []ocispec.Descriptor{layer}, ManifestAnnotations: map[string]string{oci.AnnotationSchemaVersion: "99"}}
+		schema := "99"
+		if args[0] == "layout" {
+			schema = "1"
+		}
+		opts = oras.PackManifestOptions{ConfigDescriptor: &cfg, Layers: []ocispec.Descriptor{layer}, ManifestAnnotations: map[string]string{oci.AnnotationSchemaVersion: schema}}
 	}
 	desc, err := oras.PackManifest(ctx, repo, oras.PackManifestVersion1_1, artifactType, opts)
 	ts.Check(err)

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -71,7 +73,9 @@ func runRender(g *globals, o *renderOptions, id string) error {
 			return err
 		}
 	} else {
-		fmt.Fprint(g.stdout, text)
+		// Line feeds are the prompt's own; every other control or
+		// invisible character is shown escaped (prompt.md holds them).
+		fmt.Fprint(g.stdout, diag.Escape(text, "\n"))
 	}
 	if missing != nil && len(o.vars) > 0 {
 		fmt.Fprintf(g.stderr, "charter: %v; give each with --var NAME=VALUE\n", missing)
@@ -97,13 +101,20 @@ func checkVariables(a *compiler.Agent, values map[string]string) error {
 // writeSources prints each line of the prompt, filled, beside where it
 // comes from (--sources).
 func writeSources(g *globals, a *compiler.Agent, p *render.Prompt, values map[string]string) error {
-	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-	for _, line := range p.Lines {
+	filled := make([]string, len(p.Lines))
+	for i, line := range p.Lines {
 		lt, err := render.Fill(a, line.Text, values)
 		if err != nil && !errors.As(err, new(*render.MissingVariableError)) {
 			return err
 		}
-		fmt.Fprintf(tw, "%s\t| %s\n", line.Source, lt)
+		filled[i] = lt
+	}
+	// Each line is printed after its source: the redacting writer would
+	// see a PEM key's body lines apart from its header.
+	filled = secret.RedactLines(filled)
+	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	for i, line := range p.Lines {
+		textf(tw, "%s\t| %s\n", line.Source, filled[i])
 	}
 	return tw.Flush()
 }

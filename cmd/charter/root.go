@@ -130,10 +130,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	ee := asExit(err)
 	if ee.err != nil {
-		fmt.Fprintf(stderr, "charter: %v\n", ee.err)
+		textf(stderr, "charter: %v\n", ee.err)
 	}
 	if ee.hint != "" {
-		fmt.Fprintf(stderr, "hint: %s\n", ee.hint)
+		textf(stderr, "hint: %s\n", ee.hint)
 	}
 	if claudeCodeHook(args) {
 		// Claude Code lets a call through when a hook exits 1 and reads
@@ -208,7 +208,16 @@ identity across Git history.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files")
+	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files (default: the nearest folder up from here with cue.mod, as cue finds a module)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		// Without -C the config root is found upward, as cue and git
+		// find theirs: charter run in agents/ reads the whole repository.
+		// init starts a repository where it is told.
+		if !cmd.Flags().Changed("dir") && cmd.Name() != "init" {
+			g.dir = source.FindRoot(g.dir)
+		}
+		return nil
+	}
 	registerTermFlags(root, g)
 	root.SetFlagErrorFunc(flagError)
 	// charter --version, as most tools have it: the first line of charter

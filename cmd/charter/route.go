@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"text/tabwriter"
 
@@ -71,7 +70,7 @@ func runRoute(g *globals, o *routeOptions) error {
 	}
 	w := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
 	for _, rt := range ranked {
-		fmt.Fprintf(w, "%s\t%.4f\t= primary %.4f + secondary %.4f + tags %.4f\t%s\n", rt.Agent, rt.Score, rt.Primary, rt.Secondary, rt.Tags, strings.Join(rt.Matched, ", "))
+		textf(w, "%s\t%.4f\t= primary %.4f + secondary %.4f + tags %.4f\t%s\n", rt.Agent, rt.Score, rt.Primary, rt.Secondary, rt.Tags, strings.Join(rt.Matched, ", "))
 	}
 	return w.Flush()
 }

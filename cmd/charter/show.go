@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,9 @@ func newShowCmd(g *globals) *cobra.Command {
 		Short: "Print one agent, resolved, as of the working tree, a commit or a version",
 		Long: `show prints the resolved agent (agent.json of the bundle) as of the working
 tree, of a Git revision (coder@v1.2.0, coder@HEAD~3) or of one of its
-versions as charter log numbers them (coder@v2).
+versions as charter log numbers them (coder@v2): the agent as that
+version's commit saved it, with its number (version), as build --rev
+writes agent.json.
 
 show --repo prints instead the repository's whole value as JSON: the
 standard library and your files unified, the document that
@@ -119,7 +122,11 @@ func showVersion(g *globals, id, at string) (map[string]any, error) {
 	if v.Removed {
 		return nil, usage("%s@v%d is the version that removed the agent (commit %s)", id, n, v.Entry.Commit.String()[:12])
 	}
-	return v.Doc, nil
+	// The document as that version's commit saved it, with its number,
+	// as build --rev writes agent.json.
+	doc := maps.Clone(v.Doc)
+	doc["version"] = n
+	return doc, nil
 }
 
 func isVersion(s string) bool {
@@ -145,7 +152,11 @@ func showAt(g *globals, src revision.Source, id string) (map[string]any, error) 
 		return nil, err
 	}
 	if doc == nil {
-		return nil, unknownName("agent at "+rev.Name, id, model.Sorted(prog.Config.Agents))
+		where := "at " + rev.Name
+		if rev.Name == "the working tree" {
+			where = "in the working tree"
+		}
+		return nil, unknownNameIn("agent", id, where, model.Sorted(prog.Config.Agents))
 	}
 	return doc, nil
 }

@@ -62,7 +62,8 @@ func runSite(g *globals, o *siteOptions) error {
 	if o.out == "" {
 		return usage("--out is required: name the directory to write the site into, such as --out public")
 	}
-	if err := bundle.CheckOutput(o.out, g.dir, "the site", "a site charter site wrote (its index.html is not charter's)", site.IsSite); err != nil {
+	isSite := func(dir string) (bool, string) { return site.IsSite(dir), "its index.html is not charter's" }
+	if err := bundle.CheckOutput(o.out, g.dir, "the site", "a site charter site wrote", isSite); err != nil {
 		return err
 	}
 	opts := site.Options{Dir: g.dir, Rev: o.rev, History: o.history}
@@ -84,7 +85,7 @@ func runSite(g *globals, o *siteOptions) error {
 		return err
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(g.stderr, "charter: %s\n", n)
+		textf(g.stderr, "charter: %s\n", n)
 	}
 	if err := bundle.WriteDir(o.out, res.Files); err != nil {
 		return withHint(fmt.Errorf("writing %s: %v", o.out, err), "the previous site, if any, is untouched")

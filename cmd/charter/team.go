@@ -67,7 +67,7 @@ func runTeam(g *globals, o *teamOptions, a, b string) error {
 	if o.format == "json" {
 		return writeJSON(g.stdout, bd)
 	}
-	fmt.Fprintf(g.stdout, "%s and %s: %.4f\n", a, b, bd.Score)
+	textf(g.stdout, "%s and %s: %.4f\n", a, b, bd.Score)
 	w := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "  big five\t%.4f\tx %.1f\n", bd.BigFive, team.WeightBigFive)
 	fmt.Fprintf(w, "  collaboration\t%.4f\tx %.1f\n", bd.Collaboration, team.WeightCollaboration)
@@ -76,7 +76,7 @@ func runTeam(g *globals, o *teamOptions, a, b string) error {
 		return err
 	}
 	for _, rel := range bd.Relations {
-		fmt.Fprintf(g.stdout, "  %s\n", rel)
+		textf(g.stdout, "  %s\n", rel)
 	}
 	return nil
 }

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -55,6 +56,38 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// writeConfigDiagnostics prints diagnostics about the config root's files
+// in text form to stderr, their files relative to the directory charter
+// was started in: with -C config, from the repository's root (where
+// pre-commit runs hooks), agents/a.cue is config/agents/a.cue; run in
+// agents/, a.cue: paths the terminal, the editor and the reader can open.
+// Started in the config root, the paths are as they were.
+func writeConfigDiagnostics(g *globals, ds []diag.Diagnostic) error {
+	wd, err1 := os.Getwd()
+	root, err2 := filepath.Abs(g.dir)
+	if err1 != nil || err2 != nil || wd == root {
+		return writeTextDiagnostics(g, ds)
+	}
+	// Only a config root below the working directory, or above it (found
+	// upward), is named from there; one elsewhere (-C /other/place) keeps
+	// the paths from the config root, not ../../../other/place/...
+	if rel, err := filepath.Rel(wd, root); err != nil || strings.HasPrefix(rel, "..") && strings.Trim(filepath.ToSlash(rel), "./") != "" {
+		return writeTextDiagnostics(g, ds)
+	}
+	out := make([]diag.Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = d
+		// "<charter>/stdlib/..." names charter's own files.
+		if d.File == "" || strings.HasPrefix(d.File, "<") {
+			continue
+		}
+		if rel, err := filepath.Rel(wd, filepath.Join(root, filepath.FromSlash(d.File))); err == nil {
+			out[i].File = filepath.ToSlash(rel)
+		}
+	}
+	return writeTextDiagnostics(g, out)
+}
+
 // writeTextDiagnostics prints diagnostics in text form to stderr, coloured
 // when stderr is a terminal (see colorFor). validate and lint share it.
 func writeTextDiagnostics(g *globals, ds []diag.Diagnostic) error {
@@ -62,10 +95,10 @@ func writeTextDiagnostics(g *globals, ds []diag.Diagnostic) error {
 }
 
 // summaryf prints an ok or summary line ("ok: 2 agents ...", "charter: 3
-// errors") to w, unless --quiet.
+// errors") to w, unless --quiet, its arguments escaped as textf does.
 func (g *globals) summaryf(w io.Writer, format string, args ...any) {
 	if g.quiet {
 		return
 	}
-	fmt.Fprintf(w, format, args...)
+	textf(w, format, args...)
 }

@@ -107,26 +107,28 @@ func writeTests(g *globals, o *testOptions, runs []ruletest.Run, failed int) err
 func writeTestText(g *globals, o *testOptions, runs []ruletest.Run, failed int) {
 	for _, r := range runs {
 		if o.verbose {
-			fmt.Fprintf(g.stdout, "=== RUN   %s\n", r.Name)
+			textf(g.stdout, "=== RUN   %s\n", r.Name)
 		}
 		secs := r.Duration.Seconds()
 		switch {
 		case r.Error != "":
-			fmt.Fprintf(g.stdout, "--- FAIL: %s (%.2fs)\n    %s\n", r.Name, secs, r.Error)
+			textf(g.stdout, "--- FAIL: %s (%.2fs)\n    %s\n", r.Name, secs, r.Error)
 		case !r.Passed:
-			fmt.Fprintf(g.stdout, "--- FAIL: %s (%.2fs)\n", r.Name, secs)
+			textf(g.stdout, "--- FAIL: %s (%.2fs)\n", r.Name, secs)
+			// The result's lines are its own; the values in them (tool
+			// names, rule ids) are escaped where it is written.
 			for _, line := range strings.Split(strings.TrimRight(r.Result.String(), "\n"), "\n") {
-				fmt.Fprintf(g.stdout, "    %s\n", line)
+				textf(g.stdout, "    %s\n", line)
 			}
 		case o.verbose:
-			fmt.Fprintf(g.stdout, "--- PASS: %s (%.2fs)\n", r.Name, secs)
+			textf(g.stdout, "--- PASS: %s (%.2fs)\n", r.Name, secs)
 		}
 		for _, ch := range r.Changed {
 			if ch.Call < 0 {
-				fmt.Fprintf(g.stdout, "    against %s: %s\n", o.against, ch.Tool)
+				textf(g.stdout, "    against %s: %s\n", o.against, ch.Tool)
 				continue
 			}
-			fmt.Fprintf(g.stdout, "    changed against %s: %s call %d (%s): here %s, at %s %s\n",
+			textf(g.stdout, "    changed against %s: %s call %d (%s): here %s, at %s %s\n",
 				o.against, r.Name, ch.Call, ch.Tool, ruletest.Fires(ch.Here), o.against, ruletest.Fires(ch.There))
 		}
 	}

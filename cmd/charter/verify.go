@@ -56,11 +56,11 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 		}
 	} else {
 		for _, p := range r.ManifestProblems {
-			fmt.Fprintf(g.stdout, "%s/manifest.json: %s\n", dir, p)
+			textf(g.stdout, "%s/manifest.json: %s\n", dir, p)
 		}
 		for _, c := range r.Cards {
 			if c.Error != "" {
-				fmt.Fprintf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
+				textf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
 			}
 		}
 	}
@@ -71,7 +71,7 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 		}
 	}
 	if !r.OK {
-		g.summaryf(g.stderr, "charter: %s does not verify: %d file problems, %d of %s\n", dir, len(r.ManifestProblems), r.BadCards, plural(len(r.Cards), "card"))
+		g.summaryf(g.stderr, "charter: %s does not verify: %s, %d of %s not verified\n", dir, plural(len(r.ManifestProblems), "file problem"), r.BadCards, plural(len(r.Cards), "card"))
 		return findings()
 	}
 	if o.format == "text" {

@@ -1,15 +1,20 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/fieldpath"
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/output/secret"
 )
 
 func newWhyCmd(g *globals) *cobra.Command {
@@ -24,7 +29,9 @@ agent's presets, the agent) and which one won, each with file:line. For
 tools.TOOL it says whether the agent may call the tool, which behavior
 provides it and, when it may not, the declaration that took it away. For
 any other field of the agent (model.temperature, personality.openness,
-profile) it says where the value is declared.`,
+skills.primary[0].name) it gives the resolved value and where it is
+declared; a path the agent has no value at is an error naming the closest
+one.`,
 		Example: `  charter why planner behavior.scheduling.ambiguous_time
   charter why coder model.temperature
   charter why ravi tools.write_file`,
@@ -50,16 +57,115 @@ func runWhy(g *globals, id, path, format string) error {
 	if done, err := whyTypeDefault(g, prog, a, parts, path, format); done || err != nil {
 		return err
 	}
-	full := append([]string{"agents", id}, parts...)
+	labels := pathLabels(parts)
+	value, err := agentValue(prog, a, labels)
+	if err != nil {
+		return err
+	}
+	full := append([]string{"agents", id}, labels...)
 	pos := prog.Locate(full...)
-	if pos.File == "" {
-		return usage("agent %s has no value at %s", id, path)
-	}
 	if format == "json" {
-		return writeJSON(g.stdout, map[string]any{"agent": id, "path": path, "pos": pos})
+		return writeJSON(g.stdout, map[string]any{"agent": id, "path": path, "value": value, "pos": pos})
 	}
-	fmt.Fprintf(g.stdout, "%s is declared at %s\n", fieldpath.Path(full), pos)
+	b, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	textf(g.stdout, "%s: %s = %s\n", id, fieldpath.Path(labels), string(b))
+	if pos.File != "" {
+		textf(g.stdout, "  declared at %s\n", pos)
+	}
 	return nil
+}
+
+// pathLabels splits the parts of a dotted path into labels, a list's
+// index its own ("primary[0]": primary, [0]).
+func pathLabels(parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		for {
+			i := strings.IndexByte(p, '[')
+			if i <= 0 || !strings.HasSuffix(p, "]") {
+				break
+			}
+			out = append(out, p[:i])
+			p = p[i:]
+			if j := strings.IndexByte(p, ']'); j >= 0 && j < len(p)-1 {
+				out = append(out, p[:j+1])
+				p = p[j+1:]
+				continue
+			}
+			break
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// agentValue returns the value of agent a at labels: in its resolved
+// document (agent.json), or else in its declaration, a credential held by
+// a field named like one redacted. A path it has no value at is a usage
+// error naming the closest path, or the fields there are.
+func agentValue(prog *compiler.Program, a *compiler.Agent, labels []string) (any, error) {
+	doc, err := bundle.AgentDocIn(prog, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	var decl map[string]any
+	if b, err := json.Marshal(prog.Config.Agents[a.ID]); err == nil {
+		json.Unmarshal(b, &decl)
+	}
+	for _, root := range []any{doc, decl} {
+		if v, ok := lookupValue(secret.RedactNamed(root), labels); ok {
+			return v, nil
+		}
+	}
+	var paths []string
+	collectPaths(nil, doc, &paths)
+	want := fieldpath.Path(labels).String()
+	if c, ok := validate.Closest(want, paths); ok {
+		return nil, usage("agent %s has no value at %s; did you mean %q?", a.ID, want, c)
+	}
+	return nil, usage("agent %s has no value at %s; its fields include: %s", a.ID, want, strings.Join(model.Sorted(doc), ", "))
+}
+
+// lookupValue follows labels (field names, list indices as [i]) into v.
+func lookupValue(v any, labels []string) (any, bool) {
+	for _, l := range labels {
+		switch x := v.(type) {
+		case map[string]any:
+			e, ok := x[l]
+			if !ok {
+				return nil, false
+			}
+			v = e
+		case []any:
+			if !fieldpath.IsIndex(l) {
+				return nil, false
+			}
+			i, _ := strconv.Atoi(l[1 : len(l)-1])
+			if i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// collectPaths lists the dotted paths of v's fields (not into lists).
+func collectPaths(prefix []string, v any, out *[]string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for k, e := range m {
+		p := append(slices.Clone(prefix), k)
+		*out = append(*out, fieldpath.Path(p).String())
+		collectPaths(p, e, out)
+	}
 }
 
 func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category, setting, format string) error {
@@ -81,11 +187,11 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 		return writeJSON(g.stdout, map[string]any{"agent": a.ID, "path": "behavior." + category + "." + setting,
 			"value": rs.Value.String(), "text": rs.Text, "steps": steps})
 	}
-	fmt.Fprintf(g.stdout, "%s: behavior.%s.%s = %s\n", a.ID, category, setting, rs.Value)
+	textf(g.stdout, "%s: behavior.%s.%s = %s\n", a.ID, category, setting, rs.Value)
 	if rs.Text != "" {
-		fmt.Fprintf(g.stdout, "  prompt line: %s\n", strings.ReplaceAll(rs.Line, "{text}", rs.Text))
+		textf(g.stdout, "  prompt line: %s\n", strings.ReplaceAll(rs.Line, "{text}", rs.Text))
 	}
-	fmt.Fprintf(g.stdout, "  decided by %s\n", prog.Describe(rs.Origin))
+	textf(g.stdout, "  decided by %s\n", prog.Describe(rs.Origin))
 	fmt.Fprintf(g.stdout, "layers, in the order they apply (the last one wins):\n")
 	for _, st := range steps {
 		mark := " "
@@ -96,7 +202,7 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 		if st.Name != "" {
 			who += " " + st.Name
 		}
-		fmt.Fprintf(g.stdout, "  %s %-28s %-18s %s\n", mark, who, st.Value, st.Pos)
+		textf(g.stdout, "  %s %-28s %-18s %s\n", mark, who, st.Value, st.Pos)
 	}
 	return nil
 }

@@ -41,46 +41,46 @@ func whyTool(g *globals, prog *compiler.Program, a *compiler.Agent, tool, format
 		if !ans.Callable {
 			state = "may not call it"
 		}
-		fmt.Fprintf(g.stdout, "%s: tools.%s: %s\n", a.ID, tool, state)
+		textf(g.stdout, "%s: tools.%s: %s\n", a.ID, tool, state)
 		desc := ""
 		if t, ok := toolDescription(prog, ans.Tool); ok {
 			desc = " (" + strings.TrimSuffix(t, ".") + ")"
 		}
-		fmt.Fprintf(g.stdout, "  %s is %s's name for %s%s: eval and the hook judge it as %s\n", ans.RuntimeName, ans.Runtime, ans.Tool, desc, ans.Tool)
+		textf(g.stdout, "  %s is %s's name for %s%s: eval and the hook judge it as %s\n", ans.RuntimeName, ans.Runtime, ans.Tool, desc, ans.Tool)
 		tool = ans.Tool
 	}
 	switch {
 	case ans.NotProvided:
 		if ans.RuntimeName == "" {
-			fmt.Fprintf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
+			textf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
 		}
 		if ex.By != "" {
-			fmt.Fprintf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
+			textf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
 		} else {
-			fmt.Fprintf(g.stdout, "  denied: %s\n", ex.Reason)
+			textf(g.stdout, "  denied: %s\n", ex.Reason)
 		}
-		fmt.Fprintf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
+		textf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
 		return nil
 	case !ans.Callable:
 		if ans.RuntimeName == "" {
-			fmt.Fprintf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
+			textf(g.stdout, "%s: tools.%s: may not call it\n", a.ID, tool)
 		}
-		fmt.Fprintf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
+		textf(g.stdout, "  removed by %s: %s\n", ex.Declaration(), ex.Reason)
 	case ans.RuntimeName != "":
 		if a.Decl.Tools.Allowed != nil {
-			fmt.Fprintf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
+			textf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
 		}
 	default:
-		fmt.Fprintf(g.stdout, "%s: tools.%s: may call it\n", a.ID, tool)
+		textf(g.stdout, "%s: tools.%s: may call it\n", a.ID, tool)
 		if a.Decl.Tools.Allowed != nil {
-			fmt.Fprintf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
+			textf(g.stdout, "  admitted by tools.allowed at %s\n", a.ToolsDeclaredAt["tools.allowed"])
 		}
 	}
-	fmt.Fprintf(g.stdout, "  provided by behavior %s (%s)\n", ans.Behavior, ans.ProvidedAt)
+	textf(g.stdout, "  provided by behavior %s (%s)\n", ans.Behavior, ans.ProvidedAt)
 	if level := a.Decl.Tools.AccessLevel; level != "" {
-		fmt.Fprintf(g.stdout, "  access level %s (%s)\n", level, a.ToolsDeclaredAt["tools.access_level"])
+		textf(g.stdout, "  access level %s (%s)\n", level, a.ToolsDeclaredAt["tools.access_level"])
 	}
-	fmt.Fprintf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
+	textf(g.stdout, "  Claude Code names: %s\n", model.NameList(ans.ClaudeCodeNames))
 	return nil
 }
 

@@ -21,7 +21,7 @@ type Card struct {
 	Capabilities        Capabilities `json:"capabilities"`
 	DefaultInputModes   []string     `json:"defaultInputModes"`
 	DefaultOutputModes  []string     `json:"defaultOutputModes"`
-	Skills              []Skill      `json:"skills"`
+	Skills              []Skill      `json:"skills,omitempty"`
 }
 
 // Interface is one way to reach the agent.
@@ -41,7 +41,7 @@ type Provider struct {
 type Capabilities struct {
 	Streaming         bool     `json:"streaming"`
 	PushNotifications bool     `json:"pushNotifications"`
-	Extensions        []string `json:"extensions"`
+	Extensions        []string `json:"extensions,omitempty"`
 	ExtendedAgentCard bool     `json:"extendedAgentCard"`
 }
 
@@ -50,7 +50,7 @@ type Skill struct {
 	ID          string   `json:"id"`
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
-	Tags        []string `json:"tags"`
+	Tags        []string `json:"tags,omitempty"`
 	Examples    []string `json:"examples,omitempty"`
 	InputModes  []string `json:"inputModes,omitempty"`
 	OutputModes []string `json:"outputModes,omitempty"`
@@ -183,7 +183,7 @@ type CardV03 struct {
 	Capabilities                      CapabilitiesV03 `json:"capabilities"`
 	DefaultInputModes                 []string        `json:"defaultInputModes"`
 	DefaultOutputModes                []string        `json:"defaultOutputModes"`
-	Skills                            []Skill         `json:"skills"`
+	Skills                            []Skill         `json:"skills,omitempty"`
 	SupportsAuthenticatedExtendedCard bool            `json:"supportsAuthenticatedExtendedCard,omitempty"`
 }
 

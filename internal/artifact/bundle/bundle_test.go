@@ -132,11 +132,31 @@ func TestCard(t *testing.T) {
 		t.Errorf("interface = %v", iface)
 	}
 	skill := card["skills"].([]any)[0].(map[string]any)
-	for _, f := range []string{"id", "name", "description", "tags"} {
+	for _, f := range []string{"id", "name", "description"} {
 		if _, ok := skill[f]; !ok {
 			t.Errorf("skill lacks required field %s", f)
 		}
 	}
+	// A card holds no empty list: the A2A SDKs drop them before they
+	// verify a signature, so a card that holds one signs what they do not
+	// read (lint's skill-without-tags says a skill should have tags).
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if l, ok := e.([]any); ok && len(l) == 0 {
+					t.Errorf("card.json holds an empty list: %s", k)
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(card)
 }
 
 func TestTeam(t *testing.T) {
@@ -220,8 +240,22 @@ func TestCheckOut(t *testing.T) {
 	os.MkdirAll(notBundle, 0o755)
 	os.WriteFile(filepath.Join(notBundle, "x.md"), nil, 0o644)
 	oldBundle := filepath.Join(root, "dist")
-	os.MkdirAll(oldBundle, 0o755)
-	os.WriteFile(filepath.Join(oldBundle, "manifest.json"), nil, 0o644)
+	if err := WriteDir(oldBundle, Tree{"a.json": []byte("{}"), "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	// Only a file named manifest.json: a web app's, not a bundle.
+	app := filepath.Join(root, "app")
+	os.MkdirAll(app, 0o755)
+	os.WriteFile(filepath.Join(app, "manifest.json"), []byte(`{"name": "app"}`), 0o644)
+	// A bundle with a file it does not list, or one it lists missing.
+	extra := filepath.Join(root, "extra")
+	if err := WriteDir(extra, Tree{"a.json": []byte("{}"), "notes.txt": nil, "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(root, "missing")
+	if err := WriteDir(missing, Tree{"manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		out, want string
 	}{
@@ -231,7 +265,10 @@ func TestCheckOut(t *testing.T) {
 		{cfg, "config root"},
 		{root, "config root"},
 		{file, "is a file"},
-		{notBundle, "not a charter bundle"},
+		{notBundle, "not a charter bundle (it has no manifest.json)"},
+		{app, "not a charter bundle (manifest.json is not charter's: json: unknown field \"name\")"},
+		{extra, "not a charter bundle (notes.txt is not in its manifest.json)"},
+		{missing, "not a charter bundle (a.json, which its manifest.json lists, is missing)"},
 	} {
 		err := CheckOut(tc.out, cfg)
 		switch {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -35,10 +36,22 @@ func Archive(t Tree, mtime time.Time) ([]byte, error) {
 // is about 50 MB.)
 const MaxSize = 256 << 20
 
-// ReadArchive reads a tar.gz that WriteArchive wrote (or any with only
-// folders and regular files under clean relative paths) into a tree. It
-// refuses links, devices, sparse files, absolute or ".." paths, a path
-// given twice, and more than MaxSize bytes of content.
+// maxEntries bounds the entries of an archive ReadArchive reads: a
+// bundle of 10,000 agents has about 30,000 files.
+var maxEntries = 100_000
+
+// layout matches the path of every file a bundle holds (docs/bundle.md):
+// an agent id and a profile name are slugs.
+var layout = regexp.MustCompile(`^(?:manifest|categories|flows|team)\.json$|^profiles/[a-z0-9][a-z0-9_-]*\.json$|^agents/[a-z0-9][a-z0-9_-]*/(?:agent\.json|prompt\.md|card\.json)$`)
+
+// InLayout reports whether name is the path of a file a bundle holds.
+func InLayout(name string) bool { return layout.MatchString(name) }
+
+// ReadArchive reads a tar.gz that WriteArchive wrote into a tree. It
+// refuses any file but those of a bundle's layout (InLayout: no
+// .git/config, no name holding a line feed or an escape sequence), links,
+// devices, sparse files, a path given twice, more than maxEntries entries
+// and more than MaxSize bytes of content.
 func ReadArchive(r io.Reader) (Tree, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
@@ -52,13 +65,16 @@ func ReadArchive(r io.Reader) (Tree, error) {
 	t := Tree{}
 	folded := map[string]string{} // lower-cased path: the path
 	var total int64
-	for {
+	for entries := 0; ; entries++ {
 		h, err := tr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading the archive: %v", err)
+		}
+		if entries == maxEntries {
+			return nil, fmt.Errorf("archive holds more than %d entries, more than a bundle may", maxEntries)
 		}
 		name := strings.TrimSuffix(h.Name, "/")
 		// A backslash is a separator on Windows, where ..\ climbs out.
@@ -71,6 +87,9 @@ func ReadArchive(r io.Reader) (Tree, error) {
 		case tar.TypeReg:
 		default:
 			return nil, fmt.Errorf("archive entry %s is not a regular file or folder (type %q)", name, h.Typeflag)
+		}
+		if !InLayout(name) {
+			return nil, fmt.Errorf("archive entry %q is not a file of a bundle (manifest.json, categories.json, flows.json, team.json, profiles/NAME.json, agents/ID/agent.json, prompt.md or card.json)", name)
 		}
 		for k := range h.PAXRecords {
 			if strings.HasPrefix(k, "GNU.sparse.") {

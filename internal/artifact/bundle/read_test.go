@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,9 +93,16 @@ func TestReadArchiveRefuses(t *testing.T) {
 		{"dot dot", tarGz(t, reg("../escape")), `"../escape" is not a clean relative path`},
 		{"absolute", tarGz(t, reg("/etc/passwd")), "is not a clean relative path"},
 		{"symlink", tarGz(t, &tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}), "link is not a regular file or folder"},
-		{"twice", tarGz(t, reg("a"), reg("a")), "archive entry a appears twice"},
-		// On macOS and Windows the second would overwrite the first.
-		{"case", tarGz(t, reg("agents/ann/card.json"), reg("agents/Ann/card.json")), "archive entries agents/Ann/card.json and agents/ann/card.json differ only in case"},
+		{"twice", tarGz(t, reg("team.json"), reg("team.json")), "archive entry team.json appears twice"},
+		// On macOS and Windows the second would overwrite the first: an
+		// agent id is lower case.
+		{"case", tarGz(t, reg("agents/ann/card.json"), reg("agents/Ann/card.json")), `archive entry "agents/Ann/card.json" is not a file of a bundle`},
+		// Only the files of a bundle's layout: no .git/config, no name
+		// with a line feed or an escape sequence.
+		{"git", tarGz(t, reg(".git/config")), `archive entry ".git/config" is not a file of a bundle`},
+		{"other", tarGz(t, reg("agents/ann/run.sh")), `archive entry "agents/ann/run.sh" is not a file of a bundle`},
+		{"newline", tarGz(t, reg("agents/a\nb/agent.json")), `archive entry "agents/a\nb/agent.json" is not a file of a bundle`},
+		{"escape", tarGz(t, reg("profiles/\x1b[2J.json")), `archive entry "profiles/\x1b[2J.json" is not a file of a bundle`},
 		// A separator on Windows: ..\ would climb out of --out there.
 		{"backslash", tarGz(t, reg(`..\escape`)), `"..\\escape" is not a clean relative path`},
 	} {
@@ -107,6 +115,21 @@ func TestReadArchiveRefuses(t *testing.T) {
 	}
 }
 
+// TestReadArchiveCount: an archive of more entries than a bundle may hold
+// is refused before they are read (a 2 MB artifact held 200,015 files).
+func TestReadArchiveCount(t *testing.T) {
+	defer func(n int) { maxEntries = n }(maxEntries)
+	maxEntries = 10
+	var hs []*tar.Header
+	for i := range 11 {
+		hs = append(hs, &tar.Header{Name: fmt.Sprintf("agents/a%d/agent.json", i), Typeflag: tar.TypeReg, Size: 1, Mode: 0o644})
+	}
+	_, err := ReadArchive(bytes.NewReader(tarGz(t, hs...)))
+	if err == nil || !strings.Contains(err.Error(), "archive holds more than 10 entries") {
+		t.Errorf("ReadArchive = %v", err)
+	}
+}
+
 // TestReadArchiveExpands: however well the input compresses, ReadArchive
 // stops reading once it has inflated more than a bundle may hold (here a
 // small limit and zeros after the archive's end).
@@ -116,7 +139,7 @@ func TestReadArchiveExpands(t *testing.T) {
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
-	tw.WriteHeader(&tar.Header{Name: "a", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644})
+	tw.WriteHeader(&tar.Header{Name: "team.json", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644})
 	tw.Write([]byte("x"))
 	tw.Close()
 	gz.Write(make([]byte, 1<<20))

@@ -40,19 +40,83 @@ func (e *OutError) Error() string {
 
 // CheckOut refuses an output directory that would destroy something: a
 // file, the config root or a directory that holds it, or an existing
-// directory that is not a previous bundle (has no manifest.json).
+// directory that is not a previous bundle (IsBundle).
 func CheckOut(out, configRoot string) error {
-	return CheckOutput(out, configRoot, "the bundle", "a charter bundle (it has no manifest.json)", func(dir string) bool {
-		_, err := os.Stat(filepath.Join(dir, "manifest.json"))
-		return err == nil
+	return CheckOutput(out, configRoot, "the bundle", "a charter bundle", IsBundle)
+}
+
+// maxManifest bounds the manifest.json IsBundle reads: one of 10,000
+// agents is about 4 MB.
+const maxManifest = 64 << 20
+
+// IsBundle reports whether dir holds a bundle charter wrote, recognised by
+// what only a bundle has: a manifest.json that ParseManifest accepts
+// (charter's fields, a schema version it reads) and that lists exactly the
+// regular files dir holds, each of its size. A folder that merely holds a
+// file named manifest.json (a web app's, a package's) is none; why says
+// what is not a bundle's.
+func IsBundle(dir string) (ok bool, why string) {
+	fi, err := os.Lstat(filepath.Join(dir, "manifest.json"))
+	switch {
+	case err != nil:
+		return false, "it has no manifest.json"
+	case !fi.Mode().IsRegular() || fi.Size() > maxManifest:
+		return false, "its manifest.json is not a regular file of at most 64 MiB"
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return false, err.Error()
+	}
+	m, err := ParseManifest(b)
+	if err != nil {
+		return false, "manifest.json is not charter's: " + strings.TrimPrefix(err.Error(), "manifest.json: ")
+	}
+	listed := map[string]int{"manifest.json": len(b)}
+	for _, f := range m.Files {
+		listed[f.Path] = f.Size
+	}
+	why = ""
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			return nil
+		}
+		size, ok := listed[rel]
+		fi, ierr := d.Info()
+		switch {
+		case !ok:
+			why = rel + " is not in its manifest.json"
+		case !d.Type().IsRegular() || ierr != nil:
+			why = rel + " is not a regular file"
+		case fi.Size() != int64(size):
+			why = fmt.Sprintf("%s has %d bytes, its manifest.json says %d", rel, fi.Size(), size)
+		default:
+			delete(listed, rel)
+			return nil
+		}
+		return fs.SkipAll
 	})
+	if err != nil {
+		return false, err.Error()
+	}
+	if why != "" {
+		return false, why
+	}
+	for _, p := range model.Sorted(listed) {
+		return false, p + ", which its manifest.json lists, is missing"
+	}
+	return true, ""
 }
 
 // CheckOutput is CheckOut for any tree WriteDir writes: what names it in
 // messages ("the bundle"), kind names a previous one ("a charter
 // bundle"), and ours reports whether a non-empty directory holds one,
-// which may be replaced.
-func CheckOutput(out, configRoot, what, kind string, ours func(dir string) bool) error {
+// which may be replaced, and if not, why.
+func CheckOutput(out, configRoot, what, kind string, ours func(dir string) (bool, string)) error {
 	refuse := func(reason string) error { return &OutError{Dir: out, Reason: reason, What: what} }
 	absOut, err := filepath.Abs(out)
 	if err != nil {
@@ -84,10 +148,14 @@ func CheckOutput(out, configRoot, what, kind string, ours func(dir string) bool)
 	if err != nil {
 		return refuse(err.Error())
 	}
-	if len(entries) == 0 || ours(out) {
+	if len(entries) == 0 {
 		return nil
 	}
-	return refuse(fmt.Sprintf("it is not empty and is not %s, so it may not be replaced; choose an empty or new directory", kind))
+	ok, why := ours(out)
+	if ok {
+		return nil
+	}
+	return refuse(fmt.Sprintf("it is not empty and is not %s (%s), so it may not be replaced; choose an empty or new directory", kind, why))
 }
 
 // errKilled is what writeDir returns when its alive function stops it.
@@ -127,7 +195,7 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 	// Claiming the previous bundle is one rename, so two builds never
 	// share it; only a real folder of ours is claimed.
 	fresh := true // tmp is empty: nothing to compare or remove
-	if fi, err := os.Lstat(prev); err == nil && fi.IsDir() && ours(fi) {
+	if fi, err := os.Lstat(prev); err == nil && fi.IsDir() && ours(fi) && isPrev(prev) {
 		fresh = claim(prev, tmp) != nil
 	}
 
@@ -182,6 +250,18 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 }
 
 const prevIgnore = "# charter's previous bundle, kept to make the next build fast; safe to delete.\n*\n"
+
+// isPrev reports whether dir is a previous tree WriteDir kept: it holds
+// the .gitignore WriteDir writes there. Another folder of that name (a
+// user's) is never taken, since the next write would empty it.
+func isPrev(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, ".gitignore"))
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(prevIgnore)) {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	return err == nil && string(b) == prevIgnore
+}
 
 // writeFiles makes the tree under dir hold exactly t: it writes the files
 // that are missing or differ, and removes everything else. dir may be

@@ -253,6 +253,66 @@ func TestMessages(t *testing.T) {
 			},
 		},
 		{
+			// One mistake, one line, at the wrong-typed value: a value
+			// that reaches the field by reference is named by the
+			// reference, and the path is the field's (it was doubled).
+			name: "type conflict through a reference",
+			files: map[string]string{
+				"y.cue": "package charter\n\nagents: zz_t: {name: \"Z\", type: \"personal_assistant\", personality: openness: 0.6}\n",
+				"z.cue": "package charter\n\nagents: zz_t: personality: openness: agents.zz_t.name\n",
+			},
+			want: []string{
+				`z.cue:3:38: error: [schema] agents.zz_t.personality.openness: conflicting values agents.zz_t.name (a string, set here) and 0.6 (a number, set at y.cue:3:78): want a number from 0 to 1; a field has one value: keep one of them`,
+			},
+		},
+		{
+			// Lists unify element by element: a list written in two
+			// files does not append; both places are half the mistake.
+			name: "a list written in two files",
+			files: map[string]string{
+				"y.cue": "package charter\n\nagents: zz_t: {name: \"Z\", type: \"personal_assistant\", skills: primary: [{id: \"a\", name: \"A\"}]}\n",
+				"z.cue": "package charter\n\nagents: zz_t: skills: primary: [{id: \"a\", name: \"A\"}, {id: \"b\", name: \"B\"}]\n",
+			},
+			want: []string{
+				`y.cue:3:72: error: [schema] agents.zz_t.skills.primary: this list (1 item) and the one at z.cue:3:32 (2 items) are one list written in two places: CUE unifies lists item by item, so lists do not append across files; write the whole list in one place`,
+				`z.cue:3:32: error: [schema] agents.zz_t.skills.primary: this list (2 items) and the one at y.cue:3:72 (1 item) are one list written in two places: CUE unifies lists item by item, so lists do not append across files; write the whole list in one place`,
+			},
+		},
+		{
+			// A reference to nothing made the whole value an error,
+			// which nothing reported: every agent of the repository
+			// vanished and validate said ok.
+			name: "a reference to nothing",
+			files: map[string]string{
+				"a.cue": "package charter\n\nagents: ann: {name: \"Ann\", type: \"personal_assistant\"}\nagents: bob: {name: \"Bob\", type: \"personal_assistant\", description: \"\\(prefix) and \\(nothing)\"}\n",
+			},
+			want: []string{
+				`a.cue:4:72: error: [reference] agents.bob.description: reference "prefix" not found: declare it, or correct the name`,
+				`a.cue:4:86: error: [reference] agents.bob.description: reference "nothing" not found: declare it, or correct the name`,
+			},
+		},
+		{
+			// A test that expects a rule its profile does not have can
+			// never pass: say so, with the closest rule.
+			name: "a test expects a rule its profile lacks",
+			files: map[string]string{
+				"t.cue": "package charter\n\nprofiles: mine: {extends: \"coding\", rules: protect: {rule: \"x\", trigger: \"edit\", action: \"block\", message: \"m\"}}\ntests: t: {profile: \"mine\", calls: [{tool: \"Edit\", args: file_path: \"a\"}], expect: [{call: 0, fires: [{rule: \"read_befor_edit\", action: \"warn\"}, {rule: \"protect\", action: \"block\"}]}]}\n",
+			},
+			want: []string{
+				`t.cue:4:110: error: [reference] tests.t.expect[0].fires[0].rule: unknown rule "read_befor_edit" of profile mine; did you mean "read_before_edit"?`,
+			},
+		},
+		{
+			name: "type conflict through a hidden field",
+			files: map[string]string{
+				"y.cue": "package charter\n\nagents: zz_t: {name: \"Z\", type: \"personal_assistant\", personality: openness: 0.6}\n",
+				"z.cue": "package charter\n\n_x: \"high\"\nagents: zz_t: personality: openness: _x\n",
+			},
+			want: []string{
+				`z.cue:4:38: error: [schema] agents.zz_t.personality.openness: conflicting values _x (a string, set here) and 0.6 (a number, set at y.cue:3:78): want a number from 0 to 1; a field has one value: keep one of them`,
+			},
+		},
+		{
 			name:  "skills: duplicate in a tier and in both tiers",
 			files: agent(base + "\tskills: {primary: [{id: \"a\", name: \"A\"}, {id: \"a\", name: \"A\"}], secondary: [{id: \"a\", name: \"A\"}]}"),
 			want: []string{

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	chrules "github.com/charter-dev/charter/rules"
+
 	"github.com/charter-dev/charter/render/template"
 
 	"github.com/charter-dev/charter/internal/config/model"
@@ -395,9 +397,50 @@ func (v *validator) test(name string, t *model.Test) {
 	default:
 		v.report("reference", p, "a test needs a profile or an agent whose rules it tests")
 	}
+	profile := t.Profile
+	if a, ok := c.Agents[t.Agent]; ok && profile == "" {
+		profile = a.Profile
+	}
+	rules, known := v.profileRules(profile)
+	if t.Agent != "" {
+		// An agent's calls meet its tool permissions before its profile.
+		rules = append(rules, chrules.GateRule)
+	}
+	rules = append(rules, chrules.FailClosedRule)
 	for i, e := range t.Expect {
 		if e.Call >= len(t.Calls) {
 			v.report("reference", p.Child("expect", Index(i), "call"), "call %d does not exist: the test has %d calls, numbered from 0", e.Call, len(t.Calls))
 		}
+		if !known {
+			continue
+		}
+		for j, f := range e.Fires {
+			if !slices.Contains(rules, f.Rule) {
+				// Such a test can never pass.
+				v.reportName("reference", p.Child("expect", Index(i), "fires", Index(j), "rule"), false, f.Rule, rules,
+					"unknown rule %q of profile %s%s", f.Rule, profile, didYouMean(f.Rule, rules, "rules"))
+			}
+		}
 	}
+}
+
+// profileRules returns the rule ids of profile name with those it
+// inherits through extends, sorted; known is false when the profile, or
+// one it extends, is not declared (another check says so).
+func (v *validator) profileRules(name string) (ids []string, known bool) {
+	c := v.res.Config
+	seen := map[string]bool{}
+	for name != "" && !seen[name] {
+		seen[name] = true
+		pr, ok := c.Profiles[name]
+		if !ok {
+			return nil, false
+		}
+		for id := range pr.Rules {
+			ids = append(ids, id)
+		}
+		name = pr.Extends
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), len(seen) > 0
 }

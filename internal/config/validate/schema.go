@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 	"github.com/charter-dev/charter/internal/config/fieldpath"
@@ -140,6 +141,13 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error,
 	byPath := map[string]*group{}
 	for _, e := range cueerrors.Errors(err) {
 		rel := relPath(e.Path())
+		// An error the user's value carried in from the root (a conflict
+		// through a reference) has the whole path: one mistake, one
+		// group, at the field's path (it was reported twice, once at
+		// agents.a.agents.a...).
+		if len(rel) > len(path) && hasPrefix(rel, path) {
+			rel = rel[len(path):]
+		}
 		key := rel.String()
 		g := byPath[key]
 		if g == nil {
@@ -157,6 +165,9 @@ func (v *validator) schemaErrors(path Path, def, std, user cue.Value, err error,
 		}
 		if msg, at, ok := v.typeConflict(schemaAt(def, g.rel), user.LookupPath(cue.MakePath(g.rel.Selectors()...)), g.errs); ok {
 			v.reportAt("schema", full, at, "%s", msg)
+			continue
+		}
+		if v.listLengths(full, g.errs) {
 			continue
 		}
 		pos := token.NoPos
@@ -336,4 +347,77 @@ func all[T any](s []T, f func(T) bool) bool {
 		}
 	}
 	return true
+}
+
+// listLengths reports a list written in two places (two files, or a file
+// and a type) at both, which CUE calls "incompatible list lengths" at one:
+// lists unify item by item, so they do not append. It returns false when
+// errs is no such conflict of lists the user wrote.
+func (v *validator) listLengths(full Path, errs []cueerrors.Error) bool {
+	for _, e := range errs {
+		if !strings.HasPrefix(msgOf(e), "incompatible list lengths") {
+			continue
+		}
+		type list struct {
+			pos token.Pos
+			n   int
+		}
+		// CUE gives one place, or none: the lists are found in the
+		// user's files, at the field's path.
+		var lists []list
+		for _, l := range v.listsAt(full) {
+			lists = append(lists, list{l.Lbrack, len(l.Elts)})
+		}
+		if len(lists) != 2 {
+			return false
+		}
+		items := func(n int) string {
+			if n == 1 {
+				return "1 item"
+			}
+			return fmt.Sprintf("%d items", n)
+		}
+		for i, l := range lists {
+			other := lists[1-i]
+			v.reportAt("schema", full, l.pos, "this list (%s) and the one at %s (%s) are one list written in two places: CUE unifies lists item by item, so lists do not append across files; write the whole list in one place",
+				items(l.n), v.where(other.pos), items(other.n))
+		}
+		return true
+	}
+	return false
+}
+
+// listsAt returns the list literals the user's files give the field at
+// path, in file order.
+func (v *validator) listsAt(path Path) []*ast.ListLit {
+	var out []*ast.ListLit
+	var walk func(n ast.Node, depth int)
+	walk = func(n ast.Node, depth int) {
+		switch n := n.(type) {
+		case *ast.File:
+			for _, d := range n.Decls {
+				walk(d, depth)
+			}
+		case *ast.StructLit:
+			for _, e := range n.Elts {
+				walk(e, depth)
+			}
+		case *ast.Field:
+			name, _, err := ast.LabelName(n.Label)
+			if err != nil || depth >= len(path) || name != path[depth] {
+				return
+			}
+			if depth == len(path)-1 {
+				if l, ok := n.Value.(*ast.ListLit); ok {
+					out = append(out, l)
+				}
+				return
+			}
+			walk(n.Value, depth+1)
+		}
+	}
+	for _, f := range v.repo.Files {
+		walk(f.Syntax, 0)
+	}
+	return out
 }

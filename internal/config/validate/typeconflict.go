@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -33,20 +34,26 @@ func (v *validator) typeConflict(schema, got cue.Value, errs []cueerrors.Error) 
 		type place struct {
 			pos   token.Pos
 			text  string
+			val   cue.Value
 			kind  string
 			fits  bool
 			found bool
 		}
-		var places []place
+		var places, refs []place
 		for _, p := range e.InputPositions() {
 			if !p.IsValid() || isEmbedded(p) {
 				continue
 			}
 			pl := place{pos: p}
-			if expr := v.exprAt(p); expr != nil {
+			expr := v.exprAt(p)
+			if expr != nil {
 				if b, err := format.Node(expr); err == nil {
 					pl.text = string(b)
 					val := v.repo.Context().BuildExpr(expr)
+					if isReference(expr) {
+						val = v.resolve(expr)
+					}
+					pl.val = val
 					pl.found = val.Err() == nil
 					pl.kind = kindName(val.IncompleteKind())
 					pl.fits = !schema.Exists() || schema.Unify(val).Validate(cue.Concrete(true)) == nil
@@ -55,7 +62,21 @@ func (v *validator) typeConflict(schema, got cue.Value, errs []cueerrors.Error) 
 			if !pl.found {
 				return "", token.NoPos, false
 			}
+			if isReference(expr) {
+				refs = append(refs, pl)
+				continue
+			}
 			places = append(places, pl)
+		}
+		// CUE names both the reference and the literal it reaches: the
+		// reference is where the value is set for this field.
+		for _, r := range refs {
+			i := slices.IndexFunc(places, func(p place) bool { return p.val.Equals(r.val) })
+			if i < 0 {
+				places = append(places, r)
+				continue
+			}
+			places[i] = r
 		}
 		if len(places) != 2 {
 			return "", token.NoPos, false
@@ -95,4 +116,59 @@ func (v *validator) exprAt(p token.Pos) ast.Expr {
 		return found
 	}
 	return nil
+}
+
+// isReference reports whether expr is a reference (an identifier or a
+// selection from one), not a value written out.
+func isReference(expr ast.Expr) bool {
+	switch x := expr.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return isReference(x.X)
+	}
+	return false
+}
+
+// resolve evaluates a reference (agents.ann.name, _x) in the repository's
+// value, label by label: the field it reaches holds a value even where the
+// struct around it does not validate (which the conflict being explained
+// makes so), and a hidden field is found by its name.
+func (v *validator) resolve(expr ast.Expr) cue.Value {
+	var labels []string
+	for {
+		switch x := expr.(type) {
+		case *ast.SelectorExpr:
+			name, _, err := ast.LabelName(x.Sel)
+			if err != nil {
+				return cue.Value{}
+			}
+			labels = append([]string{name}, labels...)
+			expr = x.X
+			continue
+		case *ast.Ident:
+			labels = append([]string{x.Name}, labels...)
+		default:
+			return cue.Value{}
+		}
+		break
+	}
+	cur := cue.Value{}
+	iter, err := v.repo.Value.Fields(cue.Hidden(true), cue.Definitions(true))
+	if err != nil {
+		return cue.Value{}
+	}
+	for iter.Next() {
+		if iter.Selector().String() == labels[0] {
+			cur = iter.Value()
+			break
+		}
+	}
+	for _, l := range labels[1:] {
+		if !cur.Exists() {
+			break
+		}
+		cur = cur.LookupPath(cue.MakePath(cue.Str(l)))
+	}
+	return cur
 }

@@ -160,6 +160,13 @@ func runOpts(repo *load.Repo, workers int, matchers bool, opts Options) *Result 
 		return res
 	}
 	v := &validator{repo: repo, res: res, defs: schemaDefs(repo.Schema), workers: workers, elsewhere: opts.AgentsElsewhere}
+	if v.rootErrors() {
+		// Nothing is there to validate: every declaration would look
+		// missing (the agents vanished, and validate said ok).
+		res.Incomplete = true
+		res.Diagnostics = diag.Sort(v.diags)
+		return res
+	}
 	if !matchers {
 		for name, d := range v.defs {
 			d.match = nil
@@ -328,6 +335,35 @@ func (v *validator) reportFix(rule string, path Path, pos token.Pos, suggestion,
 }
 
 // topLevel reports top-level fields that charter does not know.
+// rootErrors reports the errors that make the repository's whole value
+// an error rather than a struct of declarations: a reference to nothing
+// (CUE resolves references when it builds the value, and one it cannot
+// resolve fails the whole package). It returns whether there were any.
+func (v *validator) rootErrors() bool {
+	if _, err := v.repo.Value.Fields(); err == nil {
+		return false
+	}
+	err := v.repo.Value.Err()
+	if err == nil {
+		return false
+	}
+	for _, e := range cueerrors.Errors(err) {
+		pos := userPosOfErr(e)
+		path := relPath(e.Path())
+		msg := msgOf(e)
+		rule := "schema"
+		if strings.HasPrefix(msg, "reference ") && strings.HasSuffix(msg, " not found") {
+			rule = "reference"
+			msg += ": declare it, or correct the name"
+		}
+		if !pos.IsValid() {
+			pos = posOf(v.repo.Value, path)
+		}
+		v.reportAt(rule, path, pos, "%s", msg)
+	}
+	return true
+}
+
 func (v *validator) topLevel() {
 	cfgDef := v.repo.Schema.Def("#Config")
 	it, err := v.repo.Value.Fields()

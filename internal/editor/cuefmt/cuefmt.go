@@ -4,6 +4,7 @@
 package cuefmt
 
 import (
+	"bytes"
 	"fmt"
 
 	"cuelang.org/go/cue/errors"
@@ -32,6 +33,20 @@ func Source(path string, src []byte) ([]byte, []diag.Diagnostic) {
 	out, err := format.Node(f, format.Simplify())
 	if err != nil {
 		return nil, []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: "syntax", Message: err.Error()}}
+	}
+	// Simplifying ({type: "string"} to type: "string") changes how the
+	// fields around align on the next run: format what was written until
+	// it stays, so that fmt --check passes after fmt.
+	for range 3 {
+		f, err := parser.ParseFile(path, out, parser.ParseComments)
+		if err != nil {
+			break
+		}
+		again, err := format.Node(f, format.Simplify())
+		if err != nil || bytes.Equal(again, out) {
+			break
+		}
+		out = again
 	}
 	return out, nil
 }

@@ -115,9 +115,15 @@ func (s *Server) evaluate(ctx context.Context) {
 	defer cancel()
 	s.cancel = cancel
 	files := map[string]string{}
+	large := map[string]int64{}
 	texts := map[string]*text{}
 	for _, d := range s.docs {
-		if d.rel != "" {
+		switch {
+		case d.rel == "":
+		case d.large > 0:
+			large[d.rel] = d.large
+			texts[d.rel] = d.text
+		default:
 			files[d.rel] = d.text.src
 			texts[d.rel] = d.text
 		}
@@ -129,7 +135,7 @@ func (s *Server) evaluate(ctx context.Context) {
 		hook()
 	}
 	start := time.Now()
-	snap, err := s.run(ectx, root, files)
+	snap, err := s.run(ectx, root, files, large)
 	if ectx.Err() != nil {
 		s.abandoned.Add(1)
 		return // a newer edit abandoned it
@@ -190,13 +196,13 @@ func (s *Server) evaluate(ctx context.Context) {
 // run evaluates through package revision, then lints as charter lint
 // does. It returns a nil snapshot for a workspace that is not a charter
 // repository.
-func (s *Server) run(ctx context.Context, root string, files map[string]string) (*snapshot, error) {
+func (s *Server) run(ctx context.Context, root string, files map[string]string, large map[string]int64) (*snapshot, error) {
 	base, err := revision.Worktree(root)
 	if err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	rev, err := s.ev.EvaluateFS(&source.Overlay{Ctx: ctx, Base: base, Files: files}, root)
+	rev, err := s.ev.EvaluateFS(&source.Overlay{Ctx: ctx, Base: base, Files: files, Large: large}, root)
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,11 @@ func (s *Server) fast(ctx context.Context) bool {
 		if d.rel == "" {
 			continue
 		}
+		if d.large > 0 {
+			// Too large to hold: the full evaluation reports it.
+			s.mu.Unlock()
+			return false
+		}
 		open[d.rel] = d.text.src
 		if src, ok := full.inputs[d.rel]; !ok || src != d.text.src {
 			changed = append(changed, d)

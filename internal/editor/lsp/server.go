@@ -18,12 +18,14 @@ package lsp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +35,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/charter-dev/charter/internal/config/load"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/output/secret"
@@ -67,7 +70,9 @@ type Options struct {
 type Server struct {
 	opts    Options
 	handler protocol.Handler
-	conn    *jsonrpc2.Conn
+	// conn is the connection Serve made; a handler may run before Serve
+	// has stored it, and stores it then.
+	conn    atomic.Pointer[jsonrpc2.Conn]
 	kick    chan struct{}
 	evalled chan struct{} // receives after each published evaluation (tests)
 	// abandoned counts the evaluations a newer edit abandoned; fastRuns
@@ -99,6 +104,20 @@ type document struct {
 	rel     string // root-relative slash path, "" when outside the root
 	version int32
 	text    *text
+	// large is the size of a text larger than load.MaxFileSize, which is
+	// not held (text is empty): the evaluation reports the file too
+	// large, as charter validate does. 0 for the others.
+	large int64
+}
+
+// setText sets d's text, unless it is larger than every file charter
+// reads: then only its size is kept.
+func (d *document) setText(src string) {
+	if len(src) > load.MaxFileSize {
+		d.text, d.large = newText(""), int64(len(src))
+		return
+	}
+	d.text, d.large = newText(src), 0
 }
 
 // New returns a server.
@@ -150,15 +169,16 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	c := &codec{}
-	s.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, c), jsonrpc2.HandlerWithError(s.handle),
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, c), jsonrpc2.HandlerWithError(s.handle),
 		// Serve reports why it stopped reading; the library's own log
 		// would say it twice.
 		jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
+	s.conn.Store(conn)
 	go s.loop(ctx)
 	select {
-	case <-s.conn.DisconnectNotify():
+	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
-		s.conn.Close()
+		conn.Close()
 	}
 	s.mu.Lock()
 	if s.cancel != nil {
@@ -173,8 +193,22 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	return nil
 }
 
+// codeServerNotInitialized is LSP's error for a request before
+// initialize.
+const codeServerNotInitialized = -32002
+
+// maxMessage bounds the messages the server reads: a document of
+// load.MaxFileSize, JSON-escaped at worst (\u0000 is six bytes a byte),
+// and room for the rest. A larger message is read past and dropped, never
+// held: its content could be no file charter reads.
+var maxMessage int64 = 6*load.MaxFileSize + 1<<20
+
+// droppedMethod is the notification a message too large to read stands
+// for.
+const droppedMethod = "$/charter/dropped"
+
 // codec is the VS Code framing (Content-Length headers) that remembers why
-// reading stopped.
+// reading stopped, and drops a message larger than maxMessage.
 type codec struct {
 	jsonrpc2.VSCodeObjectCodec
 	mu  sync.Mutex
@@ -182,7 +216,7 @@ type codec struct {
 }
 
 func (c *codec) ReadObject(r *bufio.Reader, v any) error {
-	err := c.VSCodeObjectCodec.ReadObject(r, v)
+	err := c.readObject(r, v)
 	if err != nil {
 		c.mu.Lock()
 		if c.err == nil {
@@ -193,7 +227,53 @@ func (c *codec) ReadObject(r *bufio.Reader, v any) error {
 	return err
 }
 
+// readObject reads one message as jsonrpc2.VSCodeObjectCodec does:
+// headers up to an empty line, then Content-Length bytes of JSON.
+func (c *codec) readObject(r *bufio.Reader, v any) error {
+	var n int64 = -1
+	headers := 0
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" && headers == 0 {
+			continue // a blank line between messages, or before the end
+		}
+		if line == "" {
+			break
+		}
+		headers++
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return fmt.Errorf("header line %q has no colon", line)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err = strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			if err != nil || n < 0 {
+				return fmt.Errorf("bad Content-Length %q", value)
+			}
+		}
+	}
+	if n < 0 {
+		return errors.New("no Content-Length header")
+	}
+	if n > maxMessage {
+		if _, err := io.CopyN(io.Discard, r, n); err != nil {
+			return err
+		}
+		return json.Unmarshal(fmt.Appendf(nil, `{"jsonrpc":"2.0","method":%q,"params":{"bytes":%d}}`, droppedMethod, n), v)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return err
+	}
+	return json.Unmarshal(body, v)
+}
+
 func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	s.conn.CompareAndSwap(nil, conn)
 	gc := &glsp.Context{Method: req.Method, Notify: func(method string, params any) { s.notify(method, params) }}
 	if req.Params != nil {
 		gc.Params = *req.Params
@@ -201,6 +281,23 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if req.Method == "exit" {
 		go conn.Close()
 		return nil, nil
+	}
+	if req.Method == droppedMethod {
+		var p struct{ Bytes int64 }
+		_ = json.Unmarshal(gc.Params, &p)
+		s.say(protocol.MessageTypeWarning, fmt.Sprintf("charter lsp: dropped a message of %d MiB from the editor, larger than any file charter reads (%d MiB): a file that large is not checked", p.Bytes>>20, load.MaxFileSize>>20))
+		return nil, nil
+	}
+	s.mu.Lock()
+	initialized := s.root != ""
+	s.mu.Unlock()
+	if !initialized && req.Method != "initialize" {
+		// LSP: before initialize, a request is answered with
+		// ServerNotInitialized, and a notification is dropped.
+		if req.Notif {
+			return nil, nil
+		}
+		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "server not initialized: send initialize first"}
 	}
 	r, validMethod, validParams, err := s.handle1(gc)
 	switch {
@@ -234,10 +331,11 @@ func (s *Server) handle1(gc *glsp.Context) (r any, validMethod, validParams bool
 }
 
 func (s *Server) notify(method string, params any) {
-	if s.conn == nil {
+	conn := s.conn.Load()
+	if conn == nil {
 		return
 	}
-	if err := s.conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+	if err := conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
 		fmt.Fprintf(s.opts.Log, "charter lsp: %s: %v\n", method, err)
 	}
 }
@@ -337,7 +435,8 @@ func (s *Server) rel(uri string) string {
 
 func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
 	s.mu.Lock()
-	d := &document{uri: p.TextDocument.URI, rel: s.rel(p.TextDocument.URI), version: p.TextDocument.Version, text: newText(p.TextDocument.Text)}
+	d := &document{uri: p.TextDocument.URI, rel: s.rel(p.TextDocument.URI), version: p.TextDocument.Version}
+	d.setText(p.TextDocument.Text)
 	s.docs[d.uri] = d
 	outside := d.rel == "" && strings.HasSuffix(d.uri, ".cue")
 	root := s.root
@@ -362,13 +461,18 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	for _, c := range p.ContentChanges {
 		switch c := c.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
-			d.text = newText(c.Text)
+			d.setText(c.Text)
 		case protocol.TextDocumentContentChangeEvent:
+			if d.large > 0 {
+				// The text is not held: an edit of it stays too large
+				// until the client sends it whole again.
+				continue
+			}
 			start, end := d.text.offset(c.Range.Start), d.text.offset(c.Range.End)
 			if end < start {
 				start, end = end, start
 			}
-			d.text = newText(d.text.src[:start] + c.Text + d.text.src[end:])
+			d.setText(d.text.src[:start] + c.Text + d.text.src[end:])
 		}
 	}
 	d.version = p.TextDocument.Version

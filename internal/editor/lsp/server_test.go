@@ -1,13 +1,16 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -934,5 +937,78 @@ func TestNotCharterNoFormatting(t *testing.T) {
 	c.call("textDocument/formatting", protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("k8s.cue")}}, &edits)
 	if len(edits) != 0 {
 		t.Errorf("formatting in a workspace that is not charter's: %+v", edits)
+	}
+}
+
+// TestNotInitialized: a request before initialize is answered with
+// ServerNotInitialized (-32002), as LSP says, not an internal error; a
+// notification is dropped.
+func TestNotInitialized(t *testing.T) {
+	a, b := net.Pipe()
+	s := New(Options{Root: t.TempDir()})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Serve(ctx, a)
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }))
+	defer conn.Close()
+	if err := conn.Notify(ctx, "textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: "file:///x.cue", Text: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	var h *protocol.Hover
+	err := conn.Call(ctx, "textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: "file:///x.cue"}}}, &h)
+	var re *jsonrpc2.Error
+	if !errors.As(err, &re) || re.Code != -32002 {
+		t.Errorf("hover before initialize: %v, want error -32002 (server not initialized)", err)
+	}
+	if len(s.docs) != 0 {
+		t.Errorf("a didOpen before initialize was kept")
+	}
+}
+
+// TestDocumentSizeCap: a document larger than the 4 MiB every file read
+// is capped at is not held or evaluated: its diagnostics say so. A message
+// too large for any document is read and dropped, never held whole; the
+// server goes on.
+func TestDocumentSizeCap(t *testing.T) {
+	c := start(t, copyDir(t, "../../../examples/dev-team"))
+	c.wait()
+	big := "package charter\n// " + strings.Repeat("x", 5<<20) + "\n"
+	c.open("big.cue", big)
+	c.wait()
+	ds := c.diagnostics("big.cue")
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "file is 5.0 MiB, larger than the 4.0 MiB charter reads") {
+		t.Errorf("diagnostics of a 5 MiB document: %+v", ds)
+	}
+	c.srv.mu.Lock()
+	if d := c.srv.docs[c.uri("big.cue")]; d == nil || d.text != nil && len(d.text.src) > 0 {
+		t.Errorf("the 5 MiB document is held")
+	}
+	c.srv.mu.Unlock()
+
+	// A message larger than any document: the server reads past it,
+	// holding none of it, and goes on (here, to the end of its input).
+	frame := func(v any) []byte {
+		b, _ := json.Marshal(v)
+		return fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	}
+	root := t.TempDir()
+	uri := pathURI(root)
+	var in bytes.Buffer
+	in.Write(frame(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": protocol.InitializeParams{RootURI: &uri}}))
+	in.Write(frame(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri + "/huge.cue", Text: strings.Repeat("y", 64<<20)}}}))
+	var out bytes.Buffer
+	s := New(Options{Root: root})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := s.Serve(context.Background(), rwc{&in, &out}); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+		t.Errorf("a 64 MiB message cost the server %d MiB", n>>20)
+	}
+	if !strings.Contains(out.String(), "dropped a message of 64 MiB") {
+		t.Errorf("no message says the 64 MiB message was dropped:\n%.2000s", out.String())
 	}
 }

@@ -399,10 +399,14 @@ func detectError(root *Node) error {
 	if len(matched) > 1 {
 		return &SyntaxError{Pos: root.Pos, Msg: fmt.Sprintf("the content fits more than one format (%s); say which with --from", strings.Join(matched, ", "))}
 	}
+	// One line: text output escapes a message's line feeds.
 	var b strings.Builder
-	b.WriteString("not a format charter imports; expected one of:")
-	for _, f := range Formats {
-		fmt.Fprintf(&b, "\n\t%s (--from %s): %s", f.Title, f.Name, f.Expect)
+	b.WriteString("not a format charter imports; expected one of: ")
+	for i, f := range Formats {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (--from %s): %s", f.Title, f.Name, f.Expect)
 	}
 	return &SyntaxError{Pos: root.Pos, Msg: b.String()}
 }

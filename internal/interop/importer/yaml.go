@@ -24,8 +24,11 @@ var (
 
 // yamlReader converts a yaml.Node tree, expanding aliases and merge keys.
 type yamlReader struct {
-	aliases  int // aliases expanded
+	aliases int // aliases expanded
+	// expanded counts the values aliases produce (inAlias > 0): the
+	// values the file writes out are bounded by its size.
 	expanded int
+	inAlias  int
 	active   map[*yaml.Node]bool // anchors being expanded, to catch a cycle
 }
 
@@ -82,9 +85,11 @@ func (r *yamlReader) node(y *yaml.Node, depth int) (*Node, error) {
 	if depth > maxDepth {
 		return nil, &SyntaxError{Pos: pos(y), Msg: fmt.Sprintf("nested deeper than %d levels", maxDepth)}
 	}
-	r.expanded++
-	if r.expanded > maxExpanded {
-		return nil, &SyntaxError{Pos: pos(y), Msg: fmt.Sprintf("YAML aliases expand to more than %d values; write the values out instead", maxExpanded)}
+	if r.inAlias > 0 {
+		r.expanded++
+		if r.expanded > maxExpanded {
+			return nil, &SyntaxError{Pos: pos(y), Msg: fmt.Sprintf("YAML aliases expand to more than %d values; write the values out instead", maxExpanded)}
+		}
 	}
 	switch y.Kind {
 	case yaml.AliasNode:
@@ -93,7 +98,8 @@ func (r *yamlReader) node(y *yaml.Node, depth int) (*Node, error) {
 		}
 		r.aliases++
 		r.active[y.Alias] = true
-		defer delete(r.active, y.Alias)
+		r.inAlias++
+		defer func() { delete(r.active, y.Alias); r.inAlias-- }()
 		return r.node(y.Alias, depth)
 	case yaml.SequenceNode:
 		n := &Node{Kind: List, Pos: pos(y)}

@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"path"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -60,7 +61,9 @@ func Rebase(ds []Diagnostic, dir string) []Diagnostic {
 	out := make([]Diagnostic, len(ds))
 	for i, d := range ds {
 		out[i] = d
-		if d.File != "" {
+		// "<charter>/stdlib/..." names charter's own files, from no
+		// directory.
+		if d.File != "" && !strings.HasPrefix(d.File, "<") {
 			out[i].File = path.Join(dir, d.File)
 		}
 	}

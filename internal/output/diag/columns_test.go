@@ -1,7 +1,6 @@
 package diag
 
 import (
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -64,6 +63,10 @@ func TestEscape(t *testing.T) {
 		{"nul\x00 del\x7f c1\u0085", "", `nul\x00 del\x7f c1\u0085`},
 		{"bidi \u202etxt.exe\u2066", "", `bidi \u202etxt.exe\u2066`},
 		{"bad \xff utf8", "", `bad \xff utf8`},
+		{"tags \U000E0049\U000E0067\U000E006E hidden", "", `tags \U000e0049\U000e0067\U000e006e hidden`},
+		{"zero\u200bwidth\ufeff soft\u00adhyphen \u2028", "", `zero\u200bwidth\ufeff soft\u00adhyphen \u2028`},
+		{"emoji \u2764\ufe0f 1\ufe0f\u20e3 kept, \ufe0f\ufe01 not", "", "emoji \u2764\ufe0f 1\ufe0f\u20e3 kept, \\ufe0f\\ufe01 not"},
+		{"vs \U000E0100", "", `vs \U000e0100`},
 	}
 	for _, tt := range tests {
 		if got := Escape(tt.in, tt.keep); got != tt.want {
@@ -76,7 +79,7 @@ func TestEscape(t *testing.T) {
 // terminal, writes valid UTF-8, and changes nothing in text without such
 // characters.
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"", "plain", "a\x1b[2Jb", "Zoë\u202e", "\xff\xfe", "line\r\nnext", "\\x1b"} {
+	for _, s := range []string{"", "plain", "a\x1b[2Jb", "Zoë\u202e", "\xff\xfe", "line\r\nnext", "\\x1b", "\U000E0041\ufe0f\ufe0f"} {
 		f.Add(s, "")
 		f.Add(s, "\n")
 		f.Add(s, "\r\n")
@@ -86,13 +89,14 @@ func FuzzEscape(f *testing.F) {
 		if !utf8.ValidString(out) {
 			t.Fatalf("Escape(%q) = %q: not UTF-8", s, out)
 		}
+		prev := rune(-1)
 		for _, r := range out {
-			if needsEscape(r, keep) {
+			if needsEscape(r, prev, keep) {
 				t.Fatalf("Escape(%q) = %q: still holds %U", s, out, r)
 			}
+			prev = r
 		}
-		clean := utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, keep) }) < 0
-		if clean && out != s {
+		if clean(s, keep) != (out == s) {
 			t.Fatalf("Escape(%q) = %q: changed clean text", s, out)
 		}
 	})

@@ -93,7 +93,7 @@ func (d Diagnostic) String() string {
 	if d.Rule != "" {
 		fmt.Fprintf(&b, "[%s] ", Escape(d.Rule, ""))
 	}
-	b.WriteString(Escape(d.Message, "\n"))
+	b.WriteString(Escape(d.Message, ""))
 	return b.String()
 }
 

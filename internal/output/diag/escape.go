@@ -3,35 +3,51 @@ package diag
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// Escape returns s with every character that would act on a terminal or a
-// log viewer instead of being shown written as a visible escape: C0
-// controls but tab (\n, \r, \x1b, ...), DEL and the C1 controls as \xNN
-// or \uNNNN, and the Unicode bidirectional overrides and isolates
-// (U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees, as
-// \uNNNN. A backslash is left alone, so text without such characters is
-// unchanged. Bytes of invalid UTF-8 become \xNN. The characters in keep
-// (among \n and \r) are kept: the text format keeps line feeds, which
-// charter's own messages use to list choices on lines of their own, and
-// GitHub's format keeps both, which it escapes its own way.
+// Escape is charter's one escaper for text output: every command that
+// prints a value from the configuration or from Git in a text format (a
+// diagnostic, a test name, a commit subject, a diff's value, a prompt
+// line) passes it through Escape, so that every output escapes the same
+// characters the same way.
 //
-// Messages quote values from the configuration (a model name, a rule's
-// message), and a value holding ESC [2J would clear the screen of whoever
-// runs charter lint.
+// It returns s with every character that would act on a terminal or a log
+// viewer, or hide from a reader, instead of being shown, written as a
+// visible escape:
+//
+//   - C0 controls but tab (\n, \r, \x1b, ...), DEL and the C1 controls, as
+//     \n, \r or \xNN (C1 as \u0080 ...): a line feed would let a value write
+//     a line of its own, which GitHub Actions runs as a workflow command
+//     when it starts with ::, and ESC [2J would clear the screen;
+//   - the Unicode bidirectional controls (U+061C, U+200E, U+200F,
+//     U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees;
+//   - the invisible format characters (Unicode category Cf: zero-width
+//     spaces and joiners, U+FEFF, the soft hyphen, ...), the line and
+//     paragraph separators U+2028 and U+2029, and the tag characters
+//     U+E0000-U+E007F, which carry hidden ASCII text ("ASCII smuggling");
+//   - variation selectors U+FE00-U+FE0F that do not follow a visible
+//     character (a run of them encodes hidden bytes), and every one of
+//     U+E0100-U+E01EF;
+//
+// as \uNNNN, or \UNNNNNNNN above U+FFFF. Bytes of invalid UTF-8 become
+// \xNN. A backslash is left alone, so text without such characters is
+// unchanged. The characters in keep (among \n and \r) are kept: a prompt
+// printed whole keeps its line feeds, and GitHub's format keeps both,
+// which it escapes its own way.
 func Escape(s string, keep string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, keep) })
-	if i < 0 && utf8.ValidString(s) {
+	if clean(s, keep) {
 		return s
 	}
 	var b strings.Builder
+	prev := rune(-1)
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case !needsEscape(r, keep):
+		case !needsEscape(r, prev, keep):
 			b.WriteString(s[i : i+n])
 		case r == '\n':
 			b.WriteString(`\n`)
@@ -39,15 +55,47 @@ func Escape(s string, keep string) string {
 			b.WriteString(`\r`)
 		case r < 0x80:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
+		prev = r
 		i += n
 	}
 	return b.String()
 }
 
-func needsEscape(r rune, keep string) bool {
+// clean reports whether Escape leaves s as it is.
+func clean(s, keep string) bool {
+	prev := rune(-1)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			prev = rune(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || needsEscape(r, prev, keep) {
+			return false
+		}
+		prev = r
+		i += n
+	}
+	return true
+}
+
+// Invisible reports whether r, after prev (-1 at the start of a text), is
+// a character that Escape writes as an escape because a reader would not
+// see it: a control, a bidirectional control, an invisible format
+// character, a tag character or a variation selector that follows no
+// visible character. Tab and line feed are not invisible.
+func Invisible(prev, r rune) bool {
+	return r != '\t' && r != '\n' && needsEscape(r, prev, "")
+}
+
+func needsEscape(r, prev rune, keep string) bool {
 	switch {
 	case r == '\t':
 		return false
@@ -55,8 +103,22 @@ func needsEscape(r rune, keep string) bool {
 		return !strings.ContainsRune(keep, r)
 	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+	case r < 0xad:
+		return false
+	case r >= 0xe0000 && r <= 0xe007f, r >= 0xe0100 && r <= 0xe01ef:
+		// Tags, and the supplementary variation selectors.
+		return true
+	case r >= 0xfe00 && r <= 0xfe0f:
+		// A variation selector picks the form of the character before
+		// it (an emoji's); one after another, or after nothing visible,
+		// carries hidden bytes.
+		return prev < 0 || isVariationSelector(prev) || unicode.IsSpace(prev) || needsEscape(prev, 'x', "")
+	case r == 0x2028 || r == 0x2029:
 		return true
 	}
-	return false
+	return unicode.Is(unicode.Cf, r)
+}
+
+func isVariationSelector(r rune) bool {
+	return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef
 }

@@ -21,7 +21,11 @@ import (
 // escapeProperty): in the message %, CR and LF become %25, %0D and %0A; in
 // properties : and , also become %3A and %2C. So a message never spans two
 // lines and a file name cannot forge another property. Files are as ds
-// holds them: GitHub resolves them from the repository root (Rebase).
+// holds them: GitHub resolves them from the repository root (Rebase). A
+// file name that holds a character Escape would change (other than CR and
+// LF, which the runner unescapes) is no property, since the name GitHub
+// read would be of no file: the message starts with it, escaped, and the
+// place.
 func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range ds {
@@ -48,17 +52,28 @@ func githubCommand(d Diagnostic) string {
 	if d.Rule != "" {
 		prop("title", "["+d.Rule+"]")
 	}
-	if d.File != "" {
-		prop("file", d.File)
-	}
-	if d.Line > 0 {
-		prop("line", strconv.Itoa(d.Line))
-		if d.Column > 0 {
-			prop("col", strconv.Itoa(d.Column))
+	msg := d.Message
+	if Escape(d.File, "\r\n") != d.File {
+		// A name GitHub would be given escaped names no file: the
+		// message says where, escaped, and the annotation has no file.
+		msg = d.File
+		if d.Line > 0 {
+			msg += ":" + strconv.Itoa(d.Line) + ":" + strconv.Itoa(d.Column)
+		}
+		msg += ": " + d.Message
+	} else {
+		if d.File != "" {
+			prop("file", d.File)
+		}
+		if d.Line > 0 {
+			prop("line", strconv.Itoa(d.Line))
+			if d.Column > 0 {
+				prop("col", strconv.Itoa(d.Column))
+			}
 		}
 	}
 	b.WriteString("::")
-	b.WriteString(escapeGitHubData(Escape(d.Message, "\r\n")))
+	b.WriteString(escapeGitHubData(Escape(msg, "\r\n")))
 	return b.String()
 }
 

@@ -67,8 +67,13 @@ func TestWriteGitHub(t *testing.T) {
 		},
 		{
 			name: "control characters from config values are made visible",
-			d:    Diagnostic{File: "a\x1b.cue", Line: 1, Severity: Warning, Rule: "r", Message: "model \x1b[2Jx\u202e\x00 and\nmore"},
-			want: `::warning title=[r],file=a\x1b.cue,line=1::model \x1b[2Jx\u202e\x00 and%0Amore`,
+			d:    Diagnostic{File: "a.cue", Line: 1, Severity: Warning, Rule: "r", Message: "model \x1b[2Jx\u202e\x00 and\nmore"},
+			want: `::warning title=[r],file=a.cue,line=1::model \x1b[2Jx\u202e\x00 and%0Amore`,
+		},
+		{
+			name: "a file name that would be escaped is no path but starts the message",
+			d:    Diagnostic{File: "a\x1b\x7f.cue", Line: 1, Column: 2, Severity: Warning, Rule: "r", Message: "m"},
+			want: `::warning title=[r]::a\x1b\x7f.cue:1:2: m`,
 		},
 		{
 			name: "a file name cannot forge a property",
@@ -88,9 +93,7 @@ func TestWriteGitHub(t *testing.T) {
 			if !ok {
 				t.Fatalf("the runner would not parse %q", got)
 			}
-			visible := tt.d
-			visible.File, visible.Rule, visible.Message = Escape(visible.File, "\r\n"), Escape(visible.Rule, "\r\n"), Escape(visible.Message, "\r\n")
-			if diff := cmp.Diff(wantWorkflowCommand(visible), cmd); diff != "" {
+			if diff := cmp.Diff(wantWorkflowCommand(tt.d), cmd); diff != "" {
 				t.Errorf("the runner reads (-want +got):\n%s", diff)
 			}
 		})
@@ -113,6 +116,8 @@ func FuzzGitHubEscape(f *testing.F) {
 	f.Add("100%\r\nnext %0A %25", "dir, v2: 100%/x.cue")
 	f.Add("::error::forged", "x.cue,line=1::y")
 	f.Add("%%%", "%3A%2C")
+	f.Add("m", "\x7f")
+	f.Add("\x1b[2J", "a.cue")
 	f.Fuzz(func(t *testing.T, msg, file string) {
 		data := escapeGitHubData(msg)
 		if strings.ContainsAny(data, "\r\n") {
@@ -153,7 +158,18 @@ type workflowCommand struct {
 
 // wantWorkflowCommand is the command the runner should read for d.
 func wantWorkflowCommand(d Diagnostic) workflowCommand {
-	c := workflowCommand{Command: githubLevel(d.Severity), Properties: map[string]string{}, Data: d.Message}
+	// Control characters but CR and LF made visible.
+	c := workflowCommand{Command: githubLevel(d.Severity), Properties: map[string]string{}, Data: Escape(d.Message, "\r\n")}
+	if Escape(d.File, "\r\n") != d.File {
+		// No path GitHub could find: the place, escaped, starts the
+		// message.
+		place := Escape(d.File, "\r\n")
+		if d.Line > 0 {
+			place += ":" + strconv.Itoa(d.Line) + ":" + strconv.Itoa(d.Column)
+		}
+		c.Data = place + ": " + c.Data
+		d.File, d.Line = "", 0
+	}
 	if d.File != "" {
 		c.Properties["file"] = d.File
 	}
@@ -164,7 +180,7 @@ func wantWorkflowCommand(d Diagnostic) workflowCommand {
 		}
 	}
 	if d.Rule != "" {
-		c.Properties["title"] = "[" + d.Rule + "]"
+		c.Properties["title"] = "[" + Escape(d.Rule, "\r\n") + "]"
 	}
 	return c
 }

@@ -23,6 +23,8 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/output/mdtext"
 	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/rules"
 )
@@ -48,6 +50,14 @@ func Generate(prog *compiler.Program) map[string][]byte {
 	for _, a := range prog.Agents {
 		out["agents/"+a.ID+".md"] = g.agent(a)
 	}
+	for name, page := range out {
+		// Characters a reader would not see (tag characters, zero-width
+		// and bidirectional controls), in code spans and blocks too, are
+		// written as their escapes, as every text output writes them.
+		if s := string(page); diag.Escape(s, "\r\n") != s {
+			out[name] = []byte(diag.Escape(s, "\r\n"))
+		}
+	}
 	return out
 }
 
@@ -70,14 +80,32 @@ func (d *doc) p(format string, args ...any) {
 	d.WriteString("\n\n")
 }
 
-// para writes free text as a paragraph, when there is any.
-func (d *doc) para(text string) {
-	if t := strings.TrimSpace(text); t != "" {
-		d.WriteString(t + "\n\n")
+// para writes free text from the configuration as a paragraph, when there
+// is any, escaped (text).
+func (d *doc) para(s string) {
+	if t := strings.TrimSpace(s); t != "" {
+		d.WriteString(text(t) + "\n\n")
 	}
 }
 
-// table writes a Markdown table; cells are escaped.
+// text returns free text from the configuration (a name, a description, a
+// rule's message) for the Markdown of a page: credentials redacted first
+// (escaping would hide their shape from the detector), then escaped
+// (mdtext.Escape), so that a renderer shows it as the text it is, never as
+// HTML, a link or emphasis.
+func text(s string) string { return mdtext.Escape(secret.Redact(s)) }
+
+// texts is text of each of ss, comma-separated.
+func texts(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = text(s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// table writes a Markdown table of cells written as Markdown already (text
+// for free text, code, links): cell makes each fit a cell.
 func (d *doc) table(header []string, rows [][]string) {
 	if len(rows) == 0 {
 		return
@@ -121,11 +149,12 @@ func (d *doc) block(lang, text string) {
 	fmt.Fprintf(d, "%s%s\n%s\n%s\n\n", fence, lang, strings.TrimRight(text, "\n"), fence)
 }
 
-// cell escapes text for a table cell: pipes, and line breaks as <br>.
-// Backslashes stay: inside code spans they are literal, and elsewhere the
-// texts are prose.
+// cell fits Markdown into a table cell: pipes escaped, and line breaks as
+// <br>. Backslashes stay: inside code spans they are literal, and elsewhere
+// text escaped them. Credentials are redacted first: a PEM key's lines
+// joined by <br> no longer have its shape.
 func cell(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(secret.Redact(s))
 	s = strings.ReplaceAll(s, "|", "\\|")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.ReplaceAll(s, "\n", "<br>")
@@ -226,11 +255,11 @@ func (g *gen) index() []byte {
 	for _, a := range g.prog.Agents {
 		profile := ""
 		if a.Decl.Profile != "" {
-			profile = fmt.Sprintf("[%s](profiles.md#%s)", a.Decl.Profile, Anchor(a.Decl.Profile))
+			profile = fmt.Sprintf("[%s](profiles.md#%s)", text(a.Decl.Profile), Anchor(a.Decl.Profile))
 		}
-		rows = append(rows, []string{fmt.Sprintf("[%s](agents/%s.md)", a.ID, a.ID), a.Decl.Name, a.Decl.Role,
-			fmt.Sprintf("[%s](agent-types.md#%s)", a.Decl.Type, Anchor(a.Decl.Type)), profile,
-			a.Decl.Tools.AccessLevel, a.Decl.AutonomyLevel})
+		rows = append(rows, []string{fmt.Sprintf("[%s](agents/%s.md)", a.ID, a.ID), text(a.Decl.Name), text(a.Decl.Role),
+			fmt.Sprintf("[%s](agent-types.md#%s)", text(a.Decl.Type), Anchor(a.Decl.Type)), profile,
+			text(a.Decl.Tools.AccessLevel), text(a.Decl.AutonomyLevel)})
 	}
 	d.table([]string{"id", "name", "role", "type", "profile", "access level", "autonomy"}, rows)
 	return d.Bytes()
@@ -241,14 +270,14 @@ func (g *gen) categories() []byte {
 	d.p("Each category is a section of an agent's system prompt; each setting is a closed choice, and each option stands for the prompt sentence shown. An empty text leaves the setting's line out of the prompt. Categories appear in prompt order.")
 	for _, name := range g.prog.CategoryOrder {
 		c := g.cfg.Categories[name]
-		d.p("## %s", name)
+		d.p("## %s", text(name))
 		d.list("title", code(c.Title), "declared at", code(g.pos("categories", name))+g.builtin("categories", name))
 		d.para(c.Description)
 		for _, sname := range g.prog.SettingOrder[name] {
 			s := c.Settings[sname]
-			d.p("### %s.%s", name, sname)
+			d.p("### %s.%s", text(name), text(sname))
 			d.para(s.Description)
-			d.list("default", code(s.Default.String()), "line", code(s.Line), "deprecated", s.Deprecated)
+			d.list("default", code(s.Default.String()), "line", code(s.Line), "deprecated", text(s.Deprecated))
 			switch {
 			case s.Range != nil:
 				d.p("A number from %s to %s.", num(s.Range.Min), num(s.Range.Max))
@@ -266,11 +295,11 @@ func (g *gen) categories() []byte {
 				if !s.Default.IsNumber && s.Default.Name == oname {
 					def = "yes"
 				}
-				text := o.Text
-				if text == "" {
-					text = "(no line)"
+				line := text(o.Text)
+				if o.Text == "" {
+					line = "(no line)"
 				}
-				rows = append(rows, []string{code(oname), def, text, o.Description, o.Deprecated})
+				rows = append(rows, []string{code(oname), def, line, text(o.Description), text(o.Deprecated)})
 			}
 			d.table([]string{"option", "default", "prompt text", "description", "deprecated"}, rows)
 		}
@@ -296,8 +325,8 @@ func (g *gen) agentTypes() []byte {
 	d.p("An agent type is a prompt template and the behavior every agent of the type starts from: the category defaults, then the type's presets in order, then the type's own behavior; an agent's presets and overrides apply after those.")
 	for _, name := range model.Sorted(g.cfg.AgentTypes) {
 		t := g.cfg.AgentTypes[name]
-		d.p("## %s", name)
-		d.list("name", t.Name, "schema version", t.SchemaVersion, "presets", codes(t.Presets),
+		d.p("## %s", text(name))
+		d.list("name", text(t.Name), "schema version", text(t.SchemaVersion), "presets", codes(t.Presets),
 			"declared at", code(g.pos("agentTypes", name))+g.builtin("agentTypes", name))
 		d.para(t.Description)
 		if rows := behaviorRows(t.Behavior); len(rows) > 0 {
@@ -309,7 +338,7 @@ func (g *gen) agentTypes() []byte {
 			var rows [][]string
 			for _, v := range model.Sorted(t.Variables) {
 				x := t.Variables[v]
-				rows = append(rows, []string{code(v), yesNo(x.Required), x.Description, x.Example})
+				rows = append(rows, []string{code(v), yesNo(x.Required), text(x.Description), text(x.Example)})
 			}
 			d.table([]string{"variable", "required", "description", "example"}, rows)
 		}
@@ -320,7 +349,7 @@ func (g *gen) agentTypes() []byte {
 	d.p("A preset is a named partial behavior that agent types and agents start from.")
 	for _, name := range model.Sorted(g.cfg.Presets) {
 		p := g.cfg.Presets[name]
-		d.p("## preset %s", name)
+		d.p("## preset %s", text(name))
 		d.list("declared at", code(g.pos("presets", name))+g.builtin("presets", name))
 		d.para(p.Description)
 		d.table([]string{"setting", "value"}, behaviorRows(p.Behavior))
@@ -367,8 +396,8 @@ func (g *gen) profiles() []byte {
 	d.p("A rule profile is what a runtime enforces on an agent's tool calls: when a call matches a rule's trigger (a tool, a tool family or `*`) and its condition holds, the action applies: `block` stops the call, `warn` lets it run and shows the message, `remind` shows the message after the call. Rules are listed flattened: inherited rules included, with the profile that declared each and those that changed it.")
 	for _, name := range model.Sorted(g.prog.Profiles) {
 		p := g.prog.Profiles[name]
-		d.p("## %s", name)
-		d.list("extends", strings.Join(p.Extends, " → "), "declared at", code(g.pos("profiles", name))+g.builtin("profiles", name))
+		d.p("## %s", text(name))
+		d.list("extends", strings.ReplaceAll(texts(p.Extends), ", ", " → "), "declared at", code(g.pos("profiles", name))+g.builtin("profiles", name))
 		d.para(p.Description)
 		if len(p.ToolFamilies) > 0 {
 			var rows [][]string
@@ -391,8 +420,8 @@ func (g *gen) profiles() []byte {
 			if r.Cooldown > 0 {
 				cool = fmt.Sprint(r.Cooldown)
 			}
-			rows = append(rows, []string{code(r.ID), r.Text, code(r.Trigger), condition(r.Condition), string(r.Action),
-				yesNo(r.Enabled), cool, r.Message, g.ruleOrigin(p, r.ID)})
+			rows = append(rows, []string{code(r.ID), text(r.Text), code(r.Trigger), condition(r.Condition), text(string(r.Action)),
+				yesNo(r.Enabled), cool, text(r.Message), g.ruleOrigin(p, r.ID)})
 		}
 		d.table([]string{"rule", "text", "trigger", "condition", "action", "enabled", "cooldown", "message", "from"}, rows)
 	}
@@ -428,7 +457,7 @@ func paramRows(schema map[string]any) [][]string {
 		if e, ok := p["enum"]; ok {
 			desc = strings.TrimSpace(desc + " One of " + jsonText(e) + ".")
 		}
-		rows = append(rows, []string{code(name), typ, yesNo(required[name]), desc})
+		rows = append(rows, []string{code(name), text(typ), yesNo(required[name]), text(desc)})
 	}
 	return rows
 }
@@ -438,7 +467,7 @@ func (g *gen) behaviors() []byte {
 	d.p("A behavior type is a composable behavior an agent attaches: it brings tools, adds instructions to the system prompt and handles lifecycle events.")
 	for _, name := range model.Sorted(g.cfg.BehaviorTypes) {
 		b := g.cfg.BehaviorTypes[name]
-		d.p("## %s", name)
+		d.p("## %s", text(name))
 		d.list("kind", code(b.Kind), "events", codes(b.Events), "declared at", code(g.pos("behaviorTypes", name))+g.builtin("behaviorTypes", name))
 		d.para(b.Description)
 		if b.Instructions != "" {
@@ -449,14 +478,14 @@ func (g *gen) behaviors() []byte {
 			var rows [][]string
 			for _, p := range model.Sorted(b.Params) {
 				x := b.Params[p]
-				rows = append(rows, []string{code(p), x.Type, code(jsonText(secret.RedactNamed(map[string]any{p: x.Default}).(map[string]any)[p])), x.Description})
+				rows = append(rows, []string{code(p), text(x.Type), code(jsonText(secret.RedactNamed(map[string]any{p: x.Default}).(map[string]any)[p])), text(x.Description)})
 			}
 			d.p("Parameters:")
 			d.table([]string{"parameter", "type", "default", "description"}, rows)
 		}
 		for _, t := range model.Sorted(b.Tools) {
 			tool := b.Tools[t]
-			d.p("### tool %s", t)
+			d.p("### tool %s", text(t))
 			d.para(tool.Description)
 			if tool.Destructive {
 				d.p("Destructive: it deletes or overwrites.")
@@ -474,10 +503,10 @@ func (g *gen) behaviors() []byte {
 func (g *gen) agent(a *compiler.Agent) []byte {
 	x := a.Decl
 	d := newDoc("Agent " + a.ID)
-	d.list("name", x.Name, "role", x.Role, "department", x.Department, "level", x.Level,
-		"type", fmt.Sprintf("[%s](../agent-types.md#%s)", x.Type, Anchor(x.Type)),
-		"presets", codes(x.Presets), "status", x.Status, "autonomy level", x.AutonomyLevel,
-		"strategic output mode", x.StrategicOutputMode, "declared at", code(g.pos("agents", a.ID)))
+	d.list("name", text(x.Name), "role", text(x.Role), "department", text(x.Department), "level", text(x.Level),
+		"type", fmt.Sprintf("[%s](../agent-types.md#%s)", text(x.Type), Anchor(x.Type)),
+		"presets", codes(x.Presets), "status", text(x.Status), "autonomy level", text(x.AutonomyLevel),
+		"strategic output mode", text(x.StrategicOutputMode), "declared at", code(g.pos("agents", a.ID)))
 	d.para(x.Description)
 	if m := x.Model; m != nil {
 		temp := ""
@@ -489,8 +518,8 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 			tokens = fmt.Sprint(m.MaxTokens)
 		}
 		d.WriteString("## Model\n\n")
-		d.list("provider", m.Provider, "model", code(m.ModelID), "temperature", temp, "max tokens", tokens,
-			"fallback", code(m.FallbackModel), "tier", m.Tier)
+		d.list("provider", text(m.Provider), "model", code(m.ModelID), "temperature", temp, "max tokens", tokens,
+			"fallback", code(m.FallbackModel), "tier", text(m.Tier))
 	}
 
 	d.WriteString("## What it may do\n\n")
@@ -499,7 +528,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 	if au.BudgetLimit != nil {
 		budget = num(*au.BudgetLimit)
 	}
-	d.list("tool access level", x.Tools.AccessLevel, "tools allowed", codes(x.Tools.Allowed), "tools denied", codes(x.Tools.Denied),
+	d.list("tool access level", text(x.Tools.AccessLevel), "tools allowed", codes(x.Tools.Allowed), "tools denied", codes(x.Tools.Denied),
 		"may approve", codes(au.CanApprove), "reports to", agentLink(au.ReportsTo), "may delegate to", agentLinks(au.CanDelegateTo),
 		"budget limit", budget)
 	if len(a.Tools) > 0 {
@@ -507,9 +536,9 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		for _, t := range a.Tools {
 			may := "yes"
 			if ex, ok := a.ExclusionOf(t.Name); ok {
-				may = "no: " + ex.Reason
+				may = "no: " + text(ex.Reason)
 			}
-			rows = append(rows, []string{code(t.Name), t.Behavior, yesNo(t.Destructive), may, t.Description})
+			rows = append(rows, []string{code(t.Name), text(t.Behavior), yesNo(t.Destructive), may, text(t.Description)})
 		}
 		d.p("Tools its behaviors provide, and whether it may call each (tools.allowed, tools.denied and the access level decide):")
 		d.table([]string{"tool", "behavior", "destructive", "may call", "description"}, rows)
@@ -517,13 +546,13 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		d.p("Its behaviors provide no tools.")
 	}
 	if a.Profile != nil {
-		d.p("Rules it runs under (the enabled rules of profile [%s](../profiles.md#%s)):", a.Profile.Name, Anchor(a.Profile.Name))
+		d.p("Rules it runs under (the enabled rules of profile [%s](../profiles.md#%s)):", text(a.Profile.Name), Anchor(a.Profile.Name))
 		var rows [][]string
 		for _, r := range a.Profile.Rules {
 			if !r.Enabled {
 				continue
 			}
-			rows = append(rows, []string{code(r.ID), code(r.Trigger), string(r.Action), r.Text})
+			rows = append(rows, []string{code(r.ID), code(r.Trigger), text(string(r.Action)), text(r.Text)})
 		}
 		d.table([]string{"rule", "trigger", "action", "text"}, rows)
 	} else {
@@ -534,7 +563,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		d.WriteString("## Behaviors\n\n")
 		var rows [][]string
 		for _, b := range a.Behaviors {
-			rows = append(rows, []string{fmt.Sprintf("[%s](../behaviors.md#%s)", b.Type, Anchor(b.Type)), b.Kind, code(jsonText(secret.RedactNamed(b.Params)))})
+			rows = append(rows, []string{fmt.Sprintf("[%s](../behaviors.md#%s)", text(b.Type), Anchor(b.Type)), text(b.Kind), code(jsonText(secret.RedactNamed(b.Params)))})
 		}
 		d.table([]string{"behavior", "kind", "parameters"}, rows)
 	}
@@ -544,7 +573,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 	var rows [][]string
 	for _, c := range a.Behavior {
 		for _, s := range c.Settings {
-			rows = append(rows, []string{code(c.Name + "." + s.Name), code(s.Value.String()), s.Text, g.prog.Describe(s.Origin)})
+			rows = append(rows, []string{code(c.Name + "." + s.Name), code(s.Value.String()), text(s.Text), text(g.prog.Describe(s.Origin))})
 		}
 	}
 	d.table([]string{"setting", "value", "prompt text", "decided by"}, rows)
@@ -553,16 +582,16 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		d.WriteString("## Runtime variables\n\n")
 		var rows [][]string
 		for _, v := range model.Sorted(a.Variables) {
-			rows = append(rows, []string{code(v), yesNo(a.Variables[v].Required), a.Variables[v].Description})
+			rows = append(rows, []string{code(v), yesNo(a.Variables[v].Required), text(a.Variables[v].Description)})
 		}
 		d.table([]string{"variable", "required", "description"}, rows)
 	}
 
 	if p := x.Personality; p != nil {
 		d.WriteString("## Personality\n\n")
-		d.list("traits", strings.Join(p.Traits, ", "), "communication style", p.CommunicationStyle, "risk tolerance", p.RiskTolerance,
-			"creativity", p.Creativity, "decision making", p.DecisionMaking, "collaboration", p.Collaboration,
-			"verbosity", p.Verbosity, "conflict approach", p.ConflictApproach)
+		d.list("traits", texts(p.Traits), "communication style", text(p.CommunicationStyle), "risk tolerance", text(p.RiskTolerance),
+			"creativity", text(p.Creativity), "decision making", text(p.DecisionMaking), "collaboration", text(p.Collaboration),
+			"verbosity", text(p.Verbosity), "conflict approach", text(p.ConflictApproach))
 		d.para(p.Description)
 	}
 
@@ -578,7 +607,7 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 				if s.Proficiency != nil {
 					prof = num(*s.Proficiency)
 				}
-				rows = append(rows, []string{code(s.ID), s.Name, tier.name, prof, strings.Join(s.Tags, ", "), s.Description})
+				rows = append(rows, []string{code(s.ID), text(s.Name), tier.name, prof, texts(s.Tags), text(s.Description)})
 			}
 		}
 		d.table([]string{"skill", "name", "tier", "proficiency", "tags", "description"}, rows)
@@ -589,10 +618,10 @@ func (g *gen) agent(a *compiler.Agent) []byte {
 		if m.RetentionDays > 0 {
 			retention = days(m.RetentionDays)
 		}
-		d.list("type", m.Type, "retention", retention)
+		d.list("type", text(m.Type), "retention", retention)
 		var rows [][]string
 		for _, o := range m.Overrides {
-			rows = append(rows, []string{o.Category, days(o.RetentionDays)})
+			rows = append(rows, []string{text(o.Category), days(o.RetentionDays)})
 		}
 		d.table([]string{"memory category", "retention"}, rows)
 	}

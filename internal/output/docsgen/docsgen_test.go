@@ -5,6 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+
 	"github.com/charter-dev/charter/internal/testkit/testrepo"
 
 	"github.com/charter-dev/charter/compiler"
@@ -50,3 +54,59 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateEscapesText renders every page as GitHub does, raw HTML
+// allowed: no free text of the configuration becomes an element (a
+// description holding <img onerror> would run), a link or emphasis, and no
+// credential in a table cell is printed (a PEM key's lines there are
+// joined by <br>).
+func TestGenerateEscapesText(t *testing.T) {
+	const evil = `<img src=x onerror=alert(1)> [link](http://evil.example) *bold*`
+	const pem = "-----BEGIN RSA PRIVATE KEY-----\nQQpemMIIEowIBAAKCAQEAx1y2z3w4v5u6t7s8r9q0p\nQ1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x\n-----END RSA PRIVATE KEY-----"
+	fsys := testrepo.FS(map[string]string{"a.cue": `package charter
+
+categories: tone: {
+	title: "TONE` + evil + `", description: "` + evil + `"
+	settings: style: {description: "` + evil + `", default: "warm", line: "- Tone: {text}"
+		options: warm: {text: "Be warm ` + evil + `", description: "` + evil + `"}}
+}
+presets: calm: {description: "` + evil + `", behavior: tone: style: "warm"}
+behaviorTypes: NoteBehavior: {kind: "tools", description: "` + evil + `"
+	params: q: {type: "string", default: "", description: "` + evil + `"}
+	tools: note: {description: "` + evil + `", parameters: {type: "object", properties: x: {type: "string", description: "` + evil + `"}}}
+}
+profiles: p: {extends: "dev", description: "` + evil + `", rules: r: {rule: "` + evil + `", trigger: "*", action: "warn", message: "` + evil + `"}}
+agentTypes: helper: {name: "Helper ` + evil + `", description: "` + evil + `", system_prompt: "You are {agent.name}.",
+	variables: v: {description: """
+		` + strings.ReplaceAll(pem, "\n", "\n\t\t") + `
+		""", example: "` + evil + `"}}
+agents: ann: {
+	name: "Ann ` + evil + `", type: "helper", role: "` + evil + `", department: "` + evil + `", description: "` + evil + `"
+	profile: "p"
+	behaviors: [{type: "NoteBehavior"}]
+	personality: {description: "` + evil + `", traits: ["` + evil + `"]}
+	skills: primary: [{id: "s", name: "` + evil + `", description: "` + evil + `", tags: ["` + evil + `"], examples: ["x"]}]
+	model: {provider: "` + evil + `", model_id: "m"}
+}
+`})
+	pages := docsgen.Generate(testrepo.Compile(t, fsys))
+	for name, md := range pages {
+		var out bytes.Buffer
+		if err := gfm.Convert(md, &out); err != nil {
+			t.Fatal(err)
+		}
+		page := out.String()
+		for _, bad := range []string{"<img", `">link</a>`, "<em>bold", "QQpem"} {
+			if strings.Contains(page, bad) {
+				i := strings.Index(page, bad)
+				t.Errorf("%s renders %q:\n%s", name, bad, page[max(0, i-200):min(len(page), i+200)])
+			}
+		}
+		if !strings.Contains(page, "&lt;img src=x onerror=alert(1)&gt;") && name != "index.md" {
+			t.Errorf("%s does not show the text", name)
+		}
+	}
+}
+
+// gfm renders Markdown as GitHub does, with raw HTML allowed.
+var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(ghtml.WithUnsafe()))

@@ -15,7 +15,7 @@ func (g *gen) flows() []byte {
 	d.p("How the agents hand work on: a flow's first step starts it; each step runs one agent, whose output keys under passes go into the shared context the later steps read.")
 	for _, name := range model.Sorted(g.cfg.Flows) {
 		f := flow.Resolve(g.cfg, name)
-		d.WriteString("## " + name + "\n\n")
+		d.WriteString("## " + text(name) + "\n\n")
 		if f.Description != "" {
 			d.para(f.Description)
 		}
@@ -37,7 +37,7 @@ func (g *gen) flows() []byte {
 			if len(next) == 0 {
 				next = []string{"end"}
 			}
-			rows = append(rows, []string{code(s.Name), fmt.Sprintf("[%s](agents/%s.md)", s.Agent, s.Agent), s.Runs, codes(s.Needs), codes(s.Passes), strings.Join(next, ", ")})
+			rows = append(rows, []string{code(s.Name), fmt.Sprintf("[%s](agents/%s.md)", s.Agent, s.Agent), text(s.Runs), codes(s.Needs), codes(s.Passes), strings.Join(next, ", ")})
 		}
 		d.table([]string{"step", "agent", "runs", "needs", "passes", "next"}, rows)
 	}

@@ -22,12 +22,19 @@ import (
 // Shape is a well-known credential shape.
 type Shape struct {
 	// Prefix is a string every value of the shape contains; a text
-	// without it is not searched with Pattern.
+	// without it is not searched with Pattern. Empty for a shape found
+	// by find alone.
 	Prefix string
 	// What names the credential in a message ("a GitHub personal access
 	// token").
 	What    string
 	pattern *regexp.Regexp
+	// group, when not 0, is the submatch of pattern that is the
+	// credential (a URL's password); the rest of the match is context.
+	group int
+	// find, when set, finds the shape instead of pattern: the byte
+	// offsets of each value in s.
+	find func(s string) [][2]int
 	// keep is how many bytes of a match the redacted form keeps.
 	keep func(match string) int
 }
@@ -63,6 +70,17 @@ var Shapes = []*Shape{
 		}},
 	{Prefix: "AKIA", What: "an AWS access key id", pattern: regexp.MustCompile(`AKIA[0-9A-Z]{16}`), keep: fixed(len("AKIA"))},
 	{Prefix: "xox", What: "a Slack token", pattern: regexp.MustCompile(`xox[bpas]-[A-Za-z0-9-]{10,}`), keep: fixed(len("xoxb-"))},
+	{Prefix: "AIza", What: "a Google API key", pattern: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), keep: fixed(len("AIza"))},
+	// Stripe's secret (sk_) and restricted (rk_) keys, live and test.
+	{Prefix: "k_live_", What: "a Stripe secret key", pattern: regexp.MustCompile(`[sr]k_live_[0-9A-Za-z]{16,}`), keep: fixed(len("sk_live_"))},
+	{Prefix: "k_test_", What: "a Stripe test secret key", pattern: regexp.MustCompile(`[sr]k_test_[0-9A-Za-z]{16,}`), keep: fixed(len("sk_test_"))},
+	// A JSON Web Token: header and payload are base64url JSON objects
+	// ("{"... is eyJ), the signature may be empty (alg none).
+	{Prefix: "eyJ", What: "a JSON Web Token", pattern: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), keep: fixed(len("eyJ"))},
+	// The password of a URL's user information (scheme://user:password@host).
+	{Prefix: "://", What: "a password in a URL", pattern: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"'<>]*:([^\s/?#@"'<>]+)@`), group: 1, keep: fixed(0)},
+	// An AWS secret access key: 40 characters of base64 standing alone.
+	{What: "an AWS secret access key", find: findAWSSecret, keep: fixed(0)},
 }
 
 // Match is one credential found in a text.
@@ -75,14 +93,21 @@ type Match struct {
 func Find(s string) []Match {
 	var out []Match
 	for _, k := range Shapes {
+		if k.find != nil {
+			for _, loc := range k.find(s) {
+				out = append(out, Match{Start: loc[0], End: loc[1], Shape: k})
+			}
+			continue
+		}
 		if !strings.Contains(s, k.Prefix) {
 			continue
 		}
-		for _, loc := range k.pattern.FindAllStringIndex(s, -1) {
-			if !wordStart(s, loc[0], k) {
+		for _, loc := range k.pattern.FindAllStringSubmatchIndex(s, -1) {
+			start, end := loc[2*k.group], loc[2*k.group+1]
+			if !wordStart(s, loc[0], k) || k.group > 0 && LooksLikeReference(s[start:end]) {
 				continue
 			}
-			out = append(out, Match{Start: loc[0], End: loc[1], Shape: k})
+			out = append(out, Match{Start: start, End: end, Shape: k})
 		}
 	}
 	if len(out) < 2 {
@@ -101,7 +126,7 @@ func Find(s string) []Match {
 // wordStart reports whether a match at i starts a value rather than the
 // middle of a word ("task-..." is not "sk-...", "ZAKIA..." is no key id).
 func wordStart(s string, i int, k *Shape) bool {
-	if i == 0 || k.Prefix == "-----BEGIN" {
+	if i == 0 || k.Prefix == "-----BEGIN" || k.group > 0 {
 		return true
 	}
 	c := s[i-1]
@@ -126,27 +151,115 @@ func Detect(s string) (*Shape, bool) {
 }
 
 // MayContain is a quick test: false means Find(s) is empty. It reads s
-// once, looking for the first byte of a shape's prefix (one pass instead
-// of one a shape: every line charter prints and every literal lint reads
-// goes through it).
+// once, looking for the first byte of a shape's prefix and for a run of 40
+// base64 characters (one pass instead of one a shape: every line charter
+// prints and every literal lint reads goes through it).
 func MayContain(s string) bool {
+	run := 0
 	for i := 0; i < len(s); i++ {
-		for _, k := range shapesByFirstByte[s[i]] {
-			if strings.HasPrefix(s[i:], k.Prefix) {
+		c := s[i]
+		if awsChar[c] {
+			run++
+		} else {
+			if run == awsSecretLen && !awsEdge[c] {
 				return true
+			}
+			run = 0
+		}
+		// The first two bytes of a prefix, then the rest: "e" and "k"
+		// are common, "ey" and "k_" less so.
+		if i+1 < len(s) && prefixStart[uint16(c)<<8|uint16(s[i+1])] {
+			for _, k := range shapesByFirstByte[c] {
+				if strings.HasPrefix(s[i:], k.Prefix) {
+					return true
+				}
 			}
 		}
 	}
-	return false
+	return run == awsSecretLen
 }
 
-// shapesByFirstByte indexes Shapes by the first byte of their prefix.
-var shapesByFirstByte = func() (idx [256][]*Shape) {
+// shapesByFirstByte indexes Shapes by the first byte of their prefix, and
+// prefixStart holds the first two bytes of every prefix.
+var shapesByFirstByte, prefixStart = func() (idx [256][]*Shape, two [1 << 16]bool) {
 	for _, k := range Shapes {
-		idx[k.Prefix[0]] = append(idx[k.Prefix[0]], k)
+		if k.Prefix != "" {
+			idx[k.Prefix[0]] = append(idx[k.Prefix[0]], k)
+			two[uint16(k.Prefix[0])<<8|uint16(k.Prefix[1])] = true
+		}
 	}
-	return idx
+	return
 }()
+
+// awsSecretLen is the length of an AWS secret access key.
+const awsSecretLen = 40
+
+// awsChar holds the characters of an AWS secret access key (base64), and
+// awsEdge those that may not stand right before or after one: more base64
+// (of any kind) means a longer value of which the 40 are a part.
+var awsChar, awsEdge = func() (chars, edge [256]bool) {
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") {
+		chars[c], edge[c] = true, true
+	}
+	for _, c := range []byte("=_-") {
+		edge[c] = true
+	}
+	return
+}()
+
+// findAWSSecret finds AWS secret access keys: exactly 40 characters of
+// base64 between characters that could not continue them, mixing upper
+// and lower case letters and digits, with at least 22 different
+// characters (a random key has about 30; a word or a hex digest has
+// fewer, or lacks a case), not starting with / and with at most two (a
+// path). About one key in twenty fails these tests; one with a telling
+// name (aws_secret_access_key: ...) is a credential by its name.
+func findAWSSecret(s string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && awsChar[s[i]] {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		// Before the key an = is an assignment (KEY=...); after it,
+		// base64's padding.
+		if start >= 0 && i-start == awsSecretLen && (start == 0 || s[start-1] == '=' || !awsEdge[s[start-1]]) && (i == len(s) || !awsEdge[s[i]]) && keyLike(s[start:i]) {
+			out = append(out, [2]int{start, i})
+		}
+		start = -1
+	}
+	return out
+}
+
+func keyLike(v string) bool {
+	// A path: a key starts with / once in 64, and holds three or more
+	// once in 45.
+	if v[0] == '/' || strings.Count(v, "/") > 2 {
+		return false
+	}
+	var upper, lower, digits int
+	var seen [256]bool
+	distinct := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= 'a' && c <= 'z':
+			lower++
+		case c >= '0' && c <= '9':
+			digits++
+		}
+		if !seen[c] {
+			seen[c] = true
+			distinct++
+		}
+	}
+	return upper > 0 && lower > 0 && digits > 0 && distinct >= 22
+}
 
 // Redact returns s with every credential replaced by its redacted form.
 func Redact(s string) string {

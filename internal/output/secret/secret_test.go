@@ -3,6 +3,7 @@ package secret
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -14,10 +15,67 @@ var (
 	openai = "sk-proj-" + strings.Repeat("Xy9", 10)
 	slack  = "xoxb-" + "1234567890-abcdefghij"
 	pem    = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx1y2z3w4v5u6t7s8r9q0p\nQ1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l\n-----END RSA PRIVATE KEY-----"
+	google = "AIza" + "SyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW"
+	stripe = "sk_live_" + "51H8xYzAbCdEfGhIjKlMnOpQr"
+	jwt    = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+	awsKey = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
 )
 
+// TestShapes: each shape is found where it stands alone, in prose, in
+// JSON, and nothing is found in what only resembles one.
+func TestShapes(t *testing.T) {
+	for _, c := range []struct {
+		text, want string // want: the value Find must find ("" for none)
+	}{
+		{google, google},
+		{"key=" + google + ";", google},
+		{stripe, stripe},
+		{"rk_live_" + "51H8xYzAbCdEfGhIjKl", "rk_live_51H8xYzAbCdEfGhIjKl"},
+		{"sk_test_" + "4eC39HqLyjWDarjtT1zdp7dc", "sk_test_4eC39HqLyjWDarjtT1zdp7dc"},
+		{"Bearer " + jwt + ".", jwt},
+		{`"` + awsKey + `"`, awsKey},
+		{"aws " + awsKey + " end", awsKey},
+		{"AWS_SECRET_ACCESS_KEY=" + awsKey + "\n", awsKey},
+		{awsKey + "==", ""},
+		{"https://bob:s3cr3t-Pa55@db.example.com/x", "s3cr3t-Pa55"},
+		{"postgres://app:hunter2@localhost:5432/app", "hunter2"},
+		{"github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"},
+		{"sk-ant-" + "api03-abcdefghijklmnopqrstuvwxyz0123", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123"},
+		// Not credentials.
+		{"https://example.com:8443/path", ""},
+		{"https://user@example.com/path", ""},
+		{"https://bob:${DB_PASSWORD}@db.example.com", ""},
+		{"https://bob:DB_PASSWORD@db.example.com", ""},
+		{"commit 0123456789abcdef0123456789abcdef01234567", ""},
+		{"a sentence of words, which is not at all a key of any kind", ""},
+		{"sha256-" + "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", ""},
+		{"kid weAMFz2I0Dkg2I2U5PagoVaqzpuJVAZ2aE5QMWWUj4c", ""},
+		{"path/to/some/file/in/the/repository/x.cue", ""},
+		{"/tmp/TestErrorKinds437786812/001/charter.cue", ""},
+		{"tmp/TestErrorKinds437786812/001/charter/a.cue", ""},
+		{"AIzaNotAKey", ""},
+		{"desk_live_music", ""},
+		{"eyJhbGciOiJIUzI1NiJ9", ""},
+	} {
+		ms := Find(c.text)
+		got := ""
+		if len(ms) > 0 {
+			got = c.text[ms[0].Start:ms[0].End]
+		}
+		if got != c.want {
+			t.Errorf("Find(%q) finds %q, want %q", c.text, got, c.want)
+		}
+		if c.want != "" && !MayContain(c.text) {
+			t.Errorf("MayContain(%q) = false", c.text)
+		}
+	}
+	if got := Redact("https://bob:hunter2@db.example.com"); !strings.HasPrefix(got, "https://bob:…[7 chars ") || !strings.HasSuffix(got, "]@db.example.com") {
+		t.Errorf("Redact(URL) = %q, want the password alone redacted", got)
+	}
+}
+
 func TestRedactEveryShape(t *testing.T) {
-	for _, v := range []string{github, aws, openai, slack, pem} {
+	for _, v := range []string{github, aws, openai, slack, pem, google, stripe, jwt, awsKey} {
 		for _, text := range []string{
 			v,
 			"token: " + v + " here",
@@ -112,7 +170,7 @@ func TestIsLiteral(t *testing.T) {
 }
 
 func FuzzRedact(f *testing.F) {
-	for _, s := range []string{github, pem, "x " + aws + " y", openai, slack, "-----BEGIN"} {
+	for _, s := range []string{github, pem, "x " + aws + " y", openai, slack, "-----BEGIN", google, stripe, jwt, awsKey, "https://u:p@h"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -184,21 +242,37 @@ func TestRedactQuoted(t *testing.T) {
 	}
 }
 
-// MayContain agrees with its definition (some shape's prefix occurs in s)
-// on any input.
+// MayContain agrees with its definition (some shape's prefix occurs in s,
+// or the AWS secret key shape finds a value) on any input.
 func FuzzMayContain(f *testing.F) {
-	for _, s := range []string{"", "sk-", "a ghp_x", "-----BEGIN RSA", "xox", "AKIAx", "github_pat", "prose with no key"} {
+	for _, s := range []string{"", "sk-", "a ghp_x", "-----BEGIN RSA", "xox", "AKIAx", "github_pat", "prose with no key", awsKey, "=" + awsKey, awsKey + "x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want := false
 		for _, k := range Shapes {
+			if k.find != nil {
+				want = want || len(k.find(s)) > 0
+				continue
+			}
 			want = want || strings.Contains(s, k.Prefix)
 		}
-		if got := MayContain(s); got != want {
+		if got := MayContain(s); got != want && !(got && !want && awsRun(s)) {
 			t.Errorf("MayContain(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// awsRun reports whether s holds a run of exactly 40 base64 characters:
+// MayContain, a quick test, may say true for it whether or not the run
+// looks like a key.
+func awsRun(s string) bool {
+	for _, m := range regexp.MustCompile(`[A-Za-z0-9+/]+`).FindAllStringIndex(s, -1) {
+		if m[1]-m[0] == 40 {
+			return true
+		}
+	}
+	return false
 }
 
 func BenchmarkMayContain(b *testing.B) {

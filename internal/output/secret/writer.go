@@ -80,3 +80,21 @@ func (w *Writer) write(s string) error {
 }
 
 const base64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+// RedactLines returns lines, each printed on a line of its own (a prompt's
+// lines beside their sources), redacted as a Writer redacts them when they
+// are written one after another: the body and footer of a PEM private key
+// whose header one line holds come out empty. Redacting each line alone
+// would print the body, which has no shape of its own.
+func RedactLines(lines []string) []string {
+	var buf strings.Builder
+	w := NewWriter(&buf)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		buf.Reset()
+		// The writer redacts whole lines: a line feed ends each one.
+		_, _ = w.Write([]byte(strings.ReplaceAll(l, "\n", " ") + "\n"))
+		out[i] = strings.TrimSuffix(buf.String(), "\n")
+	}
+	return out
+}

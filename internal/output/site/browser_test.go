@@ -21,6 +21,7 @@ import (
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/testkit/npmtools"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
@@ -89,10 +90,26 @@ const readPage = `(() => {
 })()`
 
 // browser is one headless chromium for the whole test; each page gets a
-// tab of its own.
+// tab of its own. axe is axe-core's source, run in each page.
 type browser struct {
 	ctx context.Context
+	axe string
 }
+
+// axeViolation is one rule axe-core finds broken on a page, with the
+// elements that break it.
+type axeViolation struct {
+	ID     string `json:"id"`
+	Impact string `json:"impact"`
+	Help   string `json:"help"`
+	Nodes  []struct {
+		Target []any `json:"target"`
+	} `json:"nodes"`
+}
+
+// runAxe checks the page against WCAG 2.x A and AA and axe's best
+// practices.
+const runAxe = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}, resultTypes: ['violations'], preload: false}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({target: n.target}))})))`
 
 func newBrowser(t *testing.T) *browser {
 	exe := chromium(t)
@@ -106,12 +123,12 @@ func newBrowser(t *testing.T) *browser {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
-	return &browser{ctx: ctx}
+	return &browser{ctx: ctx, axe: npmtools.AxeCore(t)}
 }
 
 // visit loads a page in a new tab and returns what it read, the problems
-// the page had (console errors, exceptions, failed requests) and, when
-// shot is set, a full-page screenshot.
+// the page had (console errors, exceptions, failed requests, what axe-core
+// finds inaccessible) and, when shot is set, a full-page screenshot.
 func (b *browser) visit(t *testing.T, u string, shot bool) (pageInfo, []string, []byte) {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(b.ctx)
@@ -163,6 +180,20 @@ func (b *browser) visit(t *testing.T, u string, shot bool) (pageInfo, []string, 
 	if err != nil {
 		t.Fatalf("reading %s: %v", u, err)
 	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](b.axe)); err != nil {
+		t.Fatalf("loading axe-core into %s: %v", u, err)
+	}
+	violations, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](runAxe, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe-core on %s: %v", u, err)
+	}
+	for _, v := range violations {
+		var targets []string
+		for _, n := range v.Nodes {
+			targets = append(targets, fmt.Sprint(n.Target...))
+		}
+		report("axe-core %s (%s): %s: %s", v.ID, v.Impact, v.Help, strings.Join(targets, "; "))
+	}
 	var png []byte
 	if shot {
 		if png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err != nil {
@@ -193,7 +224,8 @@ func authorityCounts(cfg *model.Config) (reports, delegate, approves int) {
 // TestBrowser opens every page of the sites of examples/dev-team (with a
 // second commit, --history and --diff), examples/assistant and the
 // hostile repository in headless Chromium: each loads with no console
-// error and no failed request, every link inside the site resolves (to a
+// error and no failed request, axe-core finds no violation of WCAG 2.2 A
+// and AA or of its best practices, every link inside the site resolves (to a
 // page and, with a #fragment, to an element of it), the pictures are drawn
 // with the nodes, edges and cells the repository declares, and repository
 // text shows as text. A screenshot of each kind of page goes to the test's

@@ -41,7 +41,10 @@ func markdown(md []byte) (string, template.HTML, error) {
 	if err := gm.Convert(md, &out, parser.WithContext(ctx)); err != nil {
 		return "", "", fmt.Errorf("rendering the reference: %w", err)
 	}
-	return title, template.HTML(out.String()), nil
+	// A code block or a table scrolls when its lines are long: it takes
+	// the keyboard focus, so that it can be scrolled without a mouse.
+	body := strings.NewReplacer("<pre>", `<pre tabindex="0">`, "<table>", `<table tabindex="0">`).Replace(out.String())
+	return title, template.HTML(body), nil
 }
 
 // mdLinks points links to docsgen's .md pages to the site's .html pages.

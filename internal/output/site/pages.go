@@ -102,7 +102,20 @@ func (s *site) page(path, title, kind, body string, data any) ([]byte, error) {
 	if err := templates.ExecuteTemplate(&out, "layout", page{Title: title, Root: root, Nav: s.nav(), Rev: s.revName(), Kind: kind, Body: template.HTML(b.String())}); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return redactPage(out.Bytes()), nil
+	return showInvisible(redactPage(out.Bytes())), nil
+}
+
+// showInvisible writes the characters of a page that a reader would not
+// see (tag characters, zero-width and bidirectional controls: the ones
+// every text output escapes) as their escapes, \U000e0049: no browser
+// draws them, and a model reads them. None has a meaning in HTML, so the
+// page's markup is unchanged.
+func showInvisible(page []byte) []byte {
+	s := string(page)
+	if e := diag.Escape(s, "\r\n"); e != s {
+		return []byte(e)
+	}
+	return page
 }
 
 // revName says what revision the site shows.

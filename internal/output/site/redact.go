@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"html"
-	"strings"
 
 	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/render"
@@ -74,19 +73,19 @@ func redactPage(b []byte) []byte {
 	return out.Bytes()
 }
 
-// redactLines redacts a prompt's lines as the redacting writer redacts
-// `charter render --sources`, line by line: the body and footer of a PEM
-// private key whose header one line holds are left out of the lines after
-// it, which a page shows in rows of their own.
+// redactLines redacts a prompt's lines as `charter render --sources` does
+// (secret.RedactLines): the body and footer of a PEM private key whose
+// header one line holds are left out of the lines after it, which a page
+// shows in rows of their own.
 func redactLines(lines []render.Line) []render.Line {
-	var buf strings.Builder
-	w := secret.NewWriter(&buf)
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = l.Text
+	}
+	texts = secret.RedactLines(texts)
 	out := make([]render.Line, len(lines))
 	for i, l := range lines {
-		buf.Reset()
-		// The writer redacts whole lines: each row is one.
-		_, _ = w.Write([]byte(l.Text + "\n"))
-		l.Text = strings.TrimSuffix(buf.String(), "\n")
+		l.Text = texts[i]
 		out[i] = l
 	}
 	return out

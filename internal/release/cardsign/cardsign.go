@@ -3,7 +3,8 @@
 // (RFC 7515) whose protected header holds alg, typ "JOSE" and kid, over a
 // detached payload, the card's RFC 8785 canonical form without its
 // signatures field and without members that hold a default value
-// (section 8.4.1: for charter's cards, the empty capabilities.extensions).
+// (section 8.4.1): empty strings of optional members, and every empty
+// list, as the A2A SDKs rebuild the card before they verify.
 // The card carries it as {"protected": ..., "signature": ...} in its
 // signatures array.
 //
@@ -280,14 +281,21 @@ func Payload(card []byte) ([]byte, error) {
 }
 
 // omitEmpty names the card's members that are not REQUIRED in the A2A
-// proto and whose default (an empty list or string) section 8.4.1 says to
-// omit before canonicalizing, by the object that holds them.
+// proto and whose default (an empty string) section 8.4.1 says to omit
+// before canonicalizing, by the object that holds them.
 var omitEmpty = map[string][]string{
-	"card":         {"securityRequirements", "documentationUrl", "iconUrl"},
-	"capabilities": {"extensions"},
-	"skill":        {"examples", "inputModes", "outputModes", "securityRequirements"},
+	"card":  {"documentationUrl", "iconUrl"},
+	"skill": {},
 }
 
+// payloadOf is the payload of a card: without signatures, without the
+// empty strings omitEmpty names, and without any empty list at any depth.
+// A repeated field's default is the empty list whether or not the proto
+// requires the field, and the A2A SDKs, which rebuild the card through the
+// proto before they verify (@a2a-js/sdk's canonicalizeAgentCard), leave
+// every empty list out: a card that signed "tags": [] failed there.
+// charter's cards hold no empty list (package a2a omits them), so what is
+// signed is what every reader reconstructs.
 func payloadOf(doc map[string]any) ([]byte, error) {
 	c := make(map[string]any, len(doc))
 	for k, v := range doc {
@@ -295,9 +303,6 @@ func payloadOf(doc map[string]any) ([]byte, error) {
 	}
 	delete(c, "signatures")
 	c = dropEmpty(c, omitEmpty["card"])
-	if caps, ok := c["capabilities"].(map[string]any); ok {
-		c["capabilities"] = dropEmpty(caps, omitEmpty["capabilities"])
-	}
 	if skills, ok := c["skills"].([]any); ok {
 		out := make([]any, len(skills))
 		for i, s := range skills {
@@ -309,7 +314,30 @@ func payloadOf(doc map[string]any) ([]byte, error) {
 		}
 		c["skills"] = out
 	}
-	return bundle.Canonical(c)
+	return bundle.Canonical(dropEmptyLists(c))
+}
+
+// dropEmptyLists returns v without the members, at any depth, that hold an
+// empty list.
+func dropEmptyLists(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if l, ok := e.([]any); ok && len(l) == 0 {
+				continue
+			}
+			out[k] = dropEmptyLists(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = dropEmptyLists(e)
+		}
+		return out
+	}
+	return v
 }
 
 // dropEmpty returns a copy of m without those of names that hold null,

@@ -9,15 +9,18 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/go-jose/go-jose/v4"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/testkit/npmtools"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
@@ -184,14 +187,16 @@ func TestVerifyOtherKey(t *testing.T) {
 }
 
 // TestPayload holds the payload to section 8.4.1's example: defaults and
-// signatures removed, RFC 8785 order.
+// signatures removed, RFC 8785 order; but the example keeps "skills": [],
+// which the A2A SDKs drop before they verify (a repeated field's default is
+// the empty list), and so does charter (TestSignVerifiedByA2AJS).
 func TestPayload(t *testing.T) {
 	in := `{"name":"Example Agent","description":"","capabilities":{"streaming":false,"pushNotifications":false,"extensions":[]},"skills":[],"signatures":[{"protected":"x","signature":"y"}]}`
 	got, err := Payload([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}`
+	want := `{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent"}`
 	if string(got) != want {
 		t.Errorf("Payload =\n%s\nwant\n%s", got, want)
 	}
@@ -397,5 +402,52 @@ func TestECParameters(t *testing.T) {
 	}
 	if s.KeyID() != v.KeyID() {
 		t.Errorf("kids differ: %s, %s", s.KeyID(), v.KeyID())
+	}
+}
+
+// TestSignVerifiedByA2AJS: the A2A project's own JavaScript SDK
+// (@a2a-js/sdk, verifyAgentCardSignature, offline with the public key as
+// a JWK) accepts the cards charter signs, with both kinds of key, a skill
+// without tags among them: the SDK drops empty lists before it
+// canonicalizes, so a card that signs "tags": [] fails there.
+func TestSignVerifiedByA2AJS(t *testing.T) {
+	noTags := strings.Replace(card, `"tags":["billing"]`, `"tags":[]`, 1)
+	for _, tc := range []struct {
+		name string
+		keys func(*testing.T) keyPair
+	}{
+		{"ed25519", ed25519Keys},
+		{"es256", es256Keys},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kp := tc.keys(t)
+			s, err := ReadSigner(kp.priv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var files []string
+			for i, c := range []string{card, noTags} {
+				signed, err := s.Sign([]byte(c))
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := filepath.Join(t.TempDir(), fmt.Sprintf("card%d.json", i))
+				if err := os.WriteFile(f, signed, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, f)
+			}
+			v, err := ReadVerifier(kp.pub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jwk, err := (&jose.JSONWebKey{Key: v.key}).MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, ok := npmtools.VerifyCards(t, jwk, files...); !ok {
+				t.Errorf("@a2a-js/sdk rejects charter's signed cards:\n%s", out)
+			}
+		})
 	}
 }

@@ -299,6 +299,10 @@ func classify(op string, ref registry.Reference, err error) error {
 		// The name server did not answer: the name may well exist.
 		e.Reason = fmt.Sprintf("cannot look up %s: %v", dnserr.Name, dnserr)
 		e.Hint = "check the network and the name server (/etc/resolv.conf), then try again"
+	case errors.Is(err, http.ErrSchemeMismatch):
+		// Retrying cannot help: the registry speaks plain HTTP.
+		e.Reason = "the registry answers in plain HTTP, not HTTPS; nothing was written"
+		e.Hint = "for a registry on this machine, pass --plain-http; a registry elsewhere must serve HTTPS"
 	case errors.As(err, &operr) && operr.Op == "dial":
 		e.Reason = fmt.Sprintf("cannot connect: %v", operr.Err)
 		e.Hint = "check the registry's name and port, and that it is running"

@@ -9,6 +9,11 @@ import (
 // Agents diffs the agent documents (agent.json objects, by id) of two
 // versions and classes each change by what it does to the agent's
 // permissions.
+//
+// An agent added is the widest change there is: a change of its own,
+// widened ("agent added"), then every field of it as an added field of a
+// changed agent is shown and classed (the tools it may call, its access
+// level, authority and budget widen); a removed agent the other way.
 func Agents(old, new map[string]map[string]any) []Change {
 	var out []Change
 	for _, id := range unionKeys(old, new) {
@@ -20,7 +25,16 @@ func Agents(old, new map[string]map[string]any) []Change {
 			n = strip(d)
 		}
 		order := strictness(new[id], old[id])
-		for _, c := range Values([]string{"agents", id}, o, n) {
+		prefix := []string{"agents", id}
+		switch {
+		case o == nil && n != nil:
+			out = append(out, Change{Path: joinPath(prefix), Change: Added, Effect: Widened, Agent: id, Reason: "agent added", segs: prefix})
+			o = emptyLike(n)
+		case n == nil && o != nil:
+			out = append(out, Change{Path: joinPath(prefix), Change: Removed, Effect: Narrowed, Agent: id, Reason: "agent removed", segs: prefix})
+			n = emptyLike(o)
+		}
+		for _, c := range Values(prefix, o, n) {
 			c.Agent = id
 			classify(&c)
 			classifyOption(&c, order)
@@ -29,6 +43,25 @@ func Agents(old, new map[string]map[string]any) []Change {
 	}
 	Sort(out)
 	return out
+}
+
+// emptyLike returns v with its maps and lists emptied all the way down
+// (its scalars absent): what an agent that does not exist has of each
+// field, so that each of a new agent's fields is shown added.
+func emptyLike(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if em := emptyLike(e); em != nil {
+				out[k] = em
+			}
+		}
+		return out
+	case []any:
+		return []any{}
+	}
+	return nil
 }
 
 // strip drops fields that only restate others (the hash; the runtimes

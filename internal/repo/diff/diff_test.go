@@ -8,6 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	ghtml "github.com/yuin/goldmark/renderer/html"
 )
 
 func doc(t *testing.T, s string) map[string]any {
@@ -82,10 +85,29 @@ func TestNarrowed(t *testing.T) {
 	}
 }
 
+// TestAddedAndRemovedAgents: an added agent is a widened change of its
+// own, then each of its fields, classed as a changed agent's (its tools,
+// access level and budget widen); a removed agent the other way.
 func TestAddedAndRemovedAgents(t *testing.T) {
-	cs := Agents(map[string]map[string]any{"old": doc(t, `{"name": "O"}`)}, map[string]map[string]any{"new": doc(t, `{"name": "N"}`)})
-	if len(cs) != 2 || cs[0].Path != "agents.new" || cs[0].Change != Added || cs[1].Path != "agents.old" || cs[1].Change != Removed {
-		t.Errorf("changes = %+v", cs)
+	cs := Agents(map[string]map[string]any{"old": doc(t, `{"name": "O", "effective_tools": ["x"]}`)},
+		map[string]map[string]any{"new": doc(t, `{"name": "N", "effective_tools": ["read_file"], "tools": {"access_level": "elevated"}, "authority": {"budget_limit": 5}}`)})
+	type row struct{ Path, Change, Effect, Reason string }
+	var got []row
+	for _, c := range cs {
+		got = append(got, row{c.Path, c.Change, c.Effect, c.Reason})
+	}
+	want := []row{
+		{"agents.new", Added, Widened, "agent added"},
+		{"agents.new.authority.budget_limit", Added, Widened, "budget limit raised"},
+		{"agents.new.effective_tools[read_file]", Added, Widened, "callable tool added"},
+		{"agents.new.tools.access_level", Added, Widened, "access level raised"},
+		{"agents.new.name", Added, Neutral, ""},
+		{"agents.old", Removed, Narrowed, "agent removed"},
+		{"agents.old.effective_tools[x]", Removed, Narrowed, "callable tool removed"},
+		{"agents.old.name", Removed, Neutral, ""},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
 
@@ -155,5 +177,32 @@ func TestBriefRedactsBeforeCut(t *testing.T) {
 	}
 	if got := Brief(json.RawMessage(`"a` + strings.Repeat("é", 60) + `"`)); !utf8.ValidString(got) || !strings.HasSuffix(got, "...") {
 		t.Errorf("Brief of 60 é = %q: want valid UTF-8, cut with ...", got)
+	}
+}
+
+// TestMarkdownShowsValuesAsText renders a diff's Markdown as GitHub does,
+// raw HTML allowed: a value holding HTML or Markdown shows as text.
+func TestMarkdownShowsValuesAsText(t *testing.T) {
+	r := &Report{From: "v1", To: "v`2", Changes: Agents(
+		map[string]map[string]any{"x": doc(t, `{"role": "a"}`)},
+		map[string]map[string]any{"x": doc(t, `{"role": "<img src=x onerror=alert(1)> [l](http://e) *b*", "a|b`+"`"+`c": "x"}`)})}
+	var md, out bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	gfm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(ghtml.WithUnsafe()))
+	if err := gfm.Convert(md.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	for _, bad := range []string{"<img", "<em>", `">l</a>`, "<code>2"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the comment renders %s:\n%s\n%s", bad, md.String(), page)
+		}
+	}
+	for _, want := range []string{"img src=x onerror=alert(1)", "[l](http://e) *b*", "<code>agents.x.&quot;a|b`c&quot;</code>", "<code>v`2</code>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the comment lacks %s:\n%s\n%s", want, md.String(), page)
+		}
 	}
 }

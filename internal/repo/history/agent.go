@@ -89,8 +89,7 @@ func AgentsVersions(repo *source.Repo, rev string, ids []string, opts AgentOptio
 	}
 	out := make([]*AgentHistory, len(ids))
 	for i, s := range streams {
-		s.done()
-		out[i] = &AgentHistory{Versions: s.versions, Invalid: s.invalid, OldestInvalid: s.oldestInvalid, Seen: seen[i]}
+		out[i] = &AgentHistory{Versions: s.done(), Invalid: s.invalid, OldestInvalid: s.oldestInvalid, Seen: seen[i]}
 	}
 	return out, nil
 }
@@ -117,7 +116,7 @@ func VersionNumbers(repo *source.Repo, rev string, ids []string) (map[string]int
 	for i, id := range ids {
 		s := streams[i]
 		s.done()
-		if s.n > 0 && !s.newest.Removed {
+		if s.n > 0 && !s.newest.v.Removed {
 			out[id] = s.n
 		}
 	}

@@ -430,3 +430,190 @@ func short(full, n int) int {
 	}
 	return full
 }
+
+// TestVersionsFollowParents wants an agent's versions to be those that
+// follow parent edges as git draws them: `git log --parents -- config`
+// lists the commits and their parents rewritten to listed commits; a commit
+// is a version when the agent's state (content hash, or absence) differs
+// from its state at every such parent (a parent whose configuration does
+// not validate standing for its own parents), numbered oldest first. The
+// random histories have merges that take one side, the other, or combine
+// both.
+func TestVersionsFollowParents(t *testing.T) {
+	sourcetest.NeedGit(t)
+	merges := 0
+	for seed := range uint64(short(3, 1)) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			dir := mergeHistory(t, seed, 40)
+			repo, err := source.Open(filepath.Join(dir, "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer repo.Close()
+			cmd := exec.Command("git", "log", "--parents", "--format=%H %P", "--", "config")
+			cmd.Dir = dir
+			cmd.Env = sourcetest.Env(sourcetest.Epoch)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			slices.Reverse(lines) // oldest first
+			type row struct {
+				Commit  string
+				Hash    string
+				Removed bool
+			}
+			for _, id := range []string{"a0", "a1", "a2"} {
+				walk, err := history.AgentSnapshots(repo, "HEAD", id, history.AgentOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				treeOf := map[string]plumbing.Hash{}
+				for _, e := range walk.Entries {
+					treeOf[e.Commit.String()] = e.Tree
+				}
+				parents := map[string][]string{}
+				type state struct {
+					present bool
+					hash    string
+				}
+				stateAt := func(c string) (state, bool) {
+					s := walk.Snapshots[treeOf[c]]
+					if s.Err != nil {
+						return state{}, false
+					}
+					if s.Doc == nil {
+						return state{}, true
+					}
+					return state{true, s.Doc["content_hash"].(string)}, true
+				}
+				var parentStates func(c string) []state
+				parentStates = func(c string) []state {
+					var out []state
+					for _, p := range parents[c] {
+						if st, ok := stateAt(p); ok {
+							out = append(out, st)
+						} else {
+							out = append(out, parentStates(p)...)
+						}
+					}
+					return out
+				}
+				var want []row
+				for _, l := range lines {
+					f := strings.Fields(l)
+					c := f[0]
+					if _, ok := treeOf[c]; !ok {
+						t.Fatalf("git log lists %s, the walk does not", c)
+					}
+					parents[c] = f[1:]
+					if len(f) > 2 && id == "a0" {
+						merges++
+					}
+					st, ok := stateAt(c)
+					if !ok {
+						continue
+					}
+					ps := parentStates(c)
+					if len(ps) == 0 {
+						ps = []state{{}}
+					}
+					if !slices.Contains(ps, st) {
+						want = append(want, row{c, st.hash, !st.present})
+					}
+				}
+				h, err := history.AgentVersions(repo, "HEAD", id, history.AgentOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []row
+				for i, v := range h.Versions {
+					if v.Number != i+1 {
+						t.Errorf("agent %s: version %d numbered %d", id, i+1, v.Number)
+					}
+					got = append(got, row{v.Entry.Commit.String(), v.ContentHash, v.Removed})
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("agent %s: versions (-git's parents +AgentVersions):\n%s", id, d)
+				}
+			}
+		})
+	}
+	if merges == 0 {
+		t.Fatal("the histories have no merge the walk lists: the test tests little")
+	}
+}
+
+// mergeHistory makes a history of n steps on two branches whose commits
+// interleave in time: main and a topic branch change agents a0 and a1 (each
+// in a file of its own), a2 (on either), notes beside them, or break a
+// file for a commit; the topic is merged into main taking its side, keeping
+// main's (-s ours), or combining both (a conflict resolved with the
+// topic's file).
+func mergeHistory(t *testing.T, seed uint64, n int) string {
+	t.Helper()
+	rnd := rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))
+	r := sourcetest.New(t)
+	agent := func(id string, i int) string {
+		return fmt.Sprintf("package charter\n\nagents: %s: {name: \"%s\", type: \"personal_assistant\", personality: openness: 0.%d}\n", id, strings.ToUpper(id), i%10)
+	}
+	r.Write("config/cue.mod/module.cue", "module: \"example.com/x\"\nlanguage: version: \"v0.17.0\"\n",
+		"config/agents/a0.cue", agent("a0", 1), "config/agents/a1.cue", agent("a1", 2), "config/notes.txt", "0\n")
+	r.Git("add", "-A")
+	r.Git("commit", "-qm", "start")
+	topic := false
+	broken := "" // the branch whose last commit does not validate
+	for i := 1; i <= n; i++ {
+		branch := "main"
+		if topic && rnd.IntN(2) == 0 {
+			branch = "topic"
+		}
+		if broken != "" {
+			r.Git("checkout", "-q", broken)
+			r.Git("rm", "-q", "config/agents/broken.cue")
+			r.Git("commit", "-qm", fmt.Sprintf("fix %d", i))
+			broken = ""
+			continue
+		}
+		r.Git("checkout", "-q", branch)
+		switch k := rnd.IntN(10); {
+		case !topic && k < 3:
+			r.Git("checkout", "-q", "-B", "topic")
+			topic = true
+			continue
+		case topic && branch == "main" && k < 3:
+			r.Git("checkout", "-q", "main")
+			switch rnd.IntN(3) {
+			case 0:
+				r.Git("merge", "-q", "-s", "ours", "--no-edit", "topic", "-m", fmt.Sprintf("merge ours %d", i))
+			default:
+				if _, err := r.TryGit("merge", "-q", "--no-edit", "topic", "-m", fmt.Sprintf("merge %d", i)); err != nil {
+					r.Git("checkout", "-q", "--theirs", ".")
+					r.Git("add", "-A")
+					r.Git("commit", "-qm", fmt.Sprintf("merge resolved %d", i))
+				}
+			}
+			r.Git("branch", "-q", "-D", "topic")
+			topic = false
+			continue
+		case k < 5:
+			id := "a0"
+			if branch == "main" {
+				id = "a1"
+			}
+			r.Write("config/agents/"+id+".cue", agent(id, i))
+		case k < 6:
+			r.Write("config/agents/a2.cue", agent("a2", i))
+		case k < 7:
+			r.Write("config/agents/broken.cue", "agents: a0: {\n")
+			broken = branch
+		default:
+			r.Write("config/notes.txt", fmt.Sprintf("%d\n", i))
+		}
+		r.Git("add", "-A")
+		r.Git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("%s %d", branch, i))
+	}
+	r.Git("checkout", "-q", "main")
+	return r.Dir
+}

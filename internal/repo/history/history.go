@@ -72,9 +72,13 @@ type Entry struct {
 	// directory; Tree is then the file's blob.
 	NotDir bool `json:"-"`
 	// Parents are the commit's parents as recorded, not simplified.
-	Parents   []plumbing.Hash `json:"parents"`
-	Author    source.Person   `json:"author"`
-	Committer source.Person   `json:"committer"`
+	Parents []plumbing.Hash `json:"parents"`
+	// ParentTrees hold, for each parent, the hash of its config root's
+	// tree (zero where it has none): an agent's versions compare each
+	// commit with the parents it came from.
+	ParentTrees []plumbing.Hash `json:"-"`
+	Author      source.Person   `json:"author"`
+	Committer   source.Person   `json:"committer"`
 	// Subject is the first line of the message.
 	Subject string `json:"subject"`
 	// ReviewedBy and ApprovedBy hold the values of the Reviewed-by: and
@@ -301,6 +305,7 @@ func (w *walker) walk(start plumbing.Hash, fn func(*Entry) error) error {
 		}
 		show := false
 		follow := n.Parents
+		var parentTrees []plumbing.Hash
 		if len(n.Parents) == 0 {
 			show = mine != state{}
 		} else {
@@ -318,6 +323,7 @@ func (w *walker) walk(start plumbing.Hash, fn func(*Entry) error) error {
 					same = i
 					break
 				}
+				parentTrees = append(parentTrees, theirs.hash)
 			}
 			if same >= 0 {
 				follow = n.Parents[same : same+1]
@@ -346,6 +352,9 @@ func (w *walker) walk(start plumbing.Hash, fn func(*Entry) error) error {
 		if err != nil {
 			return err
 		}
+		// Shown: no parent's root is this one's, so every parent's was
+		// read above.
+		e.ParentTrees = parentTrees
 		if err := fn(e); err != nil {
 			if err == SkipAll {
 				return nil

@@ -1,12 +1,16 @@
 package source
 
 import (
+	"bufio"
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -76,6 +80,15 @@ func (o *objects) readLocked(t plumbing.ObjectType, h plumbing.Hash, what string
 		}
 		return b, nil
 	}
+	if typ, b, ok, err := o.loose(h); ok {
+		switch {
+		case err != nil:
+			return nil, &ObjectError{Hash: h, What: what, Err: err}
+		case typ != t:
+			return nil, &ObjectError{Hash: h, What: what, Err: fmt.Errorf("it is a %s, not a %s", typ, t)}
+		}
+		return b, nil
+	}
 	obj, err := o.st.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
 		return nil, o.objectError(h, what, err)
@@ -107,7 +120,74 @@ func (o *objects) encodedLocked(h plumbing.Hash) (plumbing.EncodedObject, error)
 		mo.Write(b)
 		return mo, nil
 	}
+	if typ, b, ok, err := o.loose(h); ok {
+		if err != nil {
+			return nil, &ObjectError{Hash: h, What: "object", Err: err}
+		}
+		mo := &plumbing.MemoryObject{}
+		mo.SetType(typ)
+		mo.Write(b)
+		return mo, nil
+	}
 	return o.st.EncodedObject(plumbing.AnyObject, h)
+}
+
+// maxLoose bounds the size a loose object's header may claim.
+const maxLoose = 1 << 40
+
+// loose reads loose object h from the objects directory: ok is false when
+// there is no such file (the object is packed, or in an alternate store,
+// which go-git reads). It inflates the header's size and one byte more:
+// an object whose data inflates past the size its header gives is refused
+// there, where go-git inflated all of it first (a few compressed bytes can
+// be gigabytes). The caller holds mu.
+func (o *objects) loose(h plumbing.Hash) (typ plumbing.ObjectType, b []byte, ok bool, err error) {
+	if o.objectsDir == "" {
+		return 0, nil, false, nil
+	}
+	hex := h.String()
+	f, err := os.Open(filepath.Join(o.objectsDir, hex[:2], hex[2:]))
+	if err != nil {
+		return 0, nil, false, nil
+	}
+	defer f.Close()
+	z, err := zlib.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return 0, nil, true, fmt.Errorf("not a zlib stream: %v", err)
+	}
+	defer z.Close()
+	// "blob 1234\x00": a type, a space, a decimal size, a NUL.
+	var head []byte
+	var c [1]byte
+	for {
+		if _, err := io.ReadFull(z, c[:]); err != nil {
+			return 0, nil, true, fmt.Errorf("reading the header: %v", err)
+		}
+		if c[0] == 0 {
+			break
+		}
+		if len(head) == 32 {
+			return 0, nil, true, errors.New("the header has no end")
+		}
+		head = append(head, c[0])
+	}
+	name, num, found := strings.Cut(string(head), " ")
+	size, perr := strconv.ParseInt(num, 10, 64)
+	typ, terr := plumbing.ParseObjectType(name)
+	if !found || perr != nil || size < 0 || terr != nil {
+		return 0, nil, true, fmt.Errorf("the header %q is not a Git object's", head)
+	}
+	if size > maxLoose {
+		return 0, nil, true, fmt.Errorf("the header claims %d bytes", size)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, 8<<20)))
+	if _, err := io.CopyN(buf, z, size); err != nil {
+		return 0, nil, true, fmt.Errorf("the data ends before the %d bytes its header gives: %v", size, err)
+	}
+	if n, _ := z.Read(c[:]); n > 0 {
+		return 0, nil, true, fmt.Errorf("the data inflates to more than the %d bytes its header gives", size)
+	}
+	return typ, buf.Bytes(), true, nil
 }
 
 // packsLocked returns the packs, opened on first use. The caller holds
@@ -159,6 +239,12 @@ func (o *objects) blobSize(h plumbing.Hash) (int64, error) {
 		if err == nil {
 			return n, nil
 		}
+	}
+	if _, b, ok, err := o.loose(h); ok {
+		if err != nil {
+			return 0, &ObjectError{Hash: h, What: "blob", Err: err}
+		}
+		return int64(len(b)), nil
 	}
 	obj, err := o.st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {

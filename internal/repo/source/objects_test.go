@@ -2,10 +2,13 @@ package source
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -79,5 +82,52 @@ func TestCommitGraphFarChunk(t *testing.T) {
 			}
 			repo.Close()
 		}
+	}
+}
+
+// TestLooseObjectBomb: a loose object whose header claims 10 bytes but
+// whose data inflates to far more is refused after the 10, not inflated
+// whole first (1 GiB took 16 to 36 s and 4 to 5 GB). Here 64 MiB: the
+// read must allocate a small part of that and fail.
+func TestLooseObjectBomb(t *testing.T) {
+	r := sourcetest.New(t)
+	r.Write("a.cue", "package charter\n")
+	r.Commit("one")
+	blob := plumbing.NewHash(r.Git("rev-parse", "HEAD:a.cue"))
+	name := filepath.Join(r.Dir, ".git", "objects", blob.String()[:2], blob.String()[2:])
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	zw.Write([]byte("blob 10\x00"))
+	zeros := make([]byte, 1<<20)
+	for range 64 {
+		zw.Write(zeros)
+	}
+	zw.Close()
+	os.Chmod(name, 0o644)
+	if err := os.WriteFile(name, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b, err := repo.Blob(blob)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "more than the 10 bytes its header gives") {
+		t.Errorf("Blob = %d bytes, %v; want an error saying the object inflates past its header's size", len(b), err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 8<<20 {
+		t.Errorf("reading the object allocated %d MiB: it was inflated whole", n>>20)
+	}
+	// A loose object that is what its header says reads as before.
+	r.Write("b.cue", "package charter\n// b\n")
+	r.Commit("two")
+	good := plumbing.NewHash(r.Git("rev-parse", "HEAD:b.cue"))
+	if b, err := repo.Blob(good); err != nil || string(b) != "package charter\n// b\n" {
+		t.Errorf("Blob(good) = %q, %v", b, err)
 	}
 }

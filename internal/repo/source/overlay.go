@@ -3,8 +3,10 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -21,6 +23,9 @@ type Overlay struct {
 	Ctx   context.Context
 	Base  fs.FS
 	Files map[string]string
+	// Large are files over the base whose content is not held (too large
+	// to read), by size: Stat and ReadDir give the size, Open fails.
+	Large map[string]int64
 }
 
 var (
@@ -49,6 +54,9 @@ func (o *Overlay) Open(name string) (fs.File, error) {
 	if src, ok := o.Files[name]; ok {
 		return &memFile{info: memInfo{name: path.Base(name), size: int64(len(src))}, r: strings.NewReader(src)}, nil
 	}
+	if n, ok := o.Large[name]; ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%d bytes, not held", n)}
+	}
 	if o.hasDir(name) {
 		// A folder Files adds to: its listing is the overlay's.
 		info, err := o.Stat(name)
@@ -72,6 +80,9 @@ func (o *Overlay) Stat(name string) (fs.FileInfo, error) {
 	}
 	if src, ok := o.Files[name]; ok {
 		return memInfo{name: path.Base(name), size: int64(len(src))}, nil
+	}
+	if n, ok := o.Large[name]; ok {
+		return memInfo{name: path.Base(name), size: n}, nil
 	}
 	if o.Base != nil {
 		fi, err := fs.Stat(o.Base, name)
@@ -115,7 +126,12 @@ func (o *Overlay) ReadDir(name string) ([]fs.DirEntry, error) {
 	for _, e := range entries {
 		seen[e.Name()] = true
 	}
+	sizes := make(map[string]int64, len(o.Files)+len(o.Large))
 	for p, src := range o.Files {
+		sizes[p] = int64(len(src))
+	}
+	maps.Copy(sizes, o.Large)
+	for p, size := range sizes {
 		rest, ok := strings.CutPrefix(p, dirPrefix(name))
 		if !ok {
 			continue
@@ -125,14 +141,14 @@ func (o *Overlay) ReadDir(name string) ([]fs.DirEntry, error) {
 			if !isDir {
 				// A file over one in the base: its size is the new one's.
 				i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == child })
-				entries[i] = fs.FileInfoToDirEntry(memInfo{name: child, size: int64(len(src))})
+				entries[i] = fs.FileInfoToDirEntry(memInfo{name: child, size: size})
 			}
 			continue
 		}
 		seen[child] = true
 		info := memInfo{name: child, dir: isDir}
 		if !isDir {
-			info.size = int64(len(src))
+			info.size = size
 		}
 		entries = append(entries, fs.FileInfoToDirEntry(info))
 	}
@@ -146,6 +162,11 @@ func (o *Overlay) hasDir(name string) bool {
 		return true
 	}
 	for p := range o.Files {
+		if strings.HasPrefix(p, dirPrefix(name)) {
+			return true
+		}
+	}
+	for p := range o.Large {
 		if strings.HasPrefix(p, dirPrefix(name)) {
 			return true
 		}

@@ -1,10 +1,13 @@
 // Package npmtools runs, for tests, the programs outside charter that read
 // its outputs and come from npm: Microsoft's SARIF multitool, whose
 // validator carries GitHub code scanning's ingestion rules (GH1001...),
-// and GitHub's own Actions toolkit (@actions/core), which writes workflow
-// commands as GitHub means them. package.json pins both, and
+// GitHub's own Actions toolkit (@actions/core), which writes workflow
+// commands as GitHub means them, Deque's axe-core, which checks the site's
+// pages for accessibility in Chromium, the A2A project's JavaScript SDK
+// (@a2a-js/sdk), which verifies signed Agent Cards, and
 // @anthropic-ai/claude-agent-sdk, whose platform package holds the real
-// Claude Code binary (internal/testkit/claudetest runs it); install them with
+// Claude Code binary (internal/testkit/claudetest runs it). package.json
+// pins them; install them with
 //
 //	npm ci --prefix internal/testkit/npmtools
 //
@@ -15,6 +18,7 @@ package npmtools
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -181,4 +185,43 @@ func AnnotateCmd(jsonFile, prefix string) (string, error) {
 		return "", fmt.Errorf("node annotate.mjs: %v\n%s", err, stderr.Bytes())
 	}
 	return string(out), nil
+}
+
+// AxeCore returns the source of axe-core (axe.min.js), Deque's
+// accessibility engine, which a browser test injects into each page; it
+// skips t (fails in CI) when it is not installed.
+func AxeCore(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Dir(), "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		need(t, "axe-core")
+	}
+	return string(b)
+}
+
+// VerifyCards runs a2averify.mjs: the A2A project's JavaScript SDK
+// (@a2a-js/sdk) verifies the signatures of the cards with the public key
+// jwk (a JWK, as JSON). It returns the SDK's verdict a card a line ("ok
+// FILE", "FAIL FILE: why") and whether every card verified. It skips t
+// (fails in CI) when node or the SDK is not installed.
+func VerifyCards(t testing.TB, jwk []byte, cards ...string) (string, bool) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		need(t, "node")
+	}
+	if _, err := os.Stat(filepath.Join(Dir(), "node_modules", "@a2a-js", "sdk", "package.json")); err != nil {
+		need(t, "@a2a-js/sdk")
+	}
+	key := filepath.Join(t.TempDir(), "key.jwk.json")
+	if err := os.WriteFile(key, jwk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, append([]string{filepath.Join(Dir(), "a2averify.mjs"), key}, cards...)...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("node a2averify.mjs: %v\n%s", err, out)
+	}
+	return string(out), err == nil
 }

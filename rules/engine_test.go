@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -404,13 +403,9 @@ func TestCostLimit(t *testing.T) {
 	for i := range l {
 		l[i] = float64(i)
 	}
-	start := time.Now()
 	v := e.Evaluate(rules.Pre, rules.Call{Tool: "x", Args: map[string]any{"l": l}}, nil)
 	if len(v.Errors) != 1 || !strings.Contains(v.Errors[0].Error, "cost limit") {
 		t.Errorf("verdict: %+v", v)
-	}
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("took %v", d)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -125,13 +124,9 @@ func TestCELAllocationGuard(t *testing.T) {
 	e := mustCompile(t, rule("quadratic", "bash", rules.Block, &rules.Condition{Type: rules.Expr,
 		Expr: "call.args.command.replace('', call.args.command).size() > 0"}))
 	cmd := strings.Repeat("a", 100<<10)
-	start := time.Now()
 	v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"command": cmd}}, nil)
 	if v.Decision != rules.Blocked || len(v.Errors) != 1 || !strings.Contains(v.Errors[0].Error, "more than") {
 		t.Errorf("verdict: %+v", v)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("took %v", d)
 	}
 	// lists.range of a huge number, split, join, and strings made over and
 	// over (each copy cost one step, whatever its size: 300 copies of 2 MB
@@ -143,13 +138,9 @@ func TestCELAllocationGuard(t *testing.T) {
 	} {
 		e := mustCompile(t, rule("alloc", "bash", rules.Block, &rules.Condition{Type: rules.Expr, Expr: expr}))
 		big := strings.Repeat("a", 1<<20)
-		start := time.Now()
 		v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"command": big}}, nil)
 		if v.Decision != rules.Blocked || len(v.Errors) != 1 {
 			t.Errorf("%s: %+v", expr, v)
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%s: took %v", expr, d)
 		}
 	}
 	// Every expression runs under the cost limit, with or without a

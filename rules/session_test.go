@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -259,7 +258,6 @@ func TestHugeInput(t *testing.T) {
 		{Tool: "Write", Args: map[string]any{"file_path": "/r/b.go", "content": "x", "m": wideMap}},
 		{Tool: strings.Repeat("T", 1<<20), Args: map[string]any{"x": "y"}},
 	}
-	start := time.Now()
 	// Every one is past a limit: denied, fast, without running a rule.
 	for i, c := range calls {
 		v := e.Evaluate(rules.Pre, c, s)
@@ -275,9 +273,6 @@ func TestHugeInput(t *testing.T) {
 	}
 	s.Record(ok)
 	s.Record(calls[0])
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("huge inputs took %v", d)
-	}
 	// Within the limit, the whole string is judged: a secret at its end
 	// is seen.
 	near := strings.Repeat("a", rules.MaxStringBytes-100) + " sk-abcdefghijklmnopqrstuvwxyz"

@@ -115,7 +115,7 @@ func TestStoreLockTimeout(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "stayed locked") {
 		t.Errorf("err = %v", err)
 	}
-	if d := time.Since(start); d < 200*time.Millisecond || d > 5*time.Second {
+	if d := time.Since(start); d < 200*time.Millisecond {
 		t.Errorf("waited %v", d)
 	}
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -172,14 +171,10 @@ func TestLimits(t *testing.T) {
 		"nested $( behind ]":  "echo " + strings.Repeat("$(]", 30000) + strings.Repeat(")", 30000),
 		"wrappers 50000 deep": strings.Repeat("nice ", 50000) + "true",
 	} {
-		start := time.Now()
 		_, err := shell.Parse(src)
 		var se *shell.Error
 		if !errors.As(err, &se) {
 			t.Errorf("%s: err = %v", name, err)
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%s: took %v", name, d)
 		}
 	}
 	// Chains are not nesting: a long && list is read.

@@ -140,8 +140,10 @@ func (d *doc) list(pairs ...string) {
 	}
 }
 
-// block writes text as a fenced code block that no line of it can close.
+// block writes text as a fenced code block that no line of it can close,
+// credentials redacted and control characters but line feeds visible.
 func (d *doc) block(lang, text string) {
+	text = diag.Escape(secret.Redact(text), "\n")
 	fence := "```"
 	for strings.Contains(text, fence) {
 		fence += "`"
@@ -160,11 +162,16 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "\n", "<br>")
 }
 
-// code formats s as inline code, "" as nothing.
+// code formats s as inline code, "" as nothing. s may come from the
+// configuration (a model id, a rule's condition), so it is redacted and
+// written on one line with control characters visible (diag.Escape): a
+// blank line would end the code span and its paragraph, and what follows
+// would render as Markdown, or HTML.
 func code(s string) string {
 	if s == "" {
 		return ""
 	}
+	s = diag.Escape(secret.Redact(s), "")
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"
@@ -366,7 +373,7 @@ func (g *gen) ruleOrigin(p *rules.Profile, id string) string {
 	}
 	s := code(in[len(in)-1])
 	if pos := g.pos("profiles", in[len(in)-1], "rules", id); pos != "" {
-		s += " (" + pos + ")"
+		s += " (" + code(pos) + ")"
 	}
 	if len(in) > 1 {
 		s += "; changed by " + codes(in[:len(in)-1])

@@ -45,6 +45,41 @@ func CheckOut(out, configRoot string) error {
 	return CheckOutput(out, configRoot, "the bundle", "a charter bundle", IsBundle)
 }
 
+// CheckArchive refuses an archive name that would destroy something: a
+// directory, or an existing file that is not an archive of a charter
+// bundle (ReadArchive reads it, and it holds a manifest.json). A previous
+// archive may be replaced; a source file or a note given by mistake may
+// not.
+func CheckArchive(name string) error {
+	refuse := func(reason string) error { return &OutError{Dir: name, Reason: reason, What: "the archive"} }
+	fi, err := os.Stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return refuse(err.Error())
+	case fi.IsDir():
+		return refuse("it is a directory; give a file name, such as bundle.tar.gz")
+	case !fi.Mode().IsRegular():
+		return refuse("it is not a regular file; choose another name")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return refuse(err.Error())
+	}
+	defer f.Close()
+	t, err := ReadArchive(f)
+	if err == nil {
+		if _, ok := t["manifest.json"]; !ok {
+			err = errors.New("it has no manifest.json")
+		}
+	}
+	if err != nil {
+		return refuse(fmt.Sprintf("it exists and is not a charter bundle archive (%v); remove it or choose another name", err))
+	}
+	return nil
+}
+
 // maxManifest bounds the manifest.json IsBundle reads: one of 10,000
 // agents is about 4 MB.
 const maxManifest = 64 << 20

@@ -80,6 +80,46 @@ func CheckArchive(name string) error {
 	return nil
 }
 
+// Generated reports whether every file under dir is one a generator
+// wrote, as ours judges it by its slash-separated path and its first bytes
+// (up to 512); a link or any other kind of file is not. A folder a
+// generator wrote, with a file of someone else's added (a note, a CNAME),
+// is not: replacing it would move that file aside and the next write
+// would delete it. why names the first file that is not ours, as "PATH is
+// not " + kind.
+func Generated(dir, kind string, ours func(rel string, head []byte) bool) (ok bool, why string) {
+	head := make([]byte, 512)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if !d.Type().IsRegular() {
+			why = rel + " is not " + kind
+			return fs.SkipAll
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if !ours(rel, head[:n]) {
+			why = rel + " is not " + kind
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err.Error()
+	}
+	return why == "", why
+}
+
 // maxManifest bounds the manifest.json IsBundle reads: one of 10,000
 // agents is about 4 MB.
 const maxManifest = 64 << 20

@@ -174,15 +174,33 @@ func (d *doc) block(lang, text string) {
 	fmt.Fprintf(d, "%s%s\n%s\n%s\n\n", fence, lang, strings.TrimRight(text, "\n"), fence)
 }
 
-// cell fits Markdown into a table cell: pipes escaped, and line breaks as
-// <br>. Backslashes stay: inside code spans they are literal, and elsewhere
-// text escaped them. Credentials are redacted first: a PEM key's lines
-// joined by <br> no longer have its shape.
+// cell fits Markdown into a table cell: bare pipes escaped, and line
+// breaks as <br>. A pipe text escaped already (\|, after an odd run of
+// backslashes) is left as it is: escaped twice it showed as \|. A table
+// unescapes \| before it reads a cell, so a bare pipe in a code span
+// escaped here shows as |. Credentials are redacted first: a PEM key's
+// lines joined by <br> no longer have its shape.
 func cell(s string) string {
 	s = strings.TrimSpace(secret.Redact(s))
-	s = strings.ReplaceAll(s, "|", "\\|")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.ReplaceAll(s, "\n", "<br>")
+	var b strings.Builder
+	slashes := 0
+	for _, r := range s {
+		switch {
+		case r == '|' && slashes%2 == 0:
+			b.WriteString("\\|")
+		case r == '\n':
+			b.WriteString("<br>")
+		default:
+			b.WriteRune(r)
+		}
+		if r == '\\' {
+			slashes++
+		} else {
+			slashes = 0
+		}
+	}
+	return b.String()
 }
 
 // code formats s as inline code, "" as nothing. s may come from the

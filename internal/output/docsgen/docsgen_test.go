@@ -153,3 +153,31 @@ agents: ann: {
 		}
 	}
 }
+
+// TestTableCellsShowPipes checks that a | in free text and in code shown
+// in a table renders as a |: text escaped it already, and the cell
+// escaped it again, so the page showed "left \| right".
+func TestTableCellsShowPipes(t *testing.T) {
+	fsys := testrepo.FS(map[string]string{"a.cue": `package charter
+
+agents: ann: {
+	name: "Ann", type: "personal_assistant"
+	skills: primary: [{id: "s", name: "S", description: "left | right \\ back", tags: ["t"], examples: ["x"]}]
+}
+profiles: p: {extends: "dev", rules: c: {rule: "c", trigger: "*", action: "warn", message: "m", condition: {type: "contains", field: "command", substring: "a|b"}}}
+`})
+	pages := docsgen.Generate(testrepo.Compile(t, fsys))
+	for page, want := range map[string]string{
+		"agents/ann.md": "<td>left | right \\ back</td>",
+		"profiles.md":   "<code>a|b</code>",
+	} {
+		var out bytes.Buffer
+		if err := gfm.Convert(pages[page], &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), want) {
+			i := strings.Index(out.String(), want[4:8])
+			t.Errorf("%s does not show %s:\n%s", page, want, out.String()[max(0, i-100):min(out.Len(), i+100)])
+		}
+	}
+}

@@ -221,3 +221,19 @@ func TestDocs(t *testing.T) {
 		t.Fatalf("docs/lint-rules.md is stale or missing; regenerate it with:\n\tgo test ./lint -run TestDocs -update")
 	}
 }
+
+// TestREADMECount checks the rule count the README's tour gives (it said
+// 39 when there were 40).
+func TestREADMECount(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(\d+) documented rules`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal(`README.md does not say "N documented rules"`)
+	}
+	if n, _ := strconv.Atoi(string(m[1])); n != len(lint.All()) {
+		t.Errorf("README.md says %d documented rules; there are %d", n, len(lint.All()))
+	}
+}

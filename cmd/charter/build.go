@@ -31,7 +31,8 @@ func newBuildCmd(g *globals) *cobra.Command {
 temporary sibling that then takes its place, so a failed build leaves the
 previous bundle untouched. --archive also (or instead, with --out "")
 writes the same tree as a reproducible tar.gz whose timestamps come from
-SOURCE_DATE_EPOCH (or the source commit, or 1970).
+SOURCE_DATE_EPOCH (or the source commit, or 1970); it replaces only a
+previous archive of a charter bundle, never another file.
 
 build refuses (exit 1) a repository in which lint's secret-literal rule
 finds a credential (a literal, or a value built from parts), or whose
@@ -54,6 +55,11 @@ func runBuild(g *globals, o *buildOptions) error {
 	}
 	if o.out != "" {
 		if err := bundle.CheckOut(o.out, g.dir); err != nil {
+			return err
+		}
+	}
+	if o.archive != "" {
+		if err := bundle.CheckArchive(o.archive); err != nil {
 			return err
 		}
 	}

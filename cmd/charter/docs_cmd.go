@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -35,8 +32,9 @@ passes and next); and agents/<id>.md (every agent's resolved settings and what d
 its tools, rules and authority).
 
 The output is deterministic. --out is written atomically, like build's: a
-new or empty directory, or one that holds a previous reference (its
-index.md is charter's), is replaced; anything else is refused.`,
+new or empty directory, or one that holds a previous reference and
+nothing else (every file a page charter docs wrote), is replaced; anything
+else is refused.`,
 		Example: `  charter docs --out site/agents
   charter docs --rev v1.2.0 --out public/reference`,
 		Args: noArgs,
@@ -51,11 +49,7 @@ func runDocs(g *globals, o *docsOptions) error {
 	if o.out == "" {
 		return usage("--out is required: name the directory to write the reference into, such as --out docs/agents")
 	}
-	isReference := func(dir string) (bool, string) {
-		index, err := os.ReadFile(filepath.Join(dir, "index.md"))
-		return err == nil && bytes.HasPrefix(index, []byte(docsgen.Marker)), "its index.md is not charter's"
-	}
-	if err := bundle.CheckOutput(o.out, g.dir, "the reference", "a reference charter docs wrote", isReference); err != nil {
+	if err := bundle.CheckOutput(o.out, g.dir, "the reference", "a reference charter docs wrote", docsgen.IsReference); err != nil {
 		return err
 	}
 	rev, err := evaluate(g, o.source(g))

@@ -19,7 +19,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(guard{m}, map[string]func(){
 		"charter": func() {
 			// Registries are reached without DNS: a name other than
 			// localhost is an unknown host, as on a machine offline.

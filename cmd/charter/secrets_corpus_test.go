@@ -43,7 +43,7 @@ var corpusMarker = regexp.MustCompile(`QQ(github|githubpat|openai|anthropic|AWSI
 // corpusConfig declares the corpus in the fields every output shows: the
 // prompt (template, description, role, option text), skills, a behavior's
 // parameter that only its name gives away, a tool's description, a rule's
-// message, a variable's description, and two credentials made by
+// message and condition, a variable's description, a model id, and two credentials made by
 // concatenation and interpolation, which no literal holds whole.
 func corpusConfig() string {
 	var b strings.Builder
@@ -53,7 +53,10 @@ _prefix: "ghp_"
 categories: tone: {title: "TONE", settings: style: {default: "warm", line: "- Tone: {text}", options: warm: text: "Be warm, ` + corpus["google"] + `"}}
 behaviorTypes: SearchBehavior: {kind: "tools", params: api_key: {type: "string", default: ""},
 	tools: search: {description: "Search with ` + corpus["stripe"] + `", parameters: {type: "object", properties: q: {type: "string"}}}}
-profiles: guarded: {extends: "dev", rules: no_rm: {rule: "no rm", trigger: "run_bash", condition: {type: "contains", field: "command", substring: "rm "}, action: "block", message: "Use ` + corpus["jwt"] + ` instead"}}
+profiles: guarded: {extends: "dev", rules: {
+	no_rm: {rule: "no rm", trigger: "run_bash", condition: {type: "contains", field: "command", substring: "rm "}, action: "block", message: "Use ` + corpus["jwt"] + ` instead"}
+	no_key: {rule: "no key", trigger: "run_bash", condition: {type: "contains", field: "command", substring: "` + corpus["awsid"] + `"}, action: "block", message: "No key."}
+}}
 agentTypes: helper: {name: "Helper", system_prompt: """
 	You are {agent.name}, {agent.role}. {agent.description}
 	Connect with ` + corpus["url"] + `.
@@ -69,6 +72,7 @@ agents: ann: {
 	behaviors: [{type: "SearchBehavior", params: api_key: "QQnamedHunter2Hunter2"}]
 	tools: allowed: ["search", "run_bash"]
 	authority: can_delegate_to: ["bob"]
+	model: {provider: "anthropic", model_id: "claude-sonnet-4", fallback_model: "` + corpus["openai"] + `"}
 }
 agents: bob: {name: "Bob", type: "helper", role: "Lead", description: "Leads ` + corpus["stripeR"] + `"
 	skills: primary: [{id: "help", name: "Help", description: "Helps.", tags: ["support"], examples: ["x"]}]}

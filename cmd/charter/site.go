@@ -41,8 +41,8 @@ timeline from Git; --diff A..B adds diff.html, every change from A to B
 The pictures are SVG drawn at build time: the site loads nothing from
 elsewhere, runs no script and works from file://. The output is
 deterministic. --out is written atomically, like build's: a new or empty
-directory, or one that holds a previous site (its index.html is charter's),
-is replaced; anything else is refused. A repository that does not validate
+directory, or one that holds a previous site and nothing else (every page
+charter's, and its style sheet), is replaced; anything else is refused. A repository that does not validate
 still gets an index that lists every error, and site exits 1.`,
 		Example: `  charter site --out public
   charter site --rev v1.3.0 --history --out public
@@ -62,8 +62,7 @@ func runSite(g *globals, o *siteOptions) error {
 	if o.out == "" {
 		return usage("--out is required: name the directory to write the site into, such as --out public")
 	}
-	isSite := func(dir string) (bool, string) { return site.IsSite(dir), "its index.html is not charter's" }
-	if err := bundle.CheckOutput(o.out, g.dir, "the site", "a site charter site wrote", isSite); err != nil {
+	if err := bundle.CheckOutput(o.out, g.dir, "the site", "a site charter site wrote", site.IsSite); err != nil {
 		return err
 	}
 	opts := site.Options{Dir: g.dir, Rev: o.rev, History: o.history}

@@ -45,6 +45,81 @@ func CheckOut(out, configRoot string) error {
 	return CheckOutput(out, configRoot, "the bundle", "a charter bundle", IsBundle)
 }
 
+// CheckArchive refuses an archive name that would destroy something: a
+// directory, or an existing file that is not an archive of a charter
+// bundle (ReadArchive reads it, and it holds a manifest.json). A previous
+// archive may be replaced; a source file or a note given by mistake may
+// not.
+func CheckArchive(name string) error {
+	refuse := func(reason string) error { return &OutError{Dir: name, Reason: reason, What: "the archive"} }
+	fi, err := os.Stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return refuse(err.Error())
+	case fi.IsDir():
+		return refuse("it is a directory; give a file name, such as bundle.tar.gz")
+	case !fi.Mode().IsRegular():
+		return refuse("it is not a regular file; choose another name")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return refuse(err.Error())
+	}
+	defer f.Close()
+	t, err := ReadArchive(f)
+	if err == nil {
+		if _, ok := t["manifest.json"]; !ok {
+			err = errors.New("it has no manifest.json")
+		}
+	}
+	if err != nil {
+		return refuse(fmt.Sprintf("it exists and is not a charter bundle archive (%v); remove it or choose another name", err))
+	}
+	return nil
+}
+
+// Generated reports whether every file under dir is one a generator
+// wrote, as ours judges it by its slash-separated path and its first bytes
+// (up to 512); a link or any other kind of file is not. A folder a
+// generator wrote, with a file of someone else's added (a note, a CNAME),
+// is not: replacing it would move that file aside and the next write
+// would delete it. why names the first file that is not ours, as "PATH is
+// not " + kind.
+func Generated(dir, kind string, ours func(rel string, head []byte) bool) (ok bool, why string) {
+	head := make([]byte, 512)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if !d.Type().IsRegular() {
+			why = rel + " is not " + kind
+			return fs.SkipAll
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if !ours(rel, head[:n]) {
+			why = rel + " is not " + kind
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err.Error()
+	}
+	return why == "", why
+}
+
 // maxManifest bounds the manifest.json IsBundle reads: one of 10,000
 // agents is about 4 MB.
 const maxManifest = 64 << 20

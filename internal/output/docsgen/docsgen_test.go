@@ -110,3 +110,74 @@ agents: ann: {
 
 // gfm renders Markdown as GitHub does, with raw HTML allowed.
 var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(ghtml.WithUnsafe()))
+
+// TestGenerateEscapesCodeSpans checks the values the reference shows as
+// inline code (a model id, a rule's condition and CEL expression): a
+// blank line in one ended the code span and its paragraph, so the HTML
+// after it rendered as HTML; a control character went raw into the page;
+// and a credential in one was written as it is. The same for the text
+// shown in fenced blocks (an agent type's template, a behavior's
+// instructions).
+func TestGenerateEscapesCodeSpans(t *testing.T) {
+	const evil = `x\n\n<img src=x onerror=alert(1)>\u001b[2J`
+	const token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+	fsys := testrepo.FS(map[string]string{"a.cue": `package charter
+
+profiles: p: {extends: "dev", rules: {
+	c: {rule: "c", trigger: "*", action: "warn", message: "m", condition: {type: "contains", field: "command", substring: "` + evil + `"}}
+	e: {rule: "e", trigger: "*", action: "warn", message: "m", condition: {type: "expr", expr: "call.tool == \"a\" // \u001b[2J\n\n// <img src=x onerror=alert(1)>"}}
+	s: {rule: "s", trigger: "*", action: "warn", message: "m", condition: {type: "contains", field: "command", substring: "` + token + `"}}
+}}
+agentTypes: helper: {name: "Helper", system_prompt: "You are {agent.name}. \u001b[2J ` + token + `"}
+behaviorTypes: NoteBehavior: {kind: "utility", instructions: "Note \u001b[2J ` + token + `"}
+agents: ann: {
+	name: "Ann", type: "helper", profile: "p", behaviors: [{type: "NoteBehavior"}]
+	model: {provider: "anthropic", model_id: "` + evil + `", fallback_model: "` + token + `"}
+}
+`})
+	pages := docsgen.Generate(testrepo.Compile(t, fsys))
+	for name, md := range pages {
+		if i := bytes.IndexByte(md, 0x1b); i >= 0 {
+			t.Errorf("%s holds a raw ESC: %q", name, md[max(0, i-80):min(len(md), i+80)])
+		}
+		if i := bytes.Index(md, []byte(token)); i >= 0 {
+			t.Errorf("%s holds the token: %q", name, md[max(0, i-80):min(len(md), i+80)])
+		}
+		var out bytes.Buffer
+		if err := gfm.Convert(md, &out); err != nil {
+			t.Fatal(err)
+		}
+		if page := out.String(); strings.Contains(page, "<img") {
+			i := strings.Index(page, "<img")
+			t.Errorf("%s renders <img:\n%s", name, page[max(0, i-200):min(len(page), i+200)])
+		}
+	}
+}
+
+// TestTableCellsShowPipes checks that a | in free text and in code shown
+// in a table renders as a |: text escaped it already, and the cell
+// escaped it again, so the page showed "left \| right".
+func TestTableCellsShowPipes(t *testing.T) {
+	fsys := testrepo.FS(map[string]string{"a.cue": `package charter
+
+agents: ann: {
+	name: "Ann", type: "personal_assistant"
+	skills: primary: [{id: "s", name: "S", description: "left | right \\ back", tags: ["t"], examples: ["x"]}]
+}
+profiles: p: {extends: "dev", rules: c: {rule: "c", trigger: "*", action: "warn", message: "m", condition: {type: "contains", field: "command", substring: "a|b"}}}
+`})
+	pages := docsgen.Generate(testrepo.Compile(t, fsys))
+	for page, want := range map[string]string{
+		"agents/ann.md": "<td>left | right \\ back</td>",
+		"profiles.md":   "<code>a|b</code>",
+	} {
+		var out bytes.Buffer
+		if err := gfm.Convert(pages[page], &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), want) {
+			i := strings.Index(out.String(), want[4:8])
+			t.Errorf("%s does not show %s:\n%s", page, want, out.String()[max(0, i-100):min(out.Len(), i+100)])
+		}
+	}
+}

@@ -23,7 +23,7 @@ func (g *gen) flows() []byte {
 		if f.MaxIterations > 0 {
 			limit = fmt.Sprint(f.MaxIterations)
 		}
-		d.list("inputs", codes(f.Inputs), "max iterations", limit, "declared at", g.pos("flows", name))
+		d.list("inputs", codes(f.Inputs), "max iterations", limit, "declared at", code(g.pos("flows", name)))
 		var rows [][]string
 		for _, s := range f.Steps {
 			var next []string

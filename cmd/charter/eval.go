@@ -176,13 +176,13 @@ type engineSource func(agentType string) (*rules.Engine, string, error)
 // repository built once.
 func (o *evalOptions) engines(g *globals) (engineSource, error) {
 	var load func(agent string) (rules.Profile, []byte, error)
-	var has func(agent string) bool
+	var ids []string
 	if o.bundle != "" {
 		r, err := bundle.OpenRuntime(o.bundle)
 		if err != nil {
 			return nil, withHint(err, "build the bundle with charter build, and deploy it whole")
 		}
-		has = r.HasAgent
+		ids = r.AgentIDs()
 		load = func(agent string) (rules.Profile, []byte, error) {
 			if agent == "" {
 				p, err := r.Profile(o.profile)
@@ -200,8 +200,8 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 		if err != nil {
 			return nil, err
 		}
-		has = func(id string) bool {
-			return slices.ContainsFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id })
+		for _, a := range prog.Agents {
+			ids = append(ids, a.ID)
 		}
 		load = func(agent string) (rules.Profile, []byte, error) {
 			if agent == "" {
@@ -213,51 +213,45 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 			}
 			i := slices.IndexFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == agent })
 			if i < 0 {
-				ids := make([]string, len(prog.Agents))
-				for k, a := range prog.Agents {
-					ids[k] = a.ID
-				}
 				return rules.Profile{}, nil, unknownName("agent", agent, ids)
 			}
 			return bundle.AgentProfile(prog, prog.Agents[i])
 		}
 	}
+	roster := rules.NewAgents(ids)
 	cache := map[string]*rules.Engine{}
-	return func(agentType string) (*rules.Engine, string, error) {
-		id, note := o.agent, ""
-		if agentType != "" && o.agent != "" {
-			switch {
-			case has(agentType):
-				id = agentType
-			case has(strings.ReplaceAll(agentType, "-", "_")):
-				// export writes an agent id's _ as - in the subagent's name.
-				id = strings.ReplaceAll(agentType, "-", "_")
-			default:
-				note = fmt.Sprintf("charter: the call comes from %s, which is no agent charter knows, so it is judged as %s", agentType, o.agent)
-			}
-		}
+	engine := func(id string) (*rules.Engine, error) {
 		if e, ok := cache[id]; ok {
-			return e, note, nil
+			return e, nil
 		}
 		p, agentJSON, err := load(id)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		e, err := rules.Compile(p)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		e.SetOnError(o.policy())
 		if agentJSON != nil {
 			gate, err := rules.ReadGate(agentJSON, o.protocol)
 			if err != nil {
-				return nil, "", fmt.Errorf("agent %s: %v", id, err)
+				return nil, fmt.Errorf("agent %s: %v", id, err)
 			}
+			gate.Roster = roster
 			e.SetGate(gate)
 		}
 		cache[id] = e
-		return e, note, nil
-	}, nil
+		return e, nil
+	}
+	if o.agent == "" {
+		return func(string) (*rules.Engine, string, error) {
+			e, err := engine("")
+			return e, "", err
+		}, nil
+	}
+	team := &rules.Team{Main: o.agent, Roster: roster, Engine: engine}
+	return team.For, nil
 }
 
 // evalProgram builds the repository at -C.

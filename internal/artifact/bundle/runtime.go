@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/charter-dev/charter/internal/config/validate"
 	"github.com/charter-dev/charter/rules"
@@ -94,6 +96,18 @@ func (r *Runtime) read(rel string) ([]byte, error) {
 func (r *Runtime) HasAgent(id string) bool {
 	_, ok := r.files["agents/"+id+"/agent.json"]
 	return validate.IsSlug(id) && ok
+}
+
+// AgentIDs returns the ids of the bundle's agents, sorted.
+func (r *Runtime) AgentIDs() []string {
+	var ids []string
+	for rel := range r.files {
+		if id, ok := strings.CutSuffix(strings.TrimPrefix(rel, "agents/"), "/agent.json"); ok && strings.HasPrefix(rel, "agents/") && validate.IsSlug(id) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // Agent returns the agent's flattened profile and its agent.json (whose

@@ -93,7 +93,7 @@ func (g *Gate) delegation(tool string, args map[string]any) (f Firing, note stri
 		}
 		ids := g.Roster.Lookup(name)
 		if g.Roster == nil && name != g.Agent && !slices.Contains(g.Delegates, name) {
-			return block("%s may not start %s: charter was not told the bundle's agents, so it cannot tell %s from them, and %s may start only %s (authority.can_delegate_to)", g.Agent, name, name, g.Agent, delegatesList(g))
+			return block("%s may not start %s: charter was not told the bundle's agents, so it cannot tell %s from them, and %s may start only itself and %s (authority.can_delegate_to)", g.Agent, name, name, g.Agent, delegatesList(g))
 		}
 		for _, id := range ids {
 			if !g.MayStart(id) {

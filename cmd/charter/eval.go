@@ -45,7 +45,9 @@ number and the rest is read. --phase pre judges a call before it runs
 
 With --agent, a call to a tool the agent may not call is blocked before
 any rule runs, whatever the profile says (rule "permissions"), naming the
-declaration that took the tool away and its file:line. A runtime's name
+declaration that took the tool away and its file:line. A delegation call
+(Claude Code's Agent) that starts a bundle agent outside the agent's
+authority.can_delegate_to is blocked too (rule "can_delegate_to"). A runtime's name
 for a tool (Claude Code's Edit, Bash, mcp__server__tool) is mapped to
 charter's tool through the runtimes table; a name no table maps is
 blocked. docs/rules.md section 0 has the details.
@@ -66,8 +68,10 @@ PreToolUse or PostToolUse input on stdin, a deny with the rule's message for
 block, permissionDecision ask for ask (claude -p, with no one to ask,
 denies it), the warning as context for warn, the reminder as context after
 the call for remind. A call from a subagent is judged as the agent its
-agent_type names when the bundle has it (otherwise as --agent, which the
-user is told), in a session of its own. Each session's calls are kept in
+agent_type names when the bundle has it and --agent may start it (its
+authority.can_delegate_to, directly or through agents it may start; else
+the call is denied, whatever --on-error says), or as --agent when the
+bundle does not have it (which the user is told), in a session of its own. Each session's calls are kept in
 --state-dir (default: charter/sessions under the user's cache directory),
 keyed by session_id, safe against two hooks at once; a SessionEnd input
 deletes the session's state, and that of sessions idle for seven days.

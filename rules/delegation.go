@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -146,6 +147,10 @@ type Team struct {
 	// Engine returns the engine of a bundle agent, its gate set (with
 	// Delegates and Roster).
 	Engine func(id string) (*Engine, error)
+	// Delegates, when set, returns an agent's delegates_to without
+	// compiling its engine (ReadDelegates on its agent.json): For walks
+	// the chain from Main with it. When nil, the engines' gates are read.
+	Delegates func(id string) ([]string, error)
 }
 
 // For returns the engine that judges a call from the agent the runtime
@@ -175,6 +180,36 @@ func (t *Team) For(from string) (*Engine, string, error) {
 	return e, "", err
 }
 
+func (t *Team) delegates(id string) ([]string, error) {
+	if t.Delegates != nil {
+		return t.Delegates(id)
+	}
+	e, err := t.Engine(id)
+	if err != nil {
+		return nil, err
+	}
+	if e.gate == nil {
+		return nil, errors.New("agent " + id + " has no gate, so charter cannot tell whom it may start")
+	}
+	return e.gate.Delegates, nil
+}
+
+// ReadDelegates reads agent.json's delegates_to: the agents it may start.
+// An agent.json without it (an older charter's) is an error.
+func ReadDelegates(agentJSON []byte) ([]string, error) {
+	var doc struct {
+		ID        string    `json:"id"`
+		Delegates *[]string `json:"delegates_to"`
+	}
+	if err := json.Unmarshal(agentJSON, &doc); err != nil {
+		return nil, fmt.Errorf("reading agent.json: %w", err)
+	}
+	if doc.Delegates == nil {
+		return nil, fmt.Errorf("agent %s has no delegates_to, so charter cannot tell whom it may start: the bundle was built by an older charter; build it again", doc.ID)
+	}
+	return *doc.Delegates, nil
+}
+
 // reaches reports whether Main may start id through a chain of agents
 // each of which may start the next.
 func (t *Team) reaches(id string) (bool, error) {
@@ -183,14 +218,11 @@ func (t *Team) reaches(id string) (bool, error) {
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
-		e, err := t.Engine(cur)
+		ds, err := t.delegates(cur)
 		if err != nil {
 			return false, fmt.Errorf("reading who %s may start: %w", cur, err)
 		}
-		if e.gate == nil {
-			return false, errors.New("agent " + cur + " has no gate, so charter cannot tell whom it may start")
-		}
-		for _, d := range e.gate.Delegates {
+		for _, d := range ds {
 			if d == id {
 				return true, nil
 			}

@@ -161,3 +161,36 @@ func TestTeam(t *testing.T) {
 		t.Error("an unreadable delegation chain passed")
 	}
 }
+
+func TestReadDelegates(t *testing.T) {
+	got, err := ReadDelegates([]byte(`{"id": "a", "delegates_to": ["b"]}`))
+	if err != nil || !cmp.Equal(got, []string{"b"}) {
+		t.Errorf("got %v, %v", got, err)
+	}
+	if _, err := ReadDelegates([]byte(`{"id": "a"}`)); err == nil || !strings.Contains(err.Error(), "older charter") {
+		t.Errorf("no delegates_to: %v", err)
+	}
+}
+
+// With Delegates set, the chain is read from it, not from compiled
+// engines.
+func TestTeamDelegates(t *testing.T) {
+	compiled := 0
+	team := &Team{Main: "a", Roster: NewAgents([]string{"a", "b", "c", "d"}),
+		Engine: func(id string) (*Engine, error) {
+			compiled++
+			e, err := Compile(Profile{Name: id})
+			e.SetGate(&Gate{Agent: id})
+			return e, err
+		},
+		Delegates: func(id string) ([]string, error) {
+			return map[string][]string{"a": {"b"}, "b": {"c"}}[id], nil
+		}}
+	if _, _, err := team.For("c"); err != nil || compiled != 1 {
+		t.Errorf("c: %v, %d engines compiled, want 1", err, compiled)
+	}
+	var nd *NotDelegatedError
+	if _, _, err := team.For("d"); !errors.As(err, &nd) {
+		t.Errorf("d: %v", err)
+	}
+}

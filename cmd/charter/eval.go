@@ -254,7 +254,14 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 			return e, "", err
 		}, nil
 	}
-	team := &rules.Team{Main: o.agent, Roster: roster, Engine: engine}
+	delegates := func(id string) ([]string, error) {
+		_, agentJSON, err := load(id)
+		if err != nil {
+			return nil, err
+		}
+		return rules.ReadDelegates(agentJSON)
+	}
+	team := &rules.Team{Main: o.agent, Roster: roster, Engine: engine, Delegates: delegates}
 	return team.For, nil
 }
 

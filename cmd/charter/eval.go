@@ -180,6 +180,7 @@ type engineSource func(agentType string) (*rules.Engine, string, error)
 // repository built once.
 func (o *evalOptions) engines(g *globals) (engineSource, error) {
 	var load func(agent string) (rules.Profile, []byte, error)
+	var delegates func(id string) ([]string, error)
 	var ids []string
 	if o.bundle != "" {
 		r, err := bundle.OpenRuntime(o.bundle)
@@ -187,6 +188,13 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 			return nil, withHint(err, "build the bundle with charter build, and deploy it whole")
 		}
 		ids = r.AgentIDs()
+		delegates = func(id string) ([]string, error) {
+			b, err := r.AgentJSON(id)
+			if err != nil {
+				return nil, err
+			}
+			return rules.ReadDelegates(b)
+		}
 		load = func(agent string) (rules.Profile, []byte, error) {
 			if agent == "" {
 				p, err := r.Profile(o.profile)
@@ -206,6 +214,13 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 		}
 		for _, a := range prog.Agents {
 			ids = append(ids, a.ID)
+		}
+		delegates = func(id string) ([]string, error) {
+			i := slices.IndexFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id })
+			if i < 0 {
+				return nil, unknownName("agent", id, ids)
+			}
+			return prog.Agents[i].Delegates, nil
 		}
 		load = func(agent string) (rules.Profile, []byte, error) {
 			if agent == "" {
@@ -253,13 +268,6 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 			e, err := engine("")
 			return e, "", err
 		}, nil
-	}
-	delegates := func(id string) ([]string, error) {
-		_, agentJSON, err := load(id)
-		if err != nil {
-			return nil, err
-		}
-		return rules.ReadDelegates(agentJSON)
 	}
 	team := &rules.Team{Main: o.agent, Roster: roster, Engine: engine, Delegates: delegates}
 	return team.For, nil

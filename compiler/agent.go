@@ -44,6 +44,11 @@ type Agent struct {
 	// charter's tool (model.Config.Runtimes inverted); shared by every
 	// agent: do not change it.
 	RuntimeTools map[string]map[string]string
+	// Delegates are the agents it may start (agent.json's delegates_to):
+	// authority.can_delegate_to resolved, an agent id as itself and a role
+	// as its members, sorted, each once. It may always start itself too,
+	// which widens nothing; it is listed only when declared.
+	Delegates []string
 	// Profile is the flattened profile, nil when the agent has none.
 	Profile *rules.Profile
 	// Variables are the runtime variables of the agent type.
@@ -177,6 +182,7 @@ func (c *compilation) agent(id string) *Agent {
 	c.permissions(ra)
 	c.constraints(ra)
 	c.strictness(ra)
+	ra.Delegates = Delegates(cfg, a.Authority.CanDelegateTo)
 	if a.Profile != "" {
 		ra.Profile = c.prog.Profiles[a.Profile]
 	}
@@ -213,4 +219,25 @@ func (c *compilation) behaviors(ra *Agent) {
 			ra.Tools = append(ra.Tools, ProvidedTool{Name: name, Description: tool.Description, Parameters: tool.Parameters, Destructive: tool.Destructive, Behavior: use.Type, Instructions: FillParams(tool.Instructions, params)})
 		}
 	}
+}
+
+// Delegates resolves the names of a can_delegate_to list to agent ids:
+// an agent is itself, a role its members (roles.NAME.members); a name
+// that is neither adds no one. The result is sorted, each id once.
+func Delegates(cfg *model.Config, names []string) []string {
+	set := map[string]bool{}
+	for _, n := range names {
+		if _, ok := cfg.Agents[n]; ok {
+			set[n] = true
+			continue
+		}
+		if r, ok := cfg.Roles[n]; ok {
+			for _, m := range r.Members {
+				if _, ok := cfg.Agents[m]; ok {
+					set[m] = true
+				}
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }

@@ -57,8 +57,10 @@ profiles: team: {
 		if i > 0 {
 			fmt.Fprintf(&auth, ", reports_to: %q", fmt.Sprintf("agent-%04d", (i-1)/10))
 		}
+		ignore := ""
 		if i*10+1 < n {
 			fmt.Fprintf(&auth, ", can_delegate_to: [%q]", fmt.Sprintf("agent-%04d", i*10+1))
+			ignore = "// charter:ignore delegation-widens a lead hands work to its reports, whose tools are the point\n\t"
 		}
 		src := fmt.Sprintf(`package charter
 
@@ -83,9 +85,9 @@ agents: %q: {
 	skills: primary: [{id: "skill-%d", name: "Skill %d", description: "Does thing %d well.", tags: ["work"], proficiency: 0.8}]
 	model: {provider: "p", model_id: %q, temperature: 0.3, max_tokens: 2000}
 	tools: denied: ["list_dir"]
-	authority: {%s}
+	%sauthority: {%s}
 }
-`, id, i, i%20, behaviors[i%len(behaviors)], styles[i%3], conflicts[i%3], 3+i%6, 2+i%7, i%40, i%40, i, models[i%len(models)], auth.String())
+`, id, i, i%20, behaviors[i%len(behaviors)], styles[i%3], conflicts[i%3], 3+i%6, 2+i%7, i%40, i%40, i, models[i%len(models)], ignore, auth.String())
 		fsys[fmt.Sprintf("agents/%s.cue", id)] = &fstest.MapFile{Data: []byte(src)}
 	}
 	return fsys

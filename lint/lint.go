@@ -77,7 +77,7 @@ var registry = mustCheck([]*Rule{
 	templateNamesDeniedTool, optionNamesDeniedTool, behaviorPlaceholderUnfilled, settingContradictsProfile, timeoutEventWithoutTimeout,
 	blockInstructedTool, instructionNamesDeniedTool, runtimeToolUnknown, destructiveWithoutProfile, regexInvalid, multipleContextBehaviors,
 	// Authority and team.
-	reportingCycle, delegationCycle, budgetExceedsManager, lowCompatibility,
+	reportingCycle, delegationCycle, delegationWidens, budgetExceedsManager, lowCompatibility,
 	// Options, presets, types.
 	unreachableOption, deprecatedInUse, unusedPreset, unusedAgentType, categoryLeftOut, optionCountMismatch,
 	// Models and skills.

@@ -47,6 +47,15 @@ type Gate struct {
 	// behavior's parameter that restricts them, such as
 	// CommandToolsBehavior's whitelist).
 	Constraints []Constraint
+	// Delegates are the bundle agents the agent may start (agent.json's
+	// delegates_to: its authority.can_delegate_to resolved); it may
+	// start itself too. A delegation call (DelegationTool, or a runtime
+	// name mapped to it) that names another bundle agent is blocked.
+	Delegates []string
+	// Roster is the bundle's agents, to tell them from a runtime's own
+	// subagents; the runtime sets it (ReadGate cannot). Without it, a
+	// delegation call may start only the agent itself and its Delegates.
+	Roster *Agents
 }
 
 // Constraint is a behavior parameter that limits the calls of one of the
@@ -75,6 +84,20 @@ const (
 // check judges a call's tool name and arguments. ok lets the call on to
 // the rules, with a note when the gate has something to say.
 func (g *Gate) check(tool string, args map[string]any, cmds *commandCache) (f Firing, note string, ok bool) {
+	f, note, ok = g.checkTool(tool, args, cmds)
+	if !ok || (tool != DelegationTool && g.Names[tool] != DelegationTool) {
+		return f, note, ok
+	}
+	// Whoever decided the tool (the gate, or the profile for an agent
+	// that declares none), the agents a delegation starts are the gate's.
+	f, dnote, ok := g.delegation(tool, args)
+	if !ok {
+		return f, "", false
+	}
+	return f, strings.TrimSpace(note + "\n" + dnote), true
+}
+
+func (g *Gate) checkTool(tool string, args map[string]any, cmds *commandCache) (f Firing, note string, ok bool) {
 	name, runtimeName := tool, ""
 	if !slices.Contains(g.Tools, tool) && g.Excluded[tool] == "" {
 		if t, mapped := g.Names[tool]; mapped {

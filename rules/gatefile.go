@@ -33,13 +33,17 @@ func ReadGate(agentJSON []byte, runtime string) (*Gate, error) {
 			AccessLevel string   `json:"access_level"`
 			Denied      []string `json:"denied"`
 		} `json:"tools"`
-		Provided []json.RawMessage `json:"provided_tools"`
+		Provided  []json.RawMessage `json:"provided_tools"`
+		Delegates *[]string         `json:"delegates_to"`
 	}
 	if err := json.Unmarshal(agentJSON, &doc); err != nil {
 		return nil, fmt.Errorf("reading agent.json: %w", err)
 	}
 	if doc.Effective == nil {
 		return nil, fmt.Errorf("agent %s has no effective_tools: the bundle was built by an older charter; build it again", doc.ID)
+	}
+	if doc.Delegates == nil {
+		return nil, fmt.Errorf("agent %s has no delegates_to, so charter cannot tell whom it may start: the bundle was built by an older charter; build it again", doc.ID)
 	}
 	at := func(field string) string {
 		if p := doc.DeclaredAt[field]; p != "" {
@@ -48,7 +52,7 @@ func ReadGate(agentJSON []byte, runtime string) (*Gate, error) {
 		return field
 	}
 	g := &Gate{Agent: doc.ID, Tools: *doc.Effective, Excluded: map[string]string{}, Restricted: doc.Restricted, Runtime: runtime,
-		Names: map[string]string{}, NameRuntime: map[string]string{}, Constraints: doc.Constraints,
+		Names: map[string]string{}, NameRuntime: map[string]string{}, Constraints: doc.Constraints, Delegates: *doc.Delegates,
 		Declared: len(doc.Provided) > 0 || doc.Tools.AccessLevel != "" || doc.Tools.Denied != nil}
 	for _, e := range doc.Excluded {
 		g.Excluded[e.Name] = fmt.Sprintf("%s (%s)", e.Reason, at(e.By))

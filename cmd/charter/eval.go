@@ -45,7 +45,9 @@ number and the rest is read. --phase pre judges a call before it runs
 
 With --agent, a call to a tool the agent may not call is blocked before
 any rule runs, whatever the profile says (rule "permissions"), naming the
-declaration that took the tool away and its file:line. A runtime's name
+declaration that took the tool away and its file:line. A delegation call
+(Claude Code's Agent) that starts a bundle agent outside the agent's
+authority.can_delegate_to is blocked too (rule "can_delegate_to"). A runtime's name
 for a tool (Claude Code's Edit, Bash, mcp__server__tool) is mapped to
 charter's tool through the runtimes table; a name no table maps is
 blocked. docs/rules.md section 0 has the details.
@@ -66,8 +68,10 @@ PreToolUse or PostToolUse input on stdin, a deny with the rule's message for
 block, permissionDecision ask for ask (claude -p, with no one to ask,
 denies it), the warning as context for warn, the reminder as context after
 the call for remind. A call from a subagent is judged as the agent its
-agent_type names when the bundle has it (otherwise as --agent, which the
-user is told), in a session of its own. Each session's calls are kept in
+agent_type names when the bundle has it and --agent may start it (its
+authority.can_delegate_to, directly or through agents it may start; else
+the call is denied, whatever --on-error says), or as --agent when the
+bundle does not have it (which the user is told), in a session of its own. Each session's calls are kept in
 --state-dir (default: charter/sessions under the user's cache directory),
 keyed by session_id, safe against two hooks at once; a SessionEnd input
 deletes the session's state, and that of sessions idle for seven days.
@@ -176,13 +180,21 @@ type engineSource func(agentType string) (*rules.Engine, string, error)
 // repository built once.
 func (o *evalOptions) engines(g *globals) (engineSource, error) {
 	var load func(agent string) (rules.Profile, []byte, error)
-	var has func(agent string) bool
+	var delegates func(id string) ([]string, error)
+	var ids []string
 	if o.bundle != "" {
 		r, err := bundle.OpenRuntime(o.bundle)
 		if err != nil {
 			return nil, withHint(err, "build the bundle with charter build, and deploy it whole")
 		}
-		has = r.HasAgent
+		ids = r.AgentIDs()
+		delegates = func(id string) ([]string, error) {
+			b, err := r.AgentJSON(id)
+			if err != nil {
+				return nil, err
+			}
+			return rules.ReadDelegates(b)
+		}
 		load = func(agent string) (rules.Profile, []byte, error) {
 			if agent == "" {
 				p, err := r.Profile(o.profile)
@@ -200,8 +212,15 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 		if err != nil {
 			return nil, err
 		}
-		has = func(id string) bool {
-			return slices.ContainsFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id })
+		for _, a := range prog.Agents {
+			ids = append(ids, a.ID)
+		}
+		delegates = func(id string) ([]string, error) {
+			i := slices.IndexFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id })
+			if i < 0 {
+				return nil, unknownName("agent", id, ids)
+			}
+			return prog.Agents[i].Delegates, nil
 		}
 		load = func(agent string) (rules.Profile, []byte, error) {
 			if agent == "" {
@@ -213,51 +232,45 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 			}
 			i := slices.IndexFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == agent })
 			if i < 0 {
-				ids := make([]string, len(prog.Agents))
-				for k, a := range prog.Agents {
-					ids[k] = a.ID
-				}
 				return rules.Profile{}, nil, unknownName("agent", agent, ids)
 			}
 			return bundle.AgentProfile(prog, prog.Agents[i])
 		}
 	}
+	roster := rules.NewAgents(ids)
 	cache := map[string]*rules.Engine{}
-	return func(agentType string) (*rules.Engine, string, error) {
-		id, note := o.agent, ""
-		if agentType != "" && o.agent != "" {
-			switch {
-			case has(agentType):
-				id = agentType
-			case has(strings.ReplaceAll(agentType, "-", "_")):
-				// export writes an agent id's _ as - in the subagent's name.
-				id = strings.ReplaceAll(agentType, "-", "_")
-			default:
-				note = fmt.Sprintf("charter: the call comes from %s, which is no agent charter knows, so it is judged as %s", agentType, o.agent)
-			}
-		}
+	engine := func(id string) (*rules.Engine, error) {
 		if e, ok := cache[id]; ok {
-			return e, note, nil
+			return e, nil
 		}
 		p, agentJSON, err := load(id)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		e, err := rules.Compile(p)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		e.SetOnError(o.policy())
 		if agentJSON != nil {
 			gate, err := rules.ReadGate(agentJSON, o.protocol)
 			if err != nil {
-				return nil, "", fmt.Errorf("agent %s: %v", id, err)
+				return nil, fmt.Errorf("agent %s: %v", id, err)
 			}
+			gate.Roster = roster
 			e.SetGate(gate)
 		}
 		cache[id] = e
-		return e, note, nil
-	}, nil
+		return e, nil
+	}
+	if o.agent == "" {
+		return func(string) (*rules.Engine, string, error) {
+			e, err := engine("")
+			return e, "", err
+		}, nil
+	}
+	team := &rules.Team{Main: o.agent, Roster: roster, Engine: engine, Delegates: delegates}
+	return team.For, nil
 }
 
 // evalProgram builds the repository at -C.

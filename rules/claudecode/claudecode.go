@@ -170,7 +170,9 @@ type Handler struct {
 	// hook input's agent_type ("" on the main thread), with the gate of
 	// the agent it stands for; note, when not empty, says something the
 	// user should know (such as a subagent judged as another agent). An
-	// error denies the call.
+	// error denies the call; a rules.NotDelegatedError (rules.Team.For:
+	// an agent the session's agent may not start) denies it whatever
+	// OnError says.
 	Engine func(agentType string) (e *rules.Engine, note string, err error)
 	// Store keeps the sessions: one per Claude Code session, and one per
 	// subagent within it (rules.AgentKey).
@@ -209,7 +211,16 @@ func (h *Handler) Respond(data []byte) *Output {
 		return h.Failure(sniffEvent(data), err)
 	}
 	out, err := h.respond(in)
-	if err != nil {
+	var nd *rules.NotDelegatedError
+	switch {
+	case errors.As(err, &nd) && in.HookEventName == PreToolUse:
+		// A verdict, not a failure: no on-error setting lets it through.
+		return &Output{HookSpecificOutput: &HookSpecificOutput{
+			HookEventName:            PreToolUse,
+			PermissionDecision:       "deny",
+			PermissionDecisionReason: "charter denies this call: " + nd.Error(),
+		}}
+	case err != nil:
 		return h.Failure(in.HookEventName, err)
 	}
 	return out

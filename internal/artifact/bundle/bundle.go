@@ -255,6 +255,9 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	// What the agent may call, computed once by the compiler: runtimes,
 	// eval and the Claude Code hook read these, never the lists above.
 	resolved["effective_tools"] = a.EffectiveNames()
+	// Whom it may start: always written, so that a bundle without it
+	// (an older charter's) is refused rather than read as "anyone".
+	resolved["delegates_to"] = nonNil(a.Delegates)
 	if len(a.Excluded) > 0 {
 		resolved["excluded_tools"] = a.Excluded
 	}
@@ -415,4 +418,12 @@ func categories(prog *compiler.Program) any {
 		out = append(out, rc)
 	}
 	return map[string]any{"categories": out}
+}
+
+// nonNil returns l, or an empty list for nil (JSON [] rather than null).
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
 }

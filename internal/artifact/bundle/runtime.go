@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/charter-dev/charter/internal/config/validate"
 	"github.com/charter-dev/charter/rules"
@@ -96,6 +98,31 @@ func (r *Runtime) HasAgent(id string) bool {
 	return validate.IsSlug(id) && ok
 }
 
+// AgentIDs returns the ids of the bundle's agents, sorted.
+func (r *Runtime) AgentIDs() []string {
+	var ids []string
+	for rel := range r.files {
+		if id, ok := strings.CutSuffix(strings.TrimPrefix(rel, "agents/"), "/agent.json"); ok && strings.HasPrefix(rel, "agents/") && validate.IsSlug(id) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// AgentJSON returns the agent's agent.json, checked against the
+// manifest.
+func (r *Runtime) AgentJSON(id string) ([]byte, error) {
+	if !validate.IsSlug(id) {
+		return nil, fmt.Errorf("agent id %q is not a slug", id)
+	}
+	rel := "agents/" + id + "/agent.json"
+	if _, ok := r.files[rel]; !ok {
+		return nil, &NotInBundleError{Kind: "agent", Name: id, Dir: r.dir, Err: errors.New("manifest.json lists no " + rel)}
+	}
+	return r.read(rel)
+}
+
 // Agent returns the agent's flattened profile and its agent.json (whose
 // effective tools gate every call: rules.ReadGate); an agent without a
 // profile gets the empty profile "none", so the gate alone judges it.
@@ -103,14 +130,11 @@ func (r *Runtime) Agent(id string) (rules.Profile, []byte, error) {
 	if !validate.IsSlug(id) {
 		return rules.Profile{}, nil, fmt.Errorf("agent id %q is not a slug", id)
 	}
-	rel := "agents/" + id + "/agent.json"
-	if _, ok := r.files[rel]; !ok {
-		return rules.Profile{}, nil, &NotInBundleError{Kind: "agent", Name: id, Dir: r.dir, Err: errors.New("manifest.json lists no " + rel)}
-	}
-	b, err := r.read(rel)
+	b, err := r.AgentJSON(id)
 	if err != nil {
 		return rules.Profile{}, nil, err
 	}
+	rel := "agents/" + id + "/agent.json"
 	var doc struct {
 		Profile *struct{ Name string } `json:"profile"`
 	}

@@ -42,4 +42,6 @@ func (c *Config) GroupTools(name string) (tools []string, ok bool) {
 // group of agents, a kind of work.
 type Role struct {
 	Description string `json:"description,omitempty"`
+	// Members are the ids of the agents that hold the role.
+	Members []string `json:"members,omitempty"`
 }

@@ -33,6 +33,14 @@ func (v *validator) enforcement() {
 			v.toolNames(Path{"agentTypes", slug, "tools"}, *t.Tools, known)
 		}
 	}
+	for _, name := range names(c.Roles) {
+		for i, m := range c.Roles[name].Members {
+			if _, ok := c.Agents[m]; !ok && !v.res.Invalid["agents."+m] && !v.elsewhere[m] {
+				v.reportName("reference", Path{"roles", name, "members", Index(i)}, false, m, names(c.Agents),
+					"members names %q, which is no agent; a role's members are agent ids%s", m, didYouMean(m, names(c.Agents), "agents"))
+			}
+		}
+	}
 	for _, id := range names(c.Agents) {
 		// Before applyTypeDefaults: the agent's own lists.
 		a := c.Agents[id]

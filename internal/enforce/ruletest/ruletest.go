@@ -147,6 +147,11 @@ func engineFor(cache map[string]*rules.Engine, prog *compiler.Program, name, age
 			if err != nil {
 				return nil, err
 			}
+			ids := make([]string, len(prog.Agents))
+			for i, a := range prog.Agents {
+				ids[i] = a.ID
+			}
+			gate.Roster = rules.NewAgents(ids)
 			e.SetGate(gate)
 		}
 	}

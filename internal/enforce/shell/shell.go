@@ -195,7 +195,24 @@ func (r *reader) source(src string, via []string, depth int) error {
 	if treeDepth(f, r.l.MaxNesting) > r.l.MaxNesting {
 		return &Error{Msg: fmt.Sprintf("the command nests commands, substitutions or expressions more than %d deep, more than charter reads", r.l.MaxNesting)}
 	}
+	if g := extGlob(f); g != nil {
+		// PowerShell runs @(...) as code; bash without extglob (a
+		// tool's bash) refuses it. Read as a pattern, it hid a command.
+		return &Error{Msg: fmt.Sprintf("the command holds an extended glob %s...), which PowerShell runs as code and bash without extglob refuses; charter does not read it: quote it, or write the command without it", g.Op)}
+	}
 	return r.stmts(f.Stmts, via, depth)
+}
+
+// extGlob returns the first extended glob in the tree, or nil.
+func extGlob(node syntax.Node) *syntax.ExtGlob {
+	var g *syntax.ExtGlob
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if e, ok := n.(*syntax.ExtGlob); ok && g == nil {
+			g = e
+		}
+		return g == nil
+	})
+	return g
 }
 
 // treeDepth is how deeply the syntax tree at node nests commands,

@@ -315,3 +315,25 @@ func TestWritesAndEnv(t *testing.T) {
 		}
 	}
 }
+
+// An extended glob, @(...) !(...) and the like, is code in PowerShell
+// (@(Remove-Item x) is an array subexpression: it runs) and a syntax
+// error in bash without extglob, the mode a tool's bash runs in; mvdan's
+// parser read it as a pattern, an argument like any other, so
+// `git status @(Remove-Item -Recurse C:\data)` passed a whitelist of git
+// and the destructive rule. It is not read: the command is refused.
+func TestExtGlobRefused(t *testing.T) {
+	for _, src := range []string{
+		`git status @(Remove-Item -Recurse C:\data)`, `git log !(x)`, `echo +(a|b)`, `ls *(rm -rf x)`, `git ?(x)`,
+		`echo "$(git @(Remove-Item x))"`, `sh -c 'git @(Remove-Item x)'`, `git > @(x)`,
+	} {
+		if _, err := shell.Parse(src); err == nil || !strings.Contains(err.Error(), "extended glob") {
+			t.Errorf("%s: %v, want an error naming the extended glob", src, err)
+		}
+	}
+	for _, src := range []string{`echo '@(x)'`, `echo "@(x)"`, `echo \@\(x\)`} {
+		if _, err := shell.Parse(src); err != nil {
+			t.Errorf("%s (quoted): %v", src, err)
+		}
+	}
+}

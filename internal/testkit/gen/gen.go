@@ -282,6 +282,7 @@ func agent(r *rand.Rand, i, n, width int) string {
 		kids = append(kids, agentID(c, width))
 	}
 	if len(kids) > 0 {
+		w("\t\t// charter:ignore delegation-widens a lead hands work to its reports, whose tools are the point of delegating\n")
 		w("\t\tcan_delegate_to: [%s]\n", quoteAll(kids))
 		w("\t\tcan_approve: [\"bulk_actions\"]\n")
 	}

@@ -57,6 +57,8 @@ func TestScript(t *testing.T) {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("SEEDS", seeds)
 			env.Setenv("JUNIT_XSD", junitXSD)
+			// The npm packages the scripts run (node_modules under it).
+			env.Setenv("NPMTOOLS", npmtools.Dir())
 			// Deterministic git: fixed identities and dates, no user config.
 			for k, v := range map[string]string{
 				"GIT_AUTHOR_NAME":     "Ada Author",
@@ -112,6 +114,11 @@ func TestScript(t *testing.T) {
 				}
 				return false, nil
 			}
+			// [npm:PKG]: node and the npm package PKG, pinned in
+			// internal/testkit/npmtools, are installed.
+			if pkg, ok := strings.CutPrefix(cond, "npm:"); ok {
+				return npmCondition(pkg)
+			}
 			if prog, ok := strings.CutPrefix(cond, "have:"); ok {
 				if _, err := exec.LookPath(prog); err == nil {
 					return true, nil
@@ -125,6 +132,21 @@ func TestScript(t *testing.T) {
 		},
 		RequireExplicitExec: true,
 	})
+}
+
+// npmCondition answers [npm:PKG].
+func npmCondition(pkg string) (bool, error) {
+	_, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(npmtools.Dir(), "node_modules", filepath.FromSlash(pkg), "package.json"))
+	}
+	if err == nil {
+		return true, nil
+	}
+	if realtool.InCI() {
+		return false, fmt.Errorf("%s, and CI is set", npmtools.Missing("node and "+pkg))
+	}
+	return false, nil
 }
 
 // cpdir copies a directory tree: cpdir SRC DST.

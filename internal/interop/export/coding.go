@@ -18,7 +18,9 @@ func quoted(v string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.DoubleQuotedStyle}
 }
 
-func number(n int) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(n)} }
+func number(n int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(n)}
+}
 
 func mappingNode(kv ...any) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode}

@@ -188,8 +188,8 @@ func modelName(p *compiler.Program, a *compiler.Agent, target, table string) (st
 			return n, nil
 		}
 	}
-	return "", fmt.Errorf("agent %s: model %q has no %s name in runtimes.%q.models, and export does not guess one; add it: runtimes: %q: models: %q: \"NAME\"",
-		a.ID, id, target, table, table, id)
+	return "", fmt.Errorf("agent %s: model %q is not in runtimes.%q.models, which gives %s's name for each model, and export does not guess one; add it: runtimes: %q: models: %q: \"NAME\"",
+		a.ID, id, table, target, table, id)
 }
 
 // names maps each agent's id to its name in the target and refuses two

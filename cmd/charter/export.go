@@ -146,7 +146,7 @@ func runExport(g *globals, args []string, f exportFlags) error {
 	}
 	var res export.Result
 	if t, ok := export.Lookup(f.to); ok {
-		res, err = t.Export(prog, agents, export.Options{Strict: f.strict, Main: f.main, Bundle: f.bundle, DecideURL: f.decideURL})
+		res, err = t.Export(prog, agents, export.Options{Strict: f.strict, Main: f.main, Bundle: f.bundle, DecideURL: f.decideURL, All: f.all})
 		if err != nil {
 			return err
 		}

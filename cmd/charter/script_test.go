@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/charter-dev/charter/internal/testkit/adkconfig"
 	"github.com/charter-dev/charter/internal/testkit/npmtools"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 	"github.com/charter-dev/charter/internal/testkit/registrytest"
@@ -93,6 +94,9 @@ func TestScript(t *testing.T) {
 			"actions-core": actionsCore,
 			// claude_script_test.go
 			"claude": scriptClaude,
+			// adk-config FILE...: ADK's loader would load each Agent
+			// Config (internal/testkit/adkconfig).
+			"adk-config": adkConfig,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a
@@ -132,6 +136,25 @@ func TestScript(t *testing.T) {
 		},
 		RequireExplicitExec: true,
 	})
+}
+
+// adkConfig checks ADK Agent Configs: adk-config FILE...; with !, each
+// must be refused (the reasons go to stdout).
+func adkConfig(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: adk-config FILE...")
+	}
+	for _, f := range args {
+		err := adkconfig.Check([]byte(ts.ReadFile(f)))
+		switch {
+		case err != nil && !neg:
+			ts.Fatalf("ADK would refuse %s: %v", f, err)
+		case err == nil && neg:
+			ts.Fatalf("ADK would load %s", f)
+		case err != nil:
+			fmt.Fprintf(ts.Stdout(), "%s: %v\n", f, err)
+		}
+	}
 }
 
 // npmCondition answers [npm:PKG].

@@ -113,7 +113,7 @@ func adk(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			return Result{}, err
 		}
 		dir := ns[i] + "/"
-		if len(agents) == 1 {
+		if !o.All {
 			// One agent: the output folder is the agent's folder.
 			dir = ""
 		}

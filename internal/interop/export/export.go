@@ -33,6 +33,10 @@ type Options struct {
 	// /v1/decide); empty: DefaultDecideURL. The guard reads
 	// CHARTER_DECIDE_URL first at run time.
 	DecideURL string
+	// All is set when every agent is exported: ADK writes a folder per
+	// agent even when there is one; one agent alone is written into the
+	// output folder itself.
+	All bool
 }
 
 // DefaultDecideURL is where the guards ask charter serve when neither the

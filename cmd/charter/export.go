@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -80,8 +81,9 @@ func runExport(g *globals, args []string, f exportFlags) error {
 		if len(args) > 0 || f.all {
 			return usage("--list takes no agent")
 		}
-		textf(g.stdout, "%s", targetList())
-		return nil
+		// Charter's own text, nothing from the configuration: as is.
+		_, err := io.WriteString(g.stdout, targetList())
+		return err
 	}
 	switch {
 	case f.all && len(args) > 0:

@@ -254,3 +254,16 @@ func FuzzYAMLTargets(f *testing.F) {
 		}
 	})
 }
+
+// docs/export.md has a section per target.
+func TestDocsHaveEveryTarget(t *testing.T) {
+	b, err := os.ReadFile("../../../docs/export.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append(Names(), "a2a", "a2a-v0.3") {
+		if !bytes.Contains(b, []byte("\n## "+name+"\n")) {
+			t.Errorf("docs/export.md has no section ## %s", name)
+		}
+	}
+}

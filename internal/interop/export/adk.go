@@ -116,6 +116,7 @@ func adk(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 		if !o.All {
 			// One agent: the output folder is the agent's folder.
 			dir = ""
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: ADK imports the guard as %s.charter_guard: the agent's folder must be named %s", a.ID, ns[i], ns[i]))
 		}
 		guard := strings.NewReplacer("__AGENT__", js(a.ID), "__DECIDE_URL__", js(url), "__TOOLS__", js(tools)).Replace(adkGuard)
 		r.Files = append(r.Files,

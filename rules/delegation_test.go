@@ -28,14 +28,14 @@ func TestAgentsLookup(t *testing.T) {
 	}
 }
 
-// A delegation call is judged by the agents it starts, whichever path let
-// the tool itself through: an agent that declares its tools, and one
-// that declares none (the profile decides on its tools, never on whom it
-// starts).
+// A delegation call is judged by the agents it starts, once the tool
+// itself is let through. (An agent that declares no tools may call none,
+// the delegation tool included: TestGateUndeclared.)
 func TestGateDelegation(t *testing.T) {
 	roster := NewAgents([]string{"loner", "lead", "rev", "ops_bot", "ops-bot"})
 	names := map[string]string{"Agent": DelegationTool, "Task": DelegationTool, "Read": "read_file"}
-	for _, declared := range []bool{true, false} {
+	{
+		const declared = true
 		for _, c := range []struct {
 			agent     string
 			delegates []string

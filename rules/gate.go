@@ -33,9 +33,8 @@ type Gate struct {
 	Restricted   bool
 	RestrictedBy string
 	// Declared is set when charter knows the agent's tools: its behaviors
-	// provide some, or it declares tools. An agent with neither (a Claude
-	// Code subagent with the runtime's own tools) is left to its profile
-	// on the tools a runtime's table maps.
+	// provide some, or it declares tools. An agent with neither may call
+	// no tool: declaring nothing never grants everything.
 	Declared bool
 	// Names maps a runtime's name for a tool to charter's tool (the
 	// runtimes table), and NameRuntime each such name to its runtime.
@@ -100,7 +99,9 @@ func (g *Gate) check(tool string, args map[string]any, cmds *commandCache) (f Fi
 func (g *Gate) checkTool(tool string, args map[string]any, cmds *commandCache) (f Firing, note string, ok bool) {
 	name, runtimeName := tool, ""
 	if !slices.Contains(g.Tools, tool) && g.Excluded[tool] == "" {
-		if t, mapped := g.Names[tool]; mapped {
+		// A runtime whose name for a tool is charter's (Gemini CLI's
+		// read_file) does not make the call that runtime's.
+		if t, mapped := g.Names[tool]; mapped && t != tool {
 			name, runtimeName = t, tool
 		}
 	}
@@ -125,10 +126,11 @@ func (g *Gate) checkTool(tool string, args map[string]any, cmds *commandCache) (
 		return block("%s may not call %s: %s", g.Agent, as, g.Excluded[name])
 	case runtimeName != "" && (g.Declared || g.Restricted):
 		return block("%s may not call %s: none of its behaviors provides %s; it may call %s", g.Agent, as, name, list(g.Tools))
-	case runtimeName != "":
-		return Firing{}, fmt.Sprintf("charter: %s declares no tools and no behavior that provides one, so the profile decides on %s", g.Agent, as), true
-	case !g.Declared && !g.Restricted && g.mapsTo(tool):
-		return Firing{}, fmt.Sprintf("charter: %s declares no tools and no behavior that provides one, so the profile decides on %s", g.Agent, tool), true
+	case !g.Declared && !g.Restricted && (runtimeName != "" || g.mapsTo(tool)):
+		// Declaring nothing never grants everything: the agent's
+		// exports give it no tool (tools: []), and its calls are denied
+		// the same way.
+		return block("%s may not call %s: it has no tools (it declares none and none of its behaviors provides one), and an agent without tools may call none; give it a behavior that provides %s, or list it in tools.allowed", g.Agent, as, name)
 	case g.Restricted:
 		return block("%s may not call %s: %s, and %s may call only what %s admits (%s); if it is one of those, add it: runtimes.%s.tools: %q: TOOL", g.Agent, tool, g.unmapped(tool), g.Agent, g.RestrictedBy, list(g.Tools), g.runtimeLabel(), tool)
 	}

@@ -54,18 +54,19 @@ func TestGate(t *testing.T) {
 	}
 }
 
-// An agent that declares no tools is left to its profile on the names a
-// table maps, and denied the others.
+// An agent that declares no tools may call none: every call is denied, as
+// its exports give it no tool (before, the profile decided on the names a
+// table maps, so declaring nothing granted every tool).
 func TestGateUndeclared(t *testing.T) {
 	e, err := Compile(Profile{Name: "p"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.SetGate(&Gate{Agent: "ann", Runtime: "claude-code", Names: map[string]string{"Bash": "run_bash"}, NameRuntime: map[string]string{"Bash": "claude-code"}})
-	if v := e.Evaluate(Pre, Call{Tool: "Bash"}, nil); v.Decision != Allowed || len(v.Notes) != 1 || !strings.Contains(v.Notes[0], "the profile decides on run_bash") {
+	if v := e.Evaluate(Pre, Call{Tool: "Bash"}, nil); v.Decision != Blocked || len(v.Fired) != 1 || !strings.Contains(v.Fired[0].Message, "ann may not call run_bash (claude-code's Bash): it has no tools") {
 		t.Errorf("mapped: %+v", v)
 	}
-	if v := e.Evaluate(Pre, Call{Tool: "run_bash"}, nil); v.Decision != Allowed {
+	if v := e.Evaluate(Pre, Call{Tool: "run_bash"}, nil); v.Decision != Blocked {
 		t.Errorf("charter's name of a mapped tool: %+v", v)
 	}
 	if v := e.Evaluate(Pre, Call{Tool: "Mystery"}, nil); v.Decision != Blocked {

@@ -38,7 +38,8 @@ func claudeCondition() (bool, error) {
 // $CLAUDE_PROMPT, when set, is the prompt. Stdout is the run's summary
 // (claudetest.Result.Summary): a line for each tool call, "call main|
 // subagent NAME INPUT ran|denied|error: RESULT", each message a hook
-// showed the user, and the result. Stderr is what claude wrote there.
+// showed the user, the result, and for each step marker the tools its
+// subagent was offered: "offered MARKER: NAME, ...". Stderr is what claude wrote there.
 func scriptClaude(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: claude SCRIPT.json [ARGS...]")
@@ -77,6 +78,22 @@ func scriptClaude(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	defer res.Close()
 	ts.Stdout().Write([]byte(res.Summary()))
+	// What each subagent was offered: the tools of the first request
+	// whose system prompt or first message holds a step's marker
+	// ("offered MARKER: Bash, Read"; nothing after the colon: no tool).
+	offered := map[string]bool{}
+	for _, st := range script.Steps {
+		if st.When == "" || offered[st.When] {
+			continue
+		}
+		offered[st.When] = true
+		for _, rq := range sv.Requests() {
+			if strings.Contains(rq.Key, st.When) {
+				fmt.Fprintf(ts.Stdout(), "offered %s: %s\n", st.When, strings.Join(rq.Tools, ", "))
+				break
+			}
+		}
+	}
 	ts.Stderr().Write([]byte(res.Stderr))
 	if len(res.Events) == 0 {
 		ts.Fatalf("claude printed no event: %v\n%s", res.Err, strings.TrimSpace(res.Stderr))

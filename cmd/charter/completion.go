@@ -133,7 +133,10 @@ func registerCompletions(root *cobra.Command, g *globals) {
 			}
 			flag("for", words(targets...))
 		case "export":
-			flag("to", words(exportFormats...))
+			flag("to", words(allTargets()...))
+			flag("out", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+				return nil, cobra.ShellCompDirectiveFilterDirs
+			})
 		case "import":
 			flag("from", words(importer.FormatNames()...))
 			flag("out", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

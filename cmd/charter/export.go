@@ -1,88 +1,179 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/interop/export"
 	"github.com/charter-dev/charter/render"
 )
 
-var exportFormats = []string{"claude-code", "a2a", "a2a-v0.3"}
+// cardFormats are the exports internal/artifact/bundle writes.
+var cardFormats = []string{"a2a", "a2a-v0.3"}
+
+type exportFlags struct {
+	to, out, main, bundle, decideURL string
+	all, force, strict, list         bool
+}
 
 func newExportCmd(g *globals) *cobra.Command {
-	var to string
+	var f exportFlags
 	cmd := &cobra.Command{
-		Use:   "export AGENT --to claude-code|a2a|a2a-v0.3",
-		Short: "Print one agent in another ecosystem's file format",
-		Long: `export prints AGENT as:
+		Use:   "export (AGENT | --all) --to TARGET [--out DIR]",
+		Short: "Write agents in the format of the runtime that runs them",
+		Long: `export writes AGENT (or, with --all, every agent) in a runtime's format:
 
-  claude-code  a Claude Code subagent file (.claude/agents/<name>.md):
-               frontmatter with name, description, tools and model, and
-               the compiled system prompt as the body
-  a2a          an A2A Agent Card, protocol v1.0 (as card.json in the bundle)
-  a2a-v0.3     an A2A Agent Card in the v0.3 shape many SDKs still read
+` + targetList() + `
+An export is never wider than the agent: it holds exactly the runtime's
+names of the agent's effective tools, from the runtimes table of the
+standard library (runtimes."claude-code".tools and the others; extend it
+in your repository). A tool the table has no name for is left out and
+said on stderr (--strict makes that an error); an agent with no tools gets
+an explicit empty list where the runtime would give every tool. A model
+the table's models do not name is refused, not guessed.
 
-For claude-code, tools are the Claude Code names of the agent's effective
-tools (what its behaviors provide, narrowed by tools.allowed, minus
-tools.denied, by access_level), from the runtimes."claude-code" table of
-the standard library (Read: read_file, Edit and Write: write_file, Bash:
-run_bash, ...; users add their own, mcp__server__tool among them), and
-disallowedTools the names of the tools it is denied. Whenever the agent
-has tools or restricts them the tools line is written, as an empty list
-when none of its tools has a Claude Code name (said on stderr): a
-subagent without the line gets every tool. model is opus, sonnet or haiku
-when the model id names one, else inherit. The front matter is YAML,
-quoted wherever a plain value would read as something else.`,
-		Args: takes(1, "AGENT"),
-		RunE: func(cmd *cobra.Command, args []string) error { return runExport(g, args[0], to) },
+Without --out, export prints the agent's main file (a subagent, a
+definition, a module) and says on stderr what --out would write besides.
+With --out DIR it writes every file under DIR, made if missing, and
+lists them on stderr; --all needs --out. A file in the way that export
+did not write (DIR/.charter-export.json lists those it did, with their
+hashes) is refused unless --force. The same commit gives the same bytes.
+
+--list prints the targets, what each carries and what it cannot. See
+docs/export.md.`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runExport(g, args, f) },
 	}
-	cmd.Flags().StringVar(&to, "to", "", "format: claude-code, a2a or a2a-v0.3")
+	fl := cmd.Flags()
+	fl.StringVar(&f.to, "to", "", "target: "+strings.Join(allTargets(), ", "))
+	fl.StringVar(&f.out, "out", "", "write the files under this folder instead of printing the main one")
+	fl.BoolVar(&f.all, "all", false, "export every agent (needs --out)")
+	fl.BoolVar(&f.force, "force", false, "replace files in --out that export did not write")
+	fl.BoolVar(&f.strict, "strict", false, "refuse an agent with a tool the target has no name for, instead of leaving it out")
+	fl.BoolVar(&f.list, "list", false, "print the targets, what each carries and what it cannot")
+	fl.StringVar(&f.main, "main", "", "claude-code: the agent Claude Code's main thread is judged as by settings.json's hook (default: the agent exported)")
+	fl.StringVar(&f.bundle, "bundle", "", "claude-code: the built bundle settings.json's hook judges with (charter eval --bundle); default: the hook builds the repository")
+	fl.StringVar(&f.decideURL, "decide-url", "", "openai-agents, adk: the charter serve endpoint the guards ask (default "+export.DefaultDecideURL+"; CHARTER_DECIDE_URL overrides it at run time)")
 	return cmd
 }
 
-func runExport(g *globals, id, to string) error {
-	if !slices.Contains(exportFormats, to) {
-		if to == "" {
-			return usage("--to is required; valid formats: %s", strings.Join(exportFormats, ", "))
-		}
-		return unknownName("export format", to, exportFormats)
+func allTargets() []string { return append(export.Names(), cardFormats...) }
+
+// targetList is --list's text.
+func targetList() string {
+	var b strings.Builder
+	for _, t := range export.Targets {
+		fmt.Fprintf(&b, "  %s\n    carries: %s\n    cannot: %s\n", t.Name, t.Carries, t.Cannot)
 	}
-	prog, a, err := compiledAgent(g, id)
-	if err != nil {
-		return err
-	}
-	p, err := render.Render(prog, a)
-	if err != nil {
-		return err
-	}
-	card, err := bundle.AgentCard(prog, a, p.String())
-	if err != nil {
-		return err
-	}
-	var out []byte
-	switch to {
-	case "a2a":
-		out, err = bundle.Pretty(card)
-	case "a2a-v0.3":
-		out, err = bundle.Pretty(card.V03())
-	case "claude-code":
-		var notes []string
-		out, notes, err = export.ClaudeCodeSubagent(a, card.Description, p.String())
-		if err == nil {
-			for _, n := range notes {
-				textf(g.stderr, "charter: %s\n", n)
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if _, err := g.stdout.Write(out); err != nil {
-		return err
-	}
-	return nil
+	b.WriteString("  a2a\n    carries: NAME.json per agent: an A2A Agent Card, protocol v1.0 (as card.json in the bundle)\n    cannot: tools and rules (a card describes skills, not permissions)\n")
+	b.WriteString("  a2a-v0.3\n    carries: NAME.json per agent: an A2A Agent Card in the v0.3 shape many SDKs still read\n    cannot: tools and rules\n")
+	return b.String()
 }
+
+func runExport(g *globals, args []string, f exportFlags) error {
+	if f.list {
+		if len(args) > 0 || f.all {
+			return usage("--list takes no agent")
+		}
+		// Charter's own text, nothing from the configuration: as is.
+		_, err := io.WriteString(g.stdout, targetList())
+		return err
+	}
+	switch {
+	case f.all && len(args) > 0:
+		return usage("give an agent or --all, not both")
+	case !f.all && len(args) != 1:
+		return usage("export takes one AGENT, or --all (see 'charter export --help')")
+	case f.all && f.out == "":
+		return usage("--all writes a file per agent: give --out DIR")
+	}
+	if !slices.Contains(allTargets(), f.to) {
+		if f.to == "" {
+			return usage("--to is required; valid targets: %s", strings.Join(allTargets(), ", "))
+		}
+		return unknownName("export target", f.to, allTargets())
+	}
+	rev, err := evaluate(g, revision.Source{})
+	if err != nil {
+		return err
+	}
+	prog, err := program(g, rev, false)
+	if err != nil {
+		return err
+	}
+	var list []*compiler.Agent
+	if f.all {
+		list = prog.Agents
+	} else {
+		a, err := agent(rev, args[0])
+		if err != nil {
+			return err
+		}
+		list = []*compiler.Agent{a}
+	}
+	if f.main != "" {
+		if _, err := agent(rev, f.main); err != nil {
+			return fmt.Errorf("--main: %w", err)
+		}
+	}
+	var agents []export.Agent
+	var cards []export.File
+	for _, a := range list {
+		p, err := render.Render(prog, a)
+		if err != nil {
+			return err
+		}
+		card, err := bundle.AgentCard(prog, a, p.String())
+		if err != nil {
+			return err
+		}
+		agents = append(agents, export.Agent{Agent: a, Description: card.Description, Prompt: p.String()})
+		var b []byte
+		switch f.to {
+		case "a2a":
+			b, err = bundle.Pretty(card)
+		case "a2a-v0.3":
+			b, err = bundle.Pretty(card.V03())
+		}
+		if err != nil {
+			return err
+		}
+		cards = append(cards, export.File{Path: a.ID + ".json", Data: b})
+	}
+	var res export.Result
+	if t, ok := export.Lookup(f.to); ok {
+		res, err = t.Export(prog, agents, export.Options{Strict: f.strict, Main: f.main, Bundle: f.bundle, DecideURL: f.decideURL, All: f.all})
+		if err != nil {
+			return err
+		}
+	} else {
+		res.Files = cards
+	}
+	for _, n := range res.Notes {
+		textf(g.stderr, "charter: %s\n", n)
+	}
+	if f.out == "" {
+		if len(res.Files) > 1 {
+			var rest []string
+			for _, x := range res.Files[1:] {
+				rest = append(rest, x.Path)
+			}
+			textf(g.stderr, "charter: printed %s; with --out DIR export also writes %s\n", res.Files[0].Path, strings.Join(rest, ", "))
+		}
+		_, err := g.stdout.Write(res.Files[0].Data)
+		return err
+	}
+	written, err := export.WriteDir(f.out, res, f.force)
+	for _, w := range written {
+		textf(g.stderr, "wrote %s\n", joinOut(f.out, w))
+	}
+	return err
+}
+
+func joinOut(dir, p string) string { return strings.TrimSuffix(dir, "/") + "/" + p }

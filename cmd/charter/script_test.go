@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/charter-dev/charter/internal/testkit/adkconfig"
 	"github.com/charter-dev/charter/internal/testkit/npmtools"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 	"github.com/charter-dev/charter/internal/testkit/registrytest"
@@ -57,6 +58,8 @@ func TestScript(t *testing.T) {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("SEEDS", seeds)
 			env.Setenv("JUNIT_XSD", junitXSD)
+			// The npm packages the scripts run (node_modules under it).
+			env.Setenv("NPMTOOLS", npmtools.Dir())
 			// Deterministic git: fixed identities and dates, no user config.
 			for k, v := range map[string]string{
 				"GIT_AUTHOR_NAME":     "Ada Author",
@@ -91,6 +94,9 @@ func TestScript(t *testing.T) {
 			"actions-core": actionsCore,
 			// claude_script_test.go
 			"claude": scriptClaude,
+			// adk-config FILE...: ADK's loader would load each Agent
+			// Config (internal/testkit/adkconfig).
+			"adk-config": adkConfig,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a
@@ -112,6 +118,11 @@ func TestScript(t *testing.T) {
 				}
 				return false, nil
 			}
+			// [npm:PKG]: node and the npm package PKG, pinned in
+			// internal/testkit/npmtools, are installed.
+			if pkg, ok := strings.CutPrefix(cond, "npm:"); ok {
+				return npmCondition(pkg)
+			}
 			if prog, ok := strings.CutPrefix(cond, "have:"); ok {
 				if _, err := exec.LookPath(prog); err == nil {
 					return true, nil
@@ -125,6 +136,40 @@ func TestScript(t *testing.T) {
 		},
 		RequireExplicitExec: true,
 	})
+}
+
+// adkConfig checks ADK Agent Configs: adk-config FILE...; with !, each
+// must be refused (the reasons go to stdout).
+func adkConfig(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: adk-config FILE...")
+	}
+	for _, f := range args {
+		err := adkconfig.Check([]byte(ts.ReadFile(f)))
+		switch {
+		case err != nil && !neg:
+			ts.Fatalf("ADK would refuse %s: %v", f, err)
+		case err == nil && neg:
+			ts.Fatalf("ADK would load %s", f)
+		case err != nil:
+			fmt.Fprintf(ts.Stdout(), "%s: %v\n", f, err)
+		}
+	}
+}
+
+// npmCondition answers [npm:PKG].
+func npmCondition(pkg string) (bool, error) {
+	_, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(npmtools.Dir(), "node_modules", filepath.FromSlash(pkg), "package.json"))
+	}
+	if err == nil {
+		return true, nil
+	}
+	if realtool.InCI() {
+		return false, fmt.Errorf("%s, and CI is set", npmtools.Missing("node and "+pkg))
+	}
+	return false, nil
 }
 
 // cpdir copies a directory tree: cpdir SRC DST.

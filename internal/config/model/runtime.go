@@ -5,6 +5,8 @@ type Runtime struct {
 	Description string `json:"description,omitempty"`
 	// Tools maps the runtime's name for a tool to charter's tool.
 	Tools map[string]string `json:"tools,omitempty"`
+	// Models maps a model id agents declare to the runtime's name for it.
+	Models map[string]string `json:"models,omitempty"`
 }
 
 // RuntimeNames returns the runtime's names for a charter tool, sorted.

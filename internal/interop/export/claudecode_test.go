@@ -17,6 +17,13 @@ var table = map[string]map[string]string{Runtime: {
 	"Read": "read_file", "Glob": "list_dir", "Write": "write_file", "Edit": "write_file", "Bash": "run_bash",
 }}
 
+var prog = &compiler.Program{Config: &model.Config{Runtimes: map[string]*model.Runtime{Runtime: {Tools: table[Runtime]}}}}
+
+// sub is ClaudeCodeSubagent of a with the given description and prompt.
+func sub(a *compiler.Agent, desc, prompt string) ([]byte, []string, error) {
+	return ClaudeCodeSubagent(prog, Agent{Agent: a, Description: desc, Prompt: prompt}, Options{})
+}
+
 func agent(id string, tools model.Tools, provided ...string) *compiler.Agent {
 	a := &compiler.Agent{ID: id, Decl: &model.Agent{Name: id, Tools: tools}, RuntimeTools: table}
 	for _, p := range provided {
@@ -68,7 +75,7 @@ func parse(t *testing.T, file []byte) (map[string]any, string) {
 func TestOddValuesParseBack(t *testing.T) {
 	for _, s := range []string{"- item", "true", "null", "123", "~", "1e3", "a: b", "two\nlines", "bell\x07", "#comment", "'quoted'", `"dq"`, "  lead", "trail ", "", "yes", "0x10", "[a, b]", "{a: b}", "&anchor", "*alias", "!tag", "|", ">", "%x", "@x", "`x`", "…ünï"} {
 		for _, id := range []string{"ann", "123", "true", "null", "1e3", "no"} {
-			file, _, err := ClaudeCodeSubagent(agent(id, model.Tools{}), s, "Body.\n")
+			file, _, err := sub(agent(id, model.Tools{}), s, "Body.\n")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,14 +106,15 @@ func TestTools(t *testing.T) {
 			tools: "Glob, Read", denied: "Edit, Write", hasToolsLine: true, hasDeniedField: true},
 		{name: "nothing maps: an empty list, never no line", a: agent("priya", model.Tools{}, "decompose_task"),
 			tools: []any{}, notes: 1, hasToolsLine: true},
-		{name: "no tools known: the subagent keeps Claude Code's", a: agent("ann", model.Tools{})},
+		{name: "no tools: an empty list, never Claude Code's every tool", a: agent("ann", model.Tools{}),
+			tools: []any{}, hasToolsLine: true},
 		{name: "restricted to nothing", a: agent("zed", model.Tools{AccessLevel: "restricted"}),
-			tools: []any{}, notes: 1, hasToolsLine: true},
+			tools: []any{}, hasToolsLine: true},
 		{name: "some unmapped", a: agent("sam", model.Tools{}, "run_bash", "mark_complete"),
 			tools: "Bash", notes: 1, hasToolsLine: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			file, notes, err := ClaudeCodeSubagent(c.a, "d", "")
+			file, notes, err := sub(c.a, "d", "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +144,7 @@ func FuzzFrontMatter(f *testing.F) {
 		if !utf8.ValidString(desc) {
 			return // descriptions come from CUE strings, which are UTF-8
 		}
-		file, _, err := ClaudeCodeSubagent(agent("ann", model.Tools{}, "read_file"), desc, "")
+		file, _, err := sub(agent("ann", model.Tools{}, "read_file"), desc, "")
 		if err != nil {
 			return // refused, not mangled
 		}
@@ -153,7 +161,7 @@ func FuzzFrontMatter(f *testing.F) {
 // A denied name that is Claude Code's own (tools.denied: ["Write"]) is not
 // given: eval and the hook block it, so the subagent must not have it.
 func TestDeniedRuntimeName(t *testing.T) {
-	file, _, err := ClaudeCodeSubagent(agent("ann", model.Tools{Denied: []string{"Write"}}, "read_file", "write_file"), "d", "Body.\n")
+	file, _, err := sub(agent("ann", model.Tools{Denied: []string{"Write"}}, "read_file", "write_file"), "d", "Body.\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +178,7 @@ func TestRunLimitsAndDeniedGroups(t *testing.T) {
 	a := agent("ann", model.Tools{Denied: []string{"file_system"}}, "read_file")
 	a.Decl.MaxTurns, a.Decl.Timeout = 8, 90
 	a.DeniedTools = []compiler.DeniedTool{{Name: "write_file", Group: "file_system"}}
-	file, notes, err := ClaudeCodeSubagent(a, "d", "Body.\n")
+	file, notes, err := sub(a, "d", "Body.\n")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,11 @@
 // pages for accessibility in Chromium, the A2A project's JavaScript SDK
 // (@a2a-js/sdk), which verifies signed Agent Cards, and
 // @anthropic-ai/claude-agent-sdk, whose platform package holds the real
-// Claude Code binary (internal/testkit/claudetest runs it). package.json
+// Claude Code binary (internal/testkit/claudetest runs it), and the
+// runtimes charter exports to, which read the exports in
+// testdata/script/export_*.txtar: typescript (tsc over the Agent SDK's
+// types), @openai/agents, opencode-ai (OpenCode's binary) and
+// @google/gemini-cli-core. package.json
 // pins them; install them with
 //
 //	npm ci --prefix internal/testkit/npmtools

@@ -1,0 +1,156 @@
+package export
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/charter-dev/charter/compiler"
+)
+
+// scalar and mapping build YAML nodes in a fixed order (a map's keys are
+// sorted by the encoder; OpenCode's permission map is ordered).
+func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+func quoted(v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.DoubleQuotedStyle}
+}
+
+func number(n int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(n)}
+}
+
+func mappingNode(kv ...any) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m.Content = append(m.Content, scalar(kv[i].(string)), kv[i+1].(*yaml.Node))
+	}
+	return m
+}
+
+// openCode writes agents/NAME.md per agent: an OpenCode subagent whose
+// permission map denies every tool ("*", first: OpenCode's last matching
+// rule wins) and then allows the agent's.
+func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
+	const target, table = "OpenCode", "opencode"
+	ns, err := names(agents, target, func(id string) (string, error) { return id, nil })
+	if err != nil {
+		return Result{}, err
+	}
+	var r Result
+	for i, a := range agents {
+		m, err := mapTools(p, a.Agent, target, table, o)
+		if err != nil {
+			return Result{}, err
+		}
+		mdl, err := modelName(p, a.Agent, target, table)
+		if err != nil {
+			return Result{}, err
+		}
+		r.Notes = append(r.Notes, m.note(a.ID, target, table)...)
+		r.Notes = append(r.Notes, timeoutNote(a.Agent, "OpenCode's agent file")...)
+		perm := mappingNode("*", scalar("deny"))
+		for _, n := range m.Names {
+			perm.Content = append(perm.Content, quoted(n), scalar("allow"))
+		}
+		fm := mappingNode("description", quoted(a.Description), "mode", scalar("subagent"))
+		if mdl != "" {
+			fm.Content = append(fm.Content, scalar("model"), quoted(mdl))
+		}
+		if a.Decl.MaxTurns > 0 {
+			fm.Content = append(fm.Content, scalar("steps"), number(a.Decl.MaxTurns))
+		}
+		fm.Content = append(fm.Content, scalar("permission"), perm)
+		b, err := frontMatterFile(fm, a.Prompt)
+		if err != nil {
+			return Result{}, fmt.Errorf("agent %s: %v", a.ID, err)
+		}
+		r.Files = append(r.Files, File{Path: "agents/" + ns[i] + ".md", Data: b})
+	}
+	r.Notes = append(r.Notes, "OpenCode's agent files carry the tools, not charter's rules or whitelists: OpenCode's plugin hook does not say which agent calls (docs/export.md)")
+	return r, nil
+}
+
+// geminiCLI writes agents/NAME.md per agent, a Gemini CLI local subagent
+// with an explicit tools list (omitted, it would get every tool), and
+// policies/charter.toml once: a deny rule per agent for every Gemini CLI
+// tool it may not call.
+func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
+	const target, table = "Gemini CLI", "gemini-cli"
+	// Gemini CLI's names are slugs: [a-z0-9-_]+, which every charter id is.
+	ns, err := names(agents, target, func(id string) (string, error) { return id, nil })
+	if err != nil {
+		return Result{}, err
+	}
+	var all []string
+	if rt := p.Config.Runtimes[table]; rt != nil {
+		all = uniq(keys(rt.Tools))
+	}
+	var r Result
+	var policy strings.Builder
+	policy.WriteString("# Written by charter export --to gemini-cli. Do not edit; export again.\n# Each agent's Gemini CLI tools it may not call, denied.\n")
+	for i, a := range agents {
+		m, err := mapTools(p, a.Agent, target, table, o)
+		if err != nil {
+			return Result{}, err
+		}
+		mdl, err := modelName(p, a.Agent, target, table)
+		if err != nil {
+			return Result{}, err
+		}
+		if a.Description == "" {
+			return Result{}, fmt.Errorf("agent %s: Gemini CLI needs a description; give the agent one", a.ID)
+		}
+		r.Notes = append(r.Notes, m.note(a.ID, target, table)...)
+		tools := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, n := range m.Names {
+			tools.Content = append(tools.Content, scalar(n))
+		}
+		fm := mappingNode("name", scalar(ns[i]), "description", quoted(a.Description), "kind", scalar("local"), "tools", tools)
+		if mdl != "" {
+			fm.Content = append(fm.Content, scalar("model"), quoted(mdl))
+		}
+		if a.Decl.MaxTurns > 0 {
+			fm.Content = append(fm.Content, scalar("max_turns"), number(a.Decl.MaxTurns))
+		}
+		if t := a.Decl.Timeout; t > 0 {
+			// Whole minutes only, rounded down: never longer.
+			if mins := int(t / 60); mins > 0 {
+				fm.Content = append(fm.Content, scalar("timeout_mins"), number(mins))
+				if float64(mins*60) != t {
+					r.Notes = append(r.Notes, fmt.Sprintf("%s: Gemini CLI counts whole minutes, so timeout (%gs) is exported as %d min", a.ID, t, mins))
+				}
+			} else {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: Gemini CLI counts whole minutes, so timeout (%gs) is not carried", a.ID, t))
+			}
+		}
+		b, err := frontMatterFile(fm, a.Prompt)
+		if err != nil {
+			return Result{}, fmt.Errorf("agent %s: %v", a.ID, err)
+		}
+		r.Files = append(r.Files, File{Path: "agents/" + ns[i] + ".md", Data: b})
+		var deny []string
+		for _, n := range all {
+			if !slices.Contains(m.Names, n) {
+				deny = append(deny, n)
+			}
+		}
+		if len(deny) > 0 {
+			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 900\ndenyMessage = %s\n",
+				js(ns[i]), js(deny), js("charter: "+a.ID+" may not call this tool"))
+		}
+	}
+	r.Files = append(r.Files, File{Path: "policies/charter.toml", Data: []byte(policy.String())})
+	r.Notes = append(r.Notes, "Gemini CLI's agent files carry the tools, and policies/charter.toml denies the rest; charter's rules and whitelists are not carried: the BeforeTool hook does not say which subagent calls (docs/export.md)")
+	return r, nil
+}
+
+func keys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

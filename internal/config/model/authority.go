@@ -41,5 +41,6 @@ func (c *Config) GroupTools(name string) (tools []string, ok bool) {
 // Role is a name the authority fields may use beside agent ids: a role, a
 // group of agents, a kind of work.
 type Role struct {
-	Description string `json:"description,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Owners      []string `json:"owners,omitempty"`
 }

@@ -98,7 +98,7 @@ type AgentType struct {
 	Name          string   `json:"name"`
 	Description   string   `json:"description,omitempty"`
 	Owners        []string `json:"owners,omitempty"`
-	SchemaVersion string `json:"schema_version,omitempty"`
+	SchemaVersion string   `json:"schema_version,omitempty"`
 	// OnboardingSchema is the JSON Schema of what a runtime asks a new
 	// user; DefaultActions the actions it offers them.
 	OnboardingSchema map[string]any `json:"onboarding_schema,omitempty"`

@@ -34,6 +34,8 @@ func (e *NotInBundleError) Unwrap() error { return e.Err }
 type Runtime struct {
 	dir   string
 	files map[string]File
+	// manifest is manifest.json's bytes, for its signature's check.
+	manifest []byte
 }
 
 // OpenRuntime reads the manifest of the bundle at dir.
@@ -46,11 +48,26 @@ func OpenRuntime(dir string) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the bundle at %s: %w", dir, err)
 	}
-	r := &Runtime{dir: dir, files: make(map[string]File, len(m.Files))}
+	r := &Runtime{dir: dir, files: make(map[string]File, len(m.Files)), manifest: b}
 	for _, f := range m.Files {
 		r.files[f.Path] = f
 	}
 	return r, nil
+}
+
+// Manifest returns the bytes of the bundle's manifest.json, and those of
+// its signature manifest.jws (nil when there is none), for
+// cardsign.VerifyManifest: the runtime then checks every file it reads
+// against the manifest so verified.
+func (r *Runtime) Manifest() (manifest, signature []byte, err error) {
+	sig, err := readRegular(filepath.Join(r.dir, SignatureFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return r.manifest, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.manifest, sig, nil
 }
 
 // readRegular reads a file that is a regular file, not a link.

@@ -13,9 +13,9 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
-	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
 )
@@ -23,13 +23,13 @@ import (
 type evalOptions struct {
 	bundle    string
 	verifyKey string
-	agent    string
-	profile  string
-	session  string
-	phase    string
-	protocol string
-	stateDir string
-	onError  string
+	agent     string
+	profile   string
+	session   string
+	phase     string
+	protocol  string
+	stateDir  string
+	onError   string
 }
 
 func newEvalCmd(g *globals) *cobra.Command {

@@ -68,7 +68,7 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	if o.key != "" {
 		var err error
 		if v, err = cardsign.ReadVerifier(o.key); err != nil {
-			return fmt.Errorf("--key %v", err)
+			return fmt.Errorf("--verify-key %v", err)
 		}
 	}
 	if err := bundle.CheckOut(o.out, g.dir); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -86,8 +87,12 @@ func runReview(g *globals, o *reviewOptions, rng string) error {
 	}
 	in.Commits, err = history.Between(repo, from, to)
 	repo.Close()
-	if err != nil {
+	var shallow *source.ShallowError
+	if errors.As(err, &shallow) {
 		return withHint(&revision.Error{Err: err}, "a review needs the whole range: fetch it (actions/checkout with fetch-depth: 0)")
+	}
+	if err != nil {
+		return &revision.Error{Err: err}
 	}
 	base, err := diffSide(g, revision.Source{Rev: from})
 	if err != nil {

@@ -130,9 +130,7 @@ func sign(ctx context.Context, repo *remote.Repository, r registry.Reference, de
 		if err != nil {
 			return nil, classify("sign", r, err)
 		}
-		if d.Digest != "" {
-			s.Referrer = d.Digest.String()
-		}
+		s.Referrer = d.Digest.String()
 	}
 	return s, nil
 }
@@ -322,8 +320,8 @@ func attachBundle(ctx context.Context, repo *remote.Repository, target ocispec.D
 		return ocispec.Descriptor{}, err
 	}
 	// Signed by this key already: nothing to add.
-	if n, _ := verifyBundles(ctx, repo, target, key.Public()); n > 0 {
-		return ocispec.Descriptor{Digest: ""}, nil
+	if n, first, _ := verifyBundles(ctx, repo, target, key.Public()); n > 0 {
+		return first, nil
 	}
 	st := map[string]any{
 		"_type":         inTotoStatement,
@@ -385,7 +383,7 @@ func VerifySignature(ctx context.Context, repo *remote.Repository, ref string, d
 		return nil, &SignatureError{Ref: ref, Reason: "unknown signature algorithm: " + err.Error()}
 	}
 	var reasons []string
-	n, err := verifyBundles(ctx, repo, desc, pub)
+	n, _, err := verifyBundles(ctx, repo, desc, pub)
 	if n > 0 {
 		return &SignatureInfo{Form: "sigstore-bundle", Verified: n}, nil
 	}
@@ -478,8 +476,8 @@ func verifyClassic(ctx context.Context, repo *remote.Repository, d digest.Digest
 }
 
 // verifyBundles counts the Sigstore bundle referrers of target that pub
-// signed and whose statement names target's digest.
-func verifyBundles(ctx context.Context, repo *remote.Repository, target ocispec.Descriptor, pub crypto.PublicKey) (int, error) {
+// signed and whose statement names target's digest, and returns the first.
+func verifyBundles(ctx context.Context, repo *remote.Repository, target ocispec.Descriptor, pub crypto.PublicKey) (int, ocispec.Descriptor, error) {
 	var refs []ocispec.Descriptor
 	err := repo.Referrers(ctx, target, sigstoreBundleType, func(r []ocispec.Descriptor) error {
 		refs = append(refs, r...)
@@ -488,11 +486,12 @@ func verifyBundles(ctx context.Context, repo *remote.Repository, target ocispec.
 		}
 		return nil
 	})
+	var first ocispec.Descriptor
 	if errors.Is(err, errdef.ErrNotFound) || err == nil && len(refs) == 0 {
-		return 0, errNoSignature
+		return 0, first, errNoSignature
 	}
 	if err != nil {
-		return 0, err
+		return 0, first, err
 	}
 	n := 0
 	var reasons []string
@@ -501,12 +500,15 @@ func verifyBundles(ctx context.Context, repo *remote.Repository, target ocispec.
 			reasons = append(reasons, fmt.Sprintf("bundle %s: %v", r.Digest, err))
 			continue
 		}
+		if n == 0 {
+			first = r
+		}
 		n++
 	}
 	if n == 0 {
-		return 0, errors.New(strings.Join(reasons, "; "))
+		return 0, first, errors.New(strings.Join(reasons, "; "))
 	}
-	return n, nil
+	return n, first, nil
 }
 
 func verifyBundle(ctx context.Context, repo *remote.Repository, r ocispec.Descriptor, d digest.Digest, pub crypto.PublicKey) error {

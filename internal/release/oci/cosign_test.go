@@ -17,6 +17,7 @@ import (
 	specs "github.com/opencontainers/image-spec/specs-go"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2"
+	"oras.land/oras-go/v2/registry/remote"
 )
 
 func ecKey(t *testing.T) *ecdsa.PrivateKey {
@@ -54,8 +55,16 @@ func TestSignatureRefusals(t *testing.T) {
 		t.Errorf("Pull signed: signature %+v, want the Sigstore bundle", got.Signature)
 	}
 	// Signing again with the key adds nothing.
-	if _, err := Publish(ctx, signedRef, tr, ar, meta, Options{PlainHTTP: true, SignKey: key}); err != nil {
+	again, err := Publish(ctx, signedRef, tr, ar, meta, Options{PlainHTTP: true, SignKey: key})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if again.Signature.Referrer != pub.Signature.Referrer {
+		t.Errorf("signing again: referrer %s, want the first one, %s", again.Signature.Referrer, pub.Signature.Referrer)
+	}
+	n, _, err := verifyBundles(ctx, mustRepo(t, signedRef), ocispec.Descriptor{MediaType: ocispec.MediaTypeImageManifest, Digest: digest.Digest(pub.Digest), Size: pub.Size}, &key.PublicKey)
+	if n != 1 || err != nil {
+		t.Errorf("after signing twice: %d bundles by the key (%v), want 1", n, err)
 	}
 
 	// An unsigned artifact: another bundle, so another digest.
@@ -65,10 +74,7 @@ func TestSignatureRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo, err := repository(mustRef(t, unsignedRef), Options{PlainHTTP: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := mustRepo(t, unsignedRef)
 	udigest := digest.Digest(upub.Digest)
 
 	refuse := func(name, ref string, pubKey crypto.PublicKey, want string) {
@@ -164,4 +170,13 @@ func TestSignEd25519(t *testing.T) {
 	if err != nil || got.Signature.Form != "cosign-sig" {
 		t.Errorf("Pull: %+v, %v", got, err)
 	}
+}
+
+func mustRepo(t *testing.T, ref string) *remote.Repository {
+	t.Helper()
+	repo, err := repository(mustRef(t, ref), Options{PlainHTTP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charter-dev/charter/internal/atomicfile"
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/lint"
 )
 
@@ -44,7 +45,7 @@ line: a bundle is copied to every runtime.`,
 	}
 	cmd.Flags().StringVar(&o.out, "out", "dist", "directory to write the bundle into (\"\" to skip)")
 	cmd.Flags().StringVar(&o.archive, "archive", "", "also write the bundle as a reproducible .tar.gz")
-	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign every Agent Card (A2A v1.0 JWS) with this PEM private key: Ed25519 or ECDSA P-256")
+	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign manifest.json (manifest.jws) and every Agent Card (A2A v1.0 JWS) with this PEM private key: ECDSA P-256 (or Ed25519, which cosign cannot check)")
 	o.register(cmd, false)
 	return cmd
 }
@@ -104,7 +105,7 @@ func writeArchive(g *globals, name string, tree bundle.Tree, src *bundle.Source)
 // card with sign when it is set. It returns the program (its CUE values
 // released) and the commit the bundle was built from (nil for the working
 // tree or the index).
-func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, error)) (bundle.Tree, *compiler.Program, *bundle.Source, error) {
+func buildTree(g *globals, src revision.Source, sign *cardsign.Signer) (bundle.Tree, *compiler.Program, *bundle.Source, error) {
 	rev, err := evaluate(g, src)
 	if err != nil {
 		return nil, nil, nil, err
@@ -126,7 +127,10 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 	var commit *bundle.Source
 	var versions map[string]int
 	if c := rev.Commit; c != nil {
-		commit = &bundle.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time}
+		commit = &bundle.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time, Root: "."}
+		if _, rel, err := reportBase(g); err == nil && rel != "" {
+			commit.Root = rel
+		}
 	}
 	prog.ReleaseSource()
 	rev = nil // the CUE values: garbage from here on
@@ -136,7 +140,11 @@ func buildTree(g *globals, src revision.Source, sign func(card []byte) ([]byte, 
 		}
 	}
 	info := buildinfo.Read()
-	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: commit, SignCard: sign, Versions: versions})
+	opts := bundle.Options{CharterVersion: info.Version, CUEVersion: info.CUEVersion, Source: commit, Versions: versions}
+	if sign != nil {
+		opts.SignCard, opts.SignManifest = sign.Sign, sign.SignManifest
+	}
+	tree, err := bundle.Build(prog, opts)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("building the bundle: %w", err)
 	}

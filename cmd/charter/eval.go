@@ -15,19 +15,21 @@ import (
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
 )
 
 type evalOptions struct {
-	bundle   string
-	agent    string
-	profile  string
-	session  string
-	phase    string
-	protocol string
-	stateDir string
-	onError  string
+	bundle    string
+	verifyKey string
+	agent     string
+	profile   string
+	session   string
+	phase     string
+	protocol  string
+	stateDir  string
+	onError   string
 }
 
 func newEvalCmd(g *globals) *cobra.Command {
@@ -61,7 +63,9 @@ reason in the verdict's notes.
 
 --bundle DIR reads a built bundle, which is what a runtime deploys, checked
 against its manifest.json, and evaluates no CUE; without it charter builds
-the repository at -C first.
+the repository at -C first. --verify-key FILE also requires manifest.json
+to carry a signature (manifest.jws) by that public key, so every file
+eval reads is one the key vouched for; anything less is a failure.
 
 --protocol claude-code speaks Claude Code's hook protocol instead: the
 PreToolUse or PostToolUse input on stdin, a deny with the rule's message for
@@ -86,6 +90,7 @@ snippet.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.bundle, "bundle", "", "read the profile from this built bundle instead of building the repository")
+	cmd.Flags().StringVar(&o.verifyKey, "verify-key", "", "with --bundle: require manifest.json signed by this PEM public key")
 	cmd.Flags().StringVar(&o.agent, "agent", "", "judge with this agent's profile")
 	cmd.Flags().StringVar(&o.profile, "profile", "", "judge with this profile")
 	cmd.Flags().StringVar(&o.session, "session", "", "JSON Lines file of the session's earlier calls")
@@ -106,6 +111,9 @@ func (o *evalOptions) policy() rules.OnError {
 func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 	if (o.agent == "") == (o.profile == "") {
 		return usage("give exactly one of --agent ID and --profile NAME")
+	}
+	if o.verifyKey != "" && o.bundle == "" {
+		return usage("--verify-key checks a built bundle's signature: give --bundle DIR too")
 	}
 	if o.protocol == "claude-code" {
 		return runHook(g, o, stdin)
@@ -186,6 +194,19 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 		r, err := bundle.OpenRuntime(o.bundle)
 		if err != nil {
 			return nil, withHint(err, "build the bundle with charter build, and deploy it whole")
+		}
+		if o.verifyKey != "" {
+			v, err := cardsign.ReadVerifier(o.verifyKey)
+			if err != nil {
+				return nil, fmt.Errorf("--verify-key %v", err)
+			}
+			mb, sig, err := r.Manifest()
+			if err == nil {
+				err = v.VerifyManifest(mb, sig)
+			}
+			if err != nil {
+				return nil, withHint(fmt.Errorf("the bundle at %s: %v", o.bundle, err), "deploy the bundle charter build --sign-key wrote, whole")
+			}
 		}
 		ids = r.AgentIDs()
 		delegates = func(id string) ([]string, error) {

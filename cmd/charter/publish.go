@@ -41,14 +41,21 @@ digest, and a second push uploads nothing.
 Credentials come from the Docker config file ($DOCKER_CONFIG or
 ~/.docker/config.json, as docker login writes it) or from
 CHARTER_REGISTRY_USERNAME and CHARTER_REGISTRY_PASSWORD, never from the
-command line. --sign-key signs every card.json as build --sign-key does.`,
+command line.
+
+--sign-key signs manifest.json and every card.json as build --sign-key
+does, and the artifact itself as cosign sign --key does: the classic
+sha256-<hex>.sig tag and, for an ECDSA P-256 key, cosign v3's Sigstore
+bundle as an OCI referrer (on a registry without the referrers API, under
+the sha256-<hex> tag cosign uses too). cosign verify --key and charter
+pull --verify-key check it.`,
 		Args: takes(1, "REF"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPublish(cmd.Context(), g, o, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.rev, "rev", "HEAD", "the Git revision to publish (branch, tag, commit, or REV:PATH)")
 	formatVar(cmd, &o.format, "text", "json")
 	cmd.Flags().BoolVar(&o.plainHTTP, "plain-http", false, "speak HTTP, not HTTPS (only to a registry on this machine)")
-	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign every Agent Card with this PEM private key (Ed25519 or ECDSA P-256)")
+	cmd.Flags().StringVar(&o.signKey, "sign-key", "", "sign manifest.json, every Agent Card and the artifact (as cosign does) with this PEM private key: ECDSA P-256 (Ed25519 signs no Sigstore bundle)")
 	cmd.Flags().StringVar(&o.sourceURL, "source-url", "", "the source repository's URL for the org.opencontainers.image.source annotation (default $GITHUB_SERVER_URL/$GITHUB_REPOSITORY when set)")
 	return cmd
 }
@@ -76,6 +83,9 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	}
 	meta := oci.Meta{Revision: commit.Commit, Created: commit.Time, Version: revision.Tag(g.dir, o.rev), Source: sourceURL(o.sourceURL)}
 	opts, done := ociOptions(g, o.plainHTTP)
+	if sign != nil {
+		opts.SignKey = sign.Key()
+	}
 	pub, err := oci.Publish(ctx, ref, tree, archive, meta, opts)
 	done()
 	if err != nil {
@@ -85,6 +95,13 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 		return writeJSON(g.stdout, pub)
 	}
 	textf(g.stdout, "published %s\ndigest: %s\n", pub.Reference, pub.Digest)
+	if s := pub.Signature; s != nil {
+		textf(g.stdout, "signed: manifest.jws, every card.json, and the artifact (cosign tag %s", s.Tag)
+		if s.Referrer != "" {
+			textf(g.stdout, ", Sigstore bundle %s", s.Referrer)
+		}
+		textf(g.stdout, ")\n")
+	}
 	if pub.Uploaded == 0 {
 		g.summaryf(g.stdout, "unchanged: the registry had every blob already\n")
 	}
@@ -108,8 +125,8 @@ func sourceURL(flag string) string {
 	return ""
 }
 
-// readSignKey returns the card signer of --sign-key, nil without one.
-func readSignKey(file string) (func([]byte) ([]byte, error), error) {
+// readSignKey returns the signer of --sign-key, nil without one.
+func readSignKey(file string) (*cardsign.Signer, error) {
 	if file == "" {
 		return nil, nil
 	}
@@ -117,7 +134,7 @@ func readSignKey(file string) (func([]byte) ([]byte, error), error) {
 	if err != nil {
 		return nil, fmt.Errorf("--sign-key %v", err)
 	}
-	return s.Sign, nil
+	return s, nil
 }
 
 // registryClient, when set (by the tests, which need no DNS), is the HTTP

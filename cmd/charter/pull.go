@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -29,8 +31,17 @@ OCI manifest against the digest, every blob against its descriptor and
 every file against manifest.json, and only then writes it into --out,
 atomically as build does. Anything that does not check out, an artifact
 that is not a charter bundle, or one of a newer schema version is refused
-and nothing is written. --key also requires every card.json to carry a
-signature that verifies with that public key.
+and nothing is written.
+
+--verify-key FILE (a PEM public key) makes pull refuse anything its key
+did not sign: the artifact must carry a cosign signature by that key of
+the exact digest pulled (cosign's .sig tag or a Sigstore bundle referrer,
+as cosign sign --key or publish --sign-key write them), and the bundle
+must verify as charter verify checks it: manifest.jws over manifest.json,
+every card.json. No signature, an empty one, another key's, one over
+another digest or of an algorithm charter does not know is a refusal.
+pull prints the provenance the manifest records: commit, tree, config
+root and the charter that built it.
 
 Credentials come from the Docker config file or from
 CHARTER_REGISTRY_USERNAME and CHARTER_REGISTRY_PASSWORD.`,
@@ -40,7 +51,12 @@ CHARTER_REGISTRY_USERNAME and CHARTER_REGISTRY_PASSWORD.`,
 	cmd.Flags().StringVar(&o.out, "out", "", "directory to write the bundle into (required)")
 	formatVar(cmd, &o.format, "text", "json")
 	cmd.Flags().BoolVar(&o.plainHTTP, "plain-http", false, "speak HTTP, not HTTPS (only to a registry on this machine)")
-	cmd.Flags().StringVar(&o.key, "key", "", "also verify every card's signature with this PEM public key")
+	cmd.Flags().StringVar(&o.key, "verify-key", "", "refuse a bundle this PEM public key did not sign (the artifact as cosign signs it, manifest.jws, every card)")
+	cmd.Flags().StringVar(&o.key, "key", "", "the same as --verify-key")
+	// --key, from before the artifact and the manifest were signed, now
+	// checks them too: a bundle it accepted before, unsigned but for its
+	// cards, is refused (README, upgrade notes).
+	_ = cmd.Flags().MarkHidden("key")
 	return cmd
 }
 
@@ -55,23 +71,28 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	if o.key != "" {
 		var err error
 		if v, err = cardsign.ReadVerifier(o.key); err != nil {
-			return fmt.Errorf("--key %v", err)
+			return fmt.Errorf("--verify-key %v", err)
 		}
 	}
 	if err := bundle.CheckOut(o.out, g.dir); err != nil {
 		return err
 	}
 	opts, done := ociOptions(g, o.plainHTTP)
+	if v != nil {
+		opts.VerifyKey = v.Key()
+	}
 	p, err := oci.Pull(ctx, ref, opts)
 	done()
 	if err != nil {
+		var serr *oci.SignatureError
+		if errors.As(err, &serr) {
+			return withHint(fmt.Errorf("%v; nothing was written", err), serr.Hint)
+		}
 		return ociError(err)
 	}
 	if v != nil {
-		for _, c := range v.VerifyCards(p.Tree) {
-			if c.Error != "" {
-				return fmt.Errorf("%s: %s: %s; nothing was written", ref, c.Path, c.Error)
-			}
+		if _, err := v.Check(p.Tree); err != nil {
+			return fmt.Errorf("%s: %v; nothing was written", ref, err)
 		}
 	}
 	if err := bundle.WriteDir(o.out, p.Tree); err != nil {
@@ -86,6 +107,13 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 		}{p, o.out, len(p.Tree), p.Manifest.Source})
 	}
 	textf(g.stdout, "pulled %s\ndigest: %s\n", p.Reference, p.Digest)
+	if s := p.Manifest.Source; s != nil {
+		textf(g.stdout, "source: commit %s, tree %s, config root %s\n", s.Commit, s.Tree, cmp.Or(s.Root, "."))
+	}
+	textf(g.stdout, "built by: charter %s\n", p.Manifest.CharterVersion)
+	if p.Signature != nil {
+		textf(g.stdout, "signed: the artifact (%s), manifest.jws and every card, by key %s\n", p.Signature.Form, v.KeyID())
+	}
 	g.summaryf(g.stdout, "wrote %s: %d files, verified against manifest.json\n", o.out, len(p.Tree))
 	return nil
 }

@@ -187,3 +187,32 @@ func scriptPushArtifact(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(repo.Tag(ctx, desc, ref.Reference))
 }
+
+// scriptRehash does what an attacker who edits a bundle's file does next:
+// `rehash DIR FILE` writes FILE's new size and SHA-256 into DIR's
+// manifest.json.
+func scriptRehash(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: rehash DIR FILE")
+	}
+	mpath := filepath.Join(ts.MkAbs(args[0]), "manifest.json")
+	mb, err := os.ReadFile(mpath)
+	ts.Check(err)
+	m, err := bundle.ParseManifest(mb)
+	ts.Check(err)
+	b, err := os.ReadFile(filepath.Join(ts.MkAbs(args[0]), filepath.FromSlash(args[1])))
+	ts.Check(err)
+	sum := sha256.Sum256(b)
+	found := false
+	for i := range m.Files {
+		if m.Files[i].Path == args[1] {
+			m.Files[i].SHA256, m.Files[i].Size, found = hex.EncodeToString(sum[:]), len(b), true
+		}
+	}
+	if !found {
+		ts.Fatalf("%s does not list %s", mpath, args[1])
+	}
+	out, err := bundle.Pretty(m)
+	ts.Check(err)
+	ts.Check(os.WriteFile(mpath, out, 0o644))
+}

@@ -85,6 +85,7 @@ func TestScript(t *testing.T) {
 			"dropproxy":    scriptDropProxy,
 			"setjson":      scriptSetJSON,
 			"replace":      scriptReplace,
+			"rehash":       scriptRehash,
 			"pushartifact": scriptPushArtifact,
 			// sarif-multitool FILE: the SARIF multitool's validator with
 			// GitHub's rules finds no error in FILE.

@@ -20,12 +20,13 @@ func newVerifyCmd(g *globals) *cobra.Command {
 		Use:   "verify DIR --key FILE",
 		Short: "Check a bundle's files against its manifest and its cards' signatures",
 		Long: `verify checks the bundle in DIR: every file against manifest.json
-(size and SHA-256, nothing missing, nothing added), and every agent's
-agents/<id>/card.json for an A2A signature that verifies with the public
-key in --key (a PEM file, Ed25519 or ECDSA P-256; a private key file
-works too); an agent without a card fails. The signatures cover the
-cards only: manifest.json is not signed (docs/release.md). It exits 1
-when anything does not verify.`,
+(size and SHA-256, nothing missing, nothing added), manifest.json against
+its signature manifest.jws, and every agent's agents/<id>/card.json for
+an A2A signature, each by the public key in --key (a PEM file, ECDSA
+P-256 or Ed25519; a private key file works too). A missing signature, one
+that names no key or another key, or of another algorithm, fails, as does
+an agent without a card. It exits 1 when anything does not verify. This
+is the check pull --verify-key and the decision server make too.`,
 		Args: takes(1, "DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(g, o, args[0]) },
 	}
@@ -58,24 +59,41 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 		for _, p := range r.ManifestProblems {
 			textf(g.stdout, "%s/manifest.json: %s\n", dir, p)
 		}
+		if r.ManifestSignature != cardsign.Verified {
+			textf(g.stdout, "%s/manifest.jws: %s\n", dir, r.ManifestSignature)
+		}
 		for _, c := range r.Cards {
 			if c.Error != "" {
 				textf(g.stdout, "%s/%s: %s\n", dir, c.Path, c.Error)
 			}
 		}
 	}
+	unsigned := r.ManifestSignature == cardsign.ErrManifestUnsigned.Error()
 	for _, c := range r.Cards {
-		if c.Error == cardsign.ErrUnsigned.Error() {
-			fmt.Fprintf(g.stderr, "hint: sign the cards with charter build --sign-key FILE\n")
-			break
-		}
+		unsigned = unsigned || c.Error == cardsign.ErrUnsigned.Error()
+	}
+	if unsigned {
+		fmt.Fprintf(g.stderr, "hint: sign the bundle with charter build --sign-key FILE\n")
 	}
 	if !r.OK {
-		g.summaryf(g.stderr, "charter: %s does not verify: %s, %d of %s not verified\n", dir, plural(len(r.ManifestProblems), "file problem"), r.BadCards, plural(len(r.Cards), "card"))
+		sig := "manifest signature verified"
+		if r.ManifestSignature != cardsign.Verified {
+			sig = "manifest signature NOT verified"
+		}
+		g.summaryf(g.stderr, "charter: %s does not verify: %s, %s, %d of %s not verified\n", dir, plural(len(r.ManifestProblems), "file problem"), sig, r.BadCards, plural(len(r.Cards), "card"))
 		return findings()
 	}
 	if o.format == "text" {
-		g.summaryf(g.stdout, "ok: %s: %d files match manifest.json; %s signed by key %s\n", dir, len(t), plural(len(r.Cards), "card"), v.KeyID())
+		g.summaryf(g.stdout, "ok: %s: %d files match manifest.json, signed by key %s with %s\n", dir, len(t)-signed(t), v.KeyID(), plural(len(r.Cards), "card"))
 	}
 	return nil
+}
+
+// signed is 1 when t holds manifest.jws: the file manifest.json does not
+// list.
+func signed(t bundle.Tree) int {
+	if _, ok := t[bundle.SignatureFile]; ok {
+		return 1
+	}
+	return 0
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -31,10 +32,13 @@ provides it and, when it may not, the declaration that took it away. For
 any other field of the agent (model.temperature, personality.openness,
 skills.primary[0].name) it gives the resolved value and where it is
 declared; a path the agent has no value at is an error naming the closest
-one.`,
+one. owners says who owns the agent (its own owners, else its type's,
+else the repository's), where that is declared, and who may approve a
+change that widens it (charter review).`,
 		Example: `  charter why planner behavior.scheduling.ambiguous_time
   charter why coder model.temperature
-  charter why ravi tools.write_file`,
+  charter why ravi tools.write_file
+  charter why coder owners`,
 		Args: takes(2, "AGENT", "PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runWhy(g, args[0], args[1], format) },
 	}
@@ -53,6 +57,9 @@ func runWhy(g *globals, id, path, format string) error {
 	}
 	if parts[0] == "tools" && len(parts) == 2 && !slices.Contains([]string{"allowed", "denied", "access_level"}, parts[1]) {
 		return whyTool(g, prog, a, parts[1], format)
+	}
+	if path == "owners" {
+		return whyOwners(g, prog, a, format)
 	}
 	if done, err := whyTypeDefault(g, prog, a, parts, path, format); done || err != nil {
 		return err
@@ -204,5 +211,43 @@ func whyBehavior(g *globals, prog *compiler.Program, a *compiler.Agent, category
 		}
 		textf(g.stdout, "  %s %-28s %-18s %s\n", mark, who, st.Value, st.Pos)
 	}
+	return nil
+}
+
+// whyOwners says who owns agent a, where that is declared, and who may
+// approve a change that widens it.
+func whyOwners(g *globals, prog *compiler.Program, a *compiler.Agent, format string) error {
+	c := prog.Config
+	from, path := "the repository", []string{"repository", "owners"}
+	switch {
+	case len(c.Agents[a.ID].Owners) > 0:
+		from, path = "the agent", []string{"agents", a.ID, "owners"}
+	case c.AgentTypes[a.Decl.Type] != nil && len(c.AgentTypes[a.Decl.Type].Owners) > 0:
+		from, path = "agent type "+a.Decl.Type, []string{"agentTypes", a.Decl.Type, "owners"}
+	}
+	owners, approvers := c.AgentOwners(a.ID), c.Approvers(a.ID)
+	if owners == nil {
+		owners = []string{}
+	}
+	if approvers == nil {
+		approvers = []string{}
+	}
+	pos := prog.Locate(path...)
+	if format == "json" {
+		return writeJSON(g.stdout, map[string]any{"agent": a.ID, "path": "owners", "value": owners, "from": from, "pos": pos, "approvers": approvers})
+	}
+	if len(owners) == 0 {
+		textf(g.stdout, "%s: owners = none: declare owners on the agent, its type or the repository (repository: owners: [...])\n", a.ID)
+	} else {
+		textf(g.stdout, "%s: owners = %s\n  from %s", a.ID, strings.Join(owners, ", "), from)
+		if pos.File != "" && len(path) > 0 {
+			textf(g.stdout, ", declared at %s", pos)
+		}
+		fmt.Fprintln(g.stdout)
+	}
+	if to := c.Agents[a.ID].Authority.ReportsTo; to != "" {
+		textf(g.stdout, "  reports to %s\n", to)
+	}
+	textf(g.stdout, "  may approve a widening change: %s\n", cmp.Or(strings.Join(approvers, ", "), "nobody"))
 	return nil
 }

@@ -1,7 +1,8 @@
 // Package bundle turns a compiled program into the bundle release jobs
 // publish and agent runtimes load (docs/design.md §7):
 //
-//	manifest.json              versions, source commit and tree, every file's sha256 and size
+//	manifest.json              versions, source commit, tree and config root, every file's sha256 and size
+//	manifest.jws               with build --sign-key: a detached JWS over manifest.json's bytes
 //	agents/<id>/agent.json     the resolved agent, with its content hash
 //	agents/<id>/prompt.md      the compiled system prompt ({name} runtime variables kept)
 //	agents/<id>/card.json      the A2A v1.0 Agent Card, RFC 8785 canonical JSON
@@ -41,6 +42,9 @@ type Source struct {
 	Commit string    `json:"commit"`
 	Tree   string    `json:"tree"`
 	Time   time.Time `json:"time"`
+	// Root is the config root the bundle was built from, relative to the
+	// top of the repository ("." for the top itself).
+	Root string `json:"root,omitempty"`
 }
 
 // Options describe the build.
@@ -52,6 +56,10 @@ type Options struct {
 	// SignCard, when set, signs each agent's card.json: it gets the
 	// canonical card and returns it with its signatures.
 	SignCard func(card []byte) ([]byte, error)
+	// SignManifest, when set, signs manifest.json: it gets the file's
+	// bytes and returns a detached JWS, which the bundle holds as
+	// manifest.jws.
+	SignManifest func(manifest []byte) ([]byte, error)
 	// Versions holds, when building from Git, each agent's version number
 	// as `charter log` counts it; agent.json records it as version.
 	Versions map[string]int
@@ -62,6 +70,11 @@ type Tree map[string][]byte
 
 // Paths returns the paths of t in sorted order.
 func (t Tree) Paths() []string { return model.Sorted(t) }
+
+// SignatureFile is the bundle's signature of manifest.json: a detached
+// JWS (RFC 7515 compact form, payload left out) over the file's bytes.
+// It is the one file the manifest does not list.
+const SignatureFile = "manifest.jws"
 
 // Manifest is what manifest.json holds.
 type Manifest struct {
@@ -144,6 +157,13 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		return nil, err
 	}
 	t["manifest.json"] = mb
+	if opts.SignManifest != nil {
+		sig, err := opts.SignManifest(mb)
+		if err != nil {
+			return nil, fmt.Errorf("signing manifest.json: %w", err)
+		}
+		t[SignatureFile] = sig
+	}
 	return t, nil
 }
 

@@ -42,7 +42,7 @@ var maxEntries = 100_000
 
 // layout matches the path of every file a bundle holds (docs/bundle.md):
 // an agent id and a profile name are slugs.
-var layout = regexp.MustCompile(`^(?:manifest|categories|flows|team)\.json$|^profiles/[a-z0-9][a-z0-9_-]*\.json$|^agents/[a-z0-9][a-z0-9_-]*/(?:agent\.json|prompt\.md|card\.json)$`)
+var layout = regexp.MustCompile(`^(?:manifest|categories|flows|team)\.json$|^manifest\.jws$|^profiles/[a-z0-9][a-z0-9_-]*\.json$|^agents/[a-z0-9][a-z0-9_-]*/(?:agent\.json|prompt\.md|card\.json)$`)
 
 // InLayout reports whether name is the path of a file a bundle holds.
 func InLayout(name string) bool { return layout.MatchString(name) }
@@ -89,7 +89,7 @@ func ReadArchive(r io.Reader) (Tree, error) {
 			return nil, fmt.Errorf("archive entry %s is not a regular file or folder (type %q)", name, h.Typeflag)
 		}
 		if !InLayout(name) {
-			return nil, fmt.Errorf("archive entry %q is not a file of a bundle (manifest.json, categories.json, flows.json, team.json, profiles/NAME.json, agents/ID/agent.json, prompt.md or card.json)", name)
+			return nil, fmt.Errorf("archive entry %q is not a file of a bundle (manifest.json, manifest.jws, categories.json, flows.json, team.json, profiles/NAME.json, agents/ID/agent.json, prompt.md or card.json)", name)
 		}
 		for k := range h.PAXRecords {
 			if strings.HasPrefix(k, "GNU.sparse.") {
@@ -258,10 +258,10 @@ func Verify(t Tree) (*Manifest, error) {
 		return nil, err
 	}
 	var problems []string
-	listed := map[string]bool{"manifest.json": true}
+	listed := map[string]bool{"manifest.json": true, SignatureFile: true}
 	for _, f := range m.Files {
 		if listed[f.Path] {
-			problems = append(problems, f.Path+" is listed twice")
+			problems = append(problems, f.Path+" is listed twice, or is a file the manifest cannot list")
 			continue
 		}
 		listed[f.Path] = true

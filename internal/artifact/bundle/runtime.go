@@ -36,6 +36,10 @@ func (e *NotInBundleError) Unwrap() error { return e.Err }
 type Runtime struct {
 	dir   string
 	files map[string]File
+	// manifest is manifest.json's bytes, for its signature's check.
+	manifest []byte
+	source   *Source
+	charter  string
 }
 
 // OpenRuntime reads the manifest of the bundle at dir.
@@ -48,11 +52,32 @@ func OpenRuntime(dir string) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the bundle at %s: %w", dir, err)
 	}
-	r := &Runtime{dir: dir, files: make(map[string]File, len(m.Files))}
+	r := &Runtime{dir: dir, files: make(map[string]File, len(m.Files)), manifest: b, source: m.Source, charter: m.CharterVersion}
 	for _, f := range m.Files {
 		r.files[f.Path] = f
 	}
 	return r, nil
+}
+
+// Provenance returns what the manifest records of where the bundle came
+// from: the source commit, tree, time and config root (nil for a bundle
+// built from a working tree), and the version of charter that built it.
+// A decision made with the bundle cites them.
+func (r *Runtime) Provenance() (*Source, string) { return r.source, r.charter }
+
+// Manifest returns the bytes of the bundle's manifest.json, and those of
+// its signature manifest.jws (nil when there is none), for
+// cardsign.VerifyManifest: the runtime then checks every file it reads
+// against the manifest so verified.
+func (r *Runtime) Manifest() (manifest, signature []byte, err error) {
+	sig, err := readRegular(filepath.Join(r.dir, SignatureFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return r.manifest, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.manifest, sig, nil
 }
 
 // readRegular reads a file that is a regular file, not a link.

@@ -147,6 +147,9 @@ func IsBundle(dir string) (ok bool, why string) {
 		return false, "manifest.json is not charter's: " + strings.TrimPrefix(err.Error(), "manifest.json: ")
 	}
 	listed := map[string]int{"manifest.json": len(b)}
+	if fi, err := os.Lstat(filepath.Join(dir, SignatureFile)); err == nil && fi.Mode().IsRegular() {
+		listed[SignatureFile] = int(fi.Size())
+	}
 	for _, f := range m.Files {
 		listed[f.Path] = f.Size
 	}

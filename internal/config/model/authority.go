@@ -44,4 +44,5 @@ type Role struct {
 	Description string `json:"description,omitempty"`
 	// Members are the ids of the agents that hold the role.
 	Members []string `json:"members,omitempty"`
+	Owners  []string `json:"owners,omitempty"`
 }

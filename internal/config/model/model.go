@@ -26,6 +26,8 @@ type Config struct {
 	Flows         map[string]*Flow         `json:"flows"`
 	ToolGroups    map[string]*ToolGroup    `json:"toolGroups"`
 	Roles         map[string]*Role         `json:"roles"`
+	People        map[string]*Person       `json:"people"`
+	Repository    RepositorySettings       `json:"repository"`
 	Lint          LintSettings             `json:"lint"`
 	A2A           A2ASettings              `json:"a2a"`
 
@@ -93,9 +95,10 @@ type Preset struct {
 
 // AgentType is a kind of agent with its prompt template.
 type AgentType struct {
-	Name          string `json:"name"`
-	Description   string `json:"description,omitempty"`
-	SchemaVersion string `json:"schema_version,omitempty"`
+	Name          string   `json:"name"`
+	Description   string   `json:"description,omitempty"`
+	Owners        []string `json:"owners,omitempty"`
+	SchemaVersion string   `json:"schema_version,omitempty"`
 	// OnboardingSchema is the JSON Schema of what a runtime asks a new
 	// user; DefaultActions the actions it offers them.
 	OnboardingSchema map[string]any `json:"onboarding_schema,omitempty"`
@@ -191,6 +194,7 @@ type BehaviorUse struct {
 type Profile struct {
 	Description  string              `json:"description,omitempty"`
 	Extends      string              `json:"extends,omitempty"`
+	Owners       []string            `json:"owners,omitempty"`
 	ToolFamilies map[string][]string `json:"tool_families,omitempty"`
 	Rules        map[string]*Rule    `json:"rules,omitempty"`
 	Classifier   *Classifier         `json:"classifier,omitempty"`
@@ -247,6 +251,7 @@ type Agent struct {
 	Memory              *Memory           `json:"memory,omitempty"`
 	Tools               Tools             `json:"tools"`
 	Authority           Authority         `json:"authority"`
+	Owners              []string          `json:"owners,omitempty"`
 	AutonomyLevel       string            `json:"autonomy_level,omitempty"`
 	StrategicOutputMode string            `json:"strategic_output_mode,omitempty"`
 	HiringDate          string            `json:"hiring_date,omitempty"`

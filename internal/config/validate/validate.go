@@ -71,6 +71,8 @@ var kinds = []kind{
 		func(c *model.Config, n string, v any) { c.ToolGroups[n] = v.(*model.ToolGroup) }},
 	{"roles", "#Role", "role", "", func() any { return new(model.Role) },
 		func(c *model.Config, n string, v any) { c.Roles[n] = v.(*model.Role) }},
+	{"people", "#Person", "person", "", func() any { return new(model.Person) },
+		func(c *model.Config, n string, v any) { c.People[n] = v.(*model.Person) }},
 }
 
 // singletons are top-level fields that hold one struct.
@@ -80,6 +82,7 @@ var singletons = []struct {
 }{
 	{"lint", "#LintSettings", func(c *model.Config) any { return &c.Lint }},
 	{"a2a", "#A2ASettings", func(c *model.Config) any { return &c.A2A }},
+	{"repository", "#RepositorySettings", func(c *model.Config) any { return &c.Repository }},
 }
 
 // Result is the outcome of validation.
@@ -150,6 +153,7 @@ func runOpts(repo *load.Repo, workers int, matchers bool, opts Options) *Result 
 		Flows:         map[string]*model.Flow{},
 		ToolGroups:    map[string]*model.ToolGroup{},
 		Roles:         map[string]*model.Role{},
+		People:        map[string]*model.Person{},
 		Builtin:       map[string]bool{},
 	}
 	res := &Result{Config: cfg, Invalid: map[string]bool{}, repo: repo}
@@ -192,6 +196,7 @@ func runOpts(repo *load.Repo, workers int, matchers bool, opts Options) *Result 
 	v.others()
 	v.broken = slices.Clone(v.failed)
 	v.references()
+	v.owners()
 	applyTypeDefaults(cfg)
 	for i, d := range v.diags {
 		// A message may quote the values of a field named like a

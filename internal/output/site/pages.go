@@ -352,10 +352,13 @@ type agentData struct {
 	Rules    []rules.Rule
 	Reports  []string
 	Budget   string
-	Card     string
-	Timeline *timeline
-	Versions []history.Version
-	History  bool
+	// Owners own the agent (its own, its type's or the repository's);
+	// Approvers may approve a change that widens it (charter review).
+	Owners, Approvers []string
+	Card              string
+	Timeline          *timeline
+	Versions          []history.Version
+	History           bool
 }
 
 func (s *site) agentPage(a *compiler.Agent) ([]byte, error) {
@@ -388,6 +391,7 @@ func (s *site) agentPage(a *compiler.Agent) ([]byte, error) {
 		d.Rules = a.Profile.Rules
 	}
 	d.Reports = s.reports[a.ID]
+	d.Owners, d.Approvers = p.Config.AgentOwners(a.ID), p.Config.Approvers(a.ID)
 	if b := a.Decl.Authority.BudgetLimit; b != nil {
 		d.Budget = model.NumberChoice(*b).String()
 	}

@@ -33,6 +33,7 @@ agents: eve: {
 	type:        "personal_assistant"
 	personality: {openness: 0.1, collaboration: "team", conflict_approach: "compete"}
 	authority: {reports_to: "morgan", can_approve: ["</title><script>alert(3)</script>"]}
+	owners: ["a&b'c\"d@example.com", "@acme/eve"]
 	skills: primary: [{id: "x", name: "<svg onload=alert(1)>", description: "</title><script>alert(2)</script>"}]
 }
 
@@ -102,6 +103,7 @@ func TestEscaped(t *testing.T) {
 		`&lt;script&gt;alert(&#39;xss&#39;)&lt;/script&gt; &amp; done`,
 		`&lt;img src=x onerror=alert(1)&gt;`,
 		`מחלקה RTL 東京`,
+		`<dt>owners</dt><dd>a&amp;b&#39;c&#34;d@example.com, @acme/eve</dd>`,
 	} {
 		if !strings.Contains(eve, want) {
 			t.Errorf("agents/eve.html lacks %s", want)

@@ -2,6 +2,7 @@ package cardsign
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
@@ -53,14 +54,26 @@ type BundleReport struct {
 	KeyID string       `json:"key_id"`
 	// ManifestProblems are the files that differ from manifest.json.
 	ManifestProblems []string `json:"manifest_problems"`
-	OK               bool     `json:"ok"`
+	// ManifestSignature is "verified", or why manifest.jws does not
+	// verify.
+	ManifestSignature string `json:"manifest_signature"`
+	OK                bool   `json:"ok"`
 	// BadCards counts the cards that do not verify.
 	BadCards int `json:"-"`
 }
 
-// VerifyBundle checks t's files against its manifest.json (bundle.Verify)
-// and its cards against v. An error is a bundle that cannot be checked at
-// all (no manifest, a newer layout); what does not verify is in the report.
+// Verified is BundleReport.ManifestSignature for a signature that
+// verifies.
+const Verified = "verified"
+
+// VerifyBundle is THE check of a bundle, which verify, pull and the
+// decision server (charter serve) call before they trust one: every file
+// against manifest.json (bundle.Verify: sizes and SHA-256, nothing
+// missing, nothing added), manifest.json against its signature
+// manifest.jws (VerifyManifest), and every agent's card against its
+// A2A signature, all by v's key. An error is a bundle that cannot be
+// checked at all (no manifest, a newer layout); what does not verify is
+// in the report, and OK is set only when everything does.
 func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
 	r := &BundleReport{KeyID: v.KeyID(), Files: len(t), ManifestProblems: []string{}, Cards: []CardResult{}}
 	_, err := bundle.Verify(t)
@@ -71,12 +84,37 @@ func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
 	case err != nil:
 		return nil, err
 	}
+	r.ManifestSignature = Verified
+	if err := v.VerifyManifest(t["manifest.json"], t[bundle.SignatureFile]); err != nil {
+		r.ManifestSignature = err.Error()
+	}
 	r.Cards = append(r.Cards, v.VerifyCards(t)...)
 	for _, c := range r.Cards {
 		if c.Error != "" {
 			r.BadCards++
 		}
 	}
-	r.OK = len(r.ManifestProblems) == 0 && r.BadCards == 0
+	r.OK = len(r.ManifestProblems) == 0 && r.ManifestSignature == Verified && r.BadCards == 0
+	return r, nil
+}
+
+// Check is VerifyBundle as one error: nil only when the whole bundle
+// verifies; otherwise the first thing that does not.
+func (v *Verifier) Check(t bundle.Tree) (*BundleReport, error) {
+	r, err := v.VerifyBundle(t)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(r.ManifestProblems) > 0:
+		return r, &bundle.VerifyError{Problems: r.ManifestProblems}
+	case r.ManifestSignature != Verified:
+		return r, errors.New(r.ManifestSignature)
+	}
+	for _, c := range r.Cards {
+		if c.Error != "" {
+			return r, fmt.Errorf("%s: %s", c.Path, c.Error)
+		}
+	}
 	return r, nil
 }

@@ -495,3 +495,10 @@ func (v *Verifier) Verify(card []byte) error {
 	}
 	return verr
 }
+
+// Key returns the signer's private key, for signatures of other formats
+// (the OCI artifact's, which cosign reads).
+func (s *Signer) Key() crypto.Signer { return s.key }
+
+// Key returns the verifier's public key.
+func (v *Verifier) Key() crypto.PublicKey { return v.key }

@@ -25,6 +25,7 @@ package oci
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,6 +85,12 @@ type Options struct {
 	Progress func(msg string)
 	// HTTPClient replaces the default client (with retries), for tests.
 	HTTPClient *http.Client
+	// SignKey, when set, makes Publish sign the artifact as cosign does
+	// (cosign.go).
+	SignKey crypto.Signer
+	// VerifyKey, when set, makes Pull require a cosign signature by this
+	// key of the exact digest it pulls, before it fetches the bundle.
+	VerifyKey crypto.PublicKey
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -345,6 +352,8 @@ type Published struct {
 	Annotations map[string]string `json:"annotations"`
 	// Uploaded counts the blobs the registry did not have yet.
 	Uploaded int `json:"uploaded"`
+	// Signature is what SignKey signed, nil without one.
+	Signature *Signed `json:"signature,omitempty"`
 }
 
 // Publish pushes the bundle t, whose reproducible archive is archive, to
@@ -411,6 +420,11 @@ func Publish(ctx context.Context, ref string, t bundle.Tree, archive []byte, met
 	pub.MediaType = desc.MediaType
 	pub.Size = desc.Size
 	pub.Annotations = manifest.Annotations
+	if o.SignKey != nil {
+		if pub.Signature, err = sign(ctx, repo, r, desc, o.SignKey, meta.Created, o); err != nil {
+			return nil, err
+		}
+	}
 	return pub, nil
 }
 
@@ -419,8 +433,11 @@ type Pulled struct {
 	Reference   string            `json:"reference"`
 	Digest      string            `json:"digest"`
 	Annotations map[string]string `json:"annotations"`
-	Manifest    *bundle.Manifest  `json:"-"`
-	Tree        bundle.Tree       `json:"-"`
+	// Signature says which cosign signature vouched for Digest, when
+	// VerifyKey asked for one.
+	Signature *SignatureInfo   `json:"signature,omitempty"`
+	Manifest  *bundle.Manifest `json:"-"`
+	Tree      bundle.Tree      `json:"-"`
 }
 
 // Pull fetches the bundle ref names (by tag or digest) and verifies it
@@ -474,6 +491,15 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 	if m.Config.MediaType != ConfigMediaType || len(m.Layers) != 1 || m.Layers[0].MediaType != LayerMediaType {
 		return nil, &NotBundleError{Ref: ref, Reason: fmt.Sprintf("want a config of %s and one layer of %s", ConfigMediaType, LayerMediaType)}
 	}
+	var sig *SignatureInfo
+	if o.VerifyKey != nil {
+		// The digest verified is the one fetched from here on: a tag
+		// moved after this line changes nothing.
+		o.progress("verifying the signature of %s", desc.Digest)
+		if sig, err = VerifySignature(ctx, repo, r.String(), desc, o.VerifyKey); err != nil {
+			return nil, err
+		}
+	}
 	for _, d := range []ocispec.Descriptor{m.Config, m.Layers[0]} {
 		if d.Size < 0 || d.Size > bundle.MaxSize {
 			return nil, &NotBundleError{Ref: ref, Reason: fmt.Sprintf("a blob of %d bytes is larger than a bundle may be", d.Size)}
@@ -499,5 +525,5 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 	if string(t["manifest.json"]) != string(config) {
 		return nil, fmt.Errorf("%s: the bundle's manifest.json differs from the artifact's config blob", ref)
 	}
-	return &Pulled{Reference: r.String(), Digest: desc.Digest.String(), Annotations: m.Annotations, Manifest: bm, Tree: t}, nil
+	return &Pulled{Reference: r.String(), Digest: desc.Digest.String(), Annotations: m.Annotations, Signature: sig, Manifest: bm, Tree: t}, nil
 }

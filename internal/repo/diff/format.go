@@ -254,3 +254,10 @@ func Summarize(agent string, cs []Change) string {
 	}
 	return s
 }
+
+// Describe says in words what change c did, with its reason, as the text
+// and markdown reports do.
+func Describe(c Change) string { return describe(c) + reason(c) }
+
+// MarkdownCode writes s as inline code fit for a table cell.
+func MarkdownCode(s string) string { return mdCode(s) }

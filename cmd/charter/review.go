@@ -1,0 +1,142 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/release/review"
+	"github.com/charter-dev/charter/internal/repo/diff/programs"
+	"github.com/charter-dev/charter/internal/repo/history"
+	"github.com/charter-dev/charter/internal/repo/source"
+)
+
+type reviewOptions struct {
+	reviews string
+	format  string
+}
+
+func newReviewCmd(g *globals) *cobra.Command {
+	o := &reviewOptions{}
+	cmd := &cobra.Command{
+		Use:   "review [A..B] [--reviews FILE]",
+		Short: "Check that an owner approved every change that widens an agent",
+		Long: `review compares revision A with B (default origin/main..HEAD) as diff does
+and, for every agent a change widens (tools, access level, authority,
+budget, a rule disabled or weakened, an agent added), lists the widening
+changes, who may approve them and the approvals found. It exits 1 when
+one has no approval.
+
+Who may approve a widening of agent X: X's owners (its own, else its
+type's, else the repository's), and the owners of the agent or role X
+reports to, as the base revision A declares them. The authors of the
+range's commits approve nothing in it. Approvals are the Approved-by:
+trailers of every commit in A..B (merge commits included) and, with
+--reviews, the approving reviews of a pull request in the JSON
+gh api repos/OWNER/REPO/pulls/N/reviews prints. An approval by someone
+who is not an owner is listed, not counted. Narrowed and neutral changes
+need no approval.`,
+		Example: `  charter review origin/main..HEAD
+  charter review --reviews reviews.json --format markdown > comment.md
+  charter review "$BASE..$HEAD" --format github`,
+		Args: takes(0, "A..B"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rng := "origin/main..HEAD"
+			if len(args) > 0 {
+				rng = args[0]
+			}
+			if o.format == "sarif" {
+				return sarifOnFailure(g, func() error { return runReview(g, o, rng) })
+			}
+			return runReview(g, o, rng)
+		},
+	}
+	cmd.Flags().StringVar(&o.reviews, "reviews", "", "a pull request's reviews, as JSON (gh api repos/OWNER/REPO/pulls/N/reviews)")
+	formatVar(cmd, &o.format, "text", "markdown", "json", "sarif", "github")
+	return cmd
+}
+
+func runReview(g *globals, o *reviewOptions, rng string) error {
+	from, to, ok := strings.Cut(rng, "..")
+	if !ok || from == "" || strings.HasPrefix(to, ".") {
+		return usage("review takes a range A..B of two revisions, not %q (for example origin/main..HEAD)", rng)
+	}
+	if to == "" {
+		to = "HEAD"
+	}
+	in := review.Input{From: from, To: to}
+	if o.reviews != "" {
+		f, err := os.Open(o.reviews)
+		if err != nil {
+			return fmt.Errorf("--reviews %v", err)
+		}
+		in.Reviews, err = review.ParseReviews(f)
+		f.Close()
+		if err != nil {
+			return withHint(fmt.Errorf("--reviews %s: %v", o.reviews, err), "write it with gh api repos/OWNER/REPO/pulls/N/reviews --paginate > reviews.json")
+		}
+	}
+	repo, err := source.Open(g.dir)
+	if err != nil {
+		return &revision.Error{Err: err}
+	}
+	in.Commits, err = history.Between(repo, from, to)
+	repo.Close()
+	var shallow *source.ShallowError
+	if errors.As(err, &shallow) {
+		return withHint(&revision.Error{Err: err}, "a review needs the whole range: fetch it (actions/checkout with fetch-depth: 0)")
+	}
+	if err != nil {
+		return &revision.Error{Err: err}
+	}
+	base, err := diffSide(g, revision.Source{Rev: from})
+	if err != nil {
+		return err
+	}
+	rev, err := evaluate(g, revision.Source{Rev: to})
+	if err != nil {
+		return err
+	}
+	head, err := program(g, rev, true)
+	if err != nil {
+		return err
+	}
+	in.Changes, err = programs.Compare(base, head, "")
+	if err != nil {
+		return err
+	}
+	in.Base, in.Head = base.Config, head.Config
+	r := review.Run(in)
+	locate := func(path ...string) (string, int, int) {
+		p := head.Locate(path...)
+		return p.File, p.Line, p.Column
+	}
+	switch o.format {
+	case "json":
+		err = writeJSON(g.stdout, r)
+	case "markdown":
+		err = r.WriteMarkdown(g.stdout)
+	case "sarif":
+		err = writeSARIF(g, r.Diagnostics(locate), []diag.RuleInfo{review.Rule})
+	case "github":
+		err = writeGitHub(g, r.Diagnostics(locate))
+	default:
+		err = r.WriteText(g.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if !r.OK {
+		g.summaryf(g.stderr, "charter: %d of %s widen without an owner's approval\n", r.Unapproved, plural(len(r.Items), "agent or declaration"))
+		return findings()
+	}
+	if o.format == "text" {
+		g.summaryf(g.stdout, "ok: %s, every widening approved\n", plural(len(r.Items), "agent or declaration"))
+	}
+	return nil
+}

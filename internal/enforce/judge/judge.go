@@ -1,0 +1,121 @@
+// Package judge sets up the rule engines that judge an agent's tool
+// calls: one per agent (or per profile), compiled from the agent's
+// flattened profile, gated by its agent.json, with the operator's
+// on-error policy. charter eval, the Claude Code hook and charter serve
+// all judge through a Judge, so that they give one verdict.
+package judge
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/charter-dev/charter/rules"
+)
+
+// Loader reads what judges an agent: its flattened profile and its
+// agent.json; with agent "", the profile called profile and no agent
+// document.
+type Loader interface {
+	// Load returns the profile and agent.json of agent (nil for a
+	// profile alone).
+	Load(agent, profile string) (rules.Profile, []byte, error)
+	// HasAgent reports whether there is an agent of that id.
+	HasAgent(id string) bool
+}
+
+// Judge hands out the compiled engines of one configuration (a bundle or
+// a built repository), compiling each once. It is safe for concurrent
+// use; the engines it returns are too (a Session is not).
+type Judge struct {
+	loader  Loader
+	onError rules.OnError
+
+	mu    sync.Mutex
+	cache map[key]*rules.Engine
+}
+
+type key struct{ agent, profile, runtime string }
+
+// New returns a Judge over what loader reads, whose engines give calls
+// they cannot judge onError.
+func New(loader Loader, onError rules.OnError) *Judge {
+	return &Judge{loader: loader, onError: onError, cache: map[key]*rules.Engine{}}
+}
+
+// HasAgent reports whether the configuration has an agent of that id.
+func (j *Judge) HasAgent(id string) bool { return j.loader.HasAgent(id) }
+
+// Engine returns the engine for the agent id (or, with id "", for the
+// profile called profile), with the agent's gate read for runtime (a
+// runtime's tool names, such as "claude-code"; "" for charter's own).
+func (j *Judge) Engine(id, profile, runtime string) (*rules.Engine, error) {
+	k := key{id, profile, runtime}
+	if id != "" {
+		k.profile = ""
+	}
+	j.mu.Lock()
+	e, ok := j.cache[k]
+	j.mu.Unlock()
+	if ok {
+		return e, nil
+	}
+	p, agentJSON, err := j.loader.Load(k.agent, k.profile)
+	if err != nil {
+		return nil, err
+	}
+	e, err = rules.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	e.SetOnError(j.onError)
+	if agentJSON != nil {
+		gate, err := rules.ReadGate(agentJSON, runtime)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %v", id, err)
+		}
+		e.SetGate(gate)
+	}
+	j.mu.Lock()
+	if prev, ok := j.cache[k]; ok {
+		e = prev
+	} else {
+		j.cache[k] = e
+	}
+	j.mu.Unlock()
+	return e, nil
+}
+
+// Resolve names the agent a runtime's call is judged as: the agent its
+// agentType (a subagent's name; "" on the main thread) names when the
+// configuration has it, else agent (the caller's default). note, when
+// not empty, tells the user the call is judged as another agent than
+// the one it names.
+func (j *Judge) Resolve(agent, agentType string) (id, note string) {
+	id = agent
+	if agentType == "" || agent == "" {
+		return id, ""
+	}
+	switch {
+	case j.loader.HasAgent(agentType):
+		return agentType, ""
+	case j.loader.HasAgent(strings.ReplaceAll(agentType, "-", "_")):
+		// export writes an agent id's _ as - in the subagent's name.
+		return strings.ReplaceAll(agentType, "-", "_"), ""
+	}
+	return agent, fmt.Sprintf("charter: the call comes from %s, which is no agent charter knows, so it is judged as %s", agentType, agent)
+}
+
+// Source returns the engine source a Claude Code hook handler takes: for
+// a call of agentType, the engine of the agent it resolves to (agent, or
+// with agent "" the profile), gated for runtime.
+func (j *Judge) Source(agent, profile, runtime string) func(agentType string) (*rules.Engine, string, error) {
+	return func(agentType string) (*rules.Engine, string, error) {
+		id, note := j.Resolve(agent, agentType)
+		e, err := j.Engine(id, profile, runtime)
+		if err != nil {
+			return nil, "", err
+		}
+		return e, note, nil
+	}
+}

@@ -34,6 +34,21 @@ func (e *NotInBundleError) Unwrap() error { return e.Err }
 type Runtime struct {
 	dir   string
 	files map[string]File
+	// tree, when set, holds the bundle's files, read and verified whole
+	// (TreeRuntime); dir then only names it.
+	tree Tree
+}
+
+// TreeRuntime is a Runtime over a bundle held in memory, which must
+// have been verified against its manifest (Verify, or
+// cardsign.CheckBundle): a server swapping bundles reads nothing from
+// disk after the swap. name says where the bundle came from.
+func TreeRuntime(t Tree, m *Manifest, name string) *Runtime {
+	r := &Runtime{dir: name, files: make(map[string]File, len(m.Files)), tree: t}
+	for _, f := range m.Files {
+		r.files[f.Path] = f
+	}
+	return r
 }
 
 // OpenRuntime reads the manifest of the bundle at dir.
@@ -71,7 +86,16 @@ func readRegular(name string) ([]byte, error) {
 // read reads the bundle's file rel and checks it against the manifest.
 func (r *Runtime) read(rel string) ([]byte, error) {
 	f, listed := r.files[rel]
-	b, err := readRegular(filepath.Join(r.dir, filepath.FromSlash(rel)))
+	var b []byte
+	var err error
+	if r.tree != nil {
+		var ok bool
+		if b, ok = r.tree[rel]; !ok {
+			err = fmt.Errorf("%s is not in the bundle", rel)
+		}
+	} else {
+		b, err = readRegular(filepath.Join(r.dir, filepath.FromSlash(rel)))
+	}
 	switch {
 	case err != nil && !listed:
 		return nil, err

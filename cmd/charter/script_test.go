@@ -91,6 +91,10 @@ func TestScript(t *testing.T) {
 			"actions-core": actionsCore,
 			// claude_script_test.go
 			"claude": scriptClaude,
+			// serve_script_test.go: charter serve in the background, and
+			// requests to it.
+			"serve": scriptServe,
+			"http":  scriptHTTP,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a

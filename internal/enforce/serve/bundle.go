@@ -95,12 +95,16 @@ func (s *Server) load(ctx context.Context) (*loaded, error) {
 // Reload loads the bundle again and, when it verifies, swaps it in; a
 // bundle that does not verify leaves the one serving in place, and the
 // error shows on /health and in the log.
-func (s *Server) Reload(ctx context.Context) error {
+func (s *Server) Reload(ctx context.Context) error { return s.reload(ctx, false) }
+
+// reload is Reload; verbose logs a line even when nothing changed (a
+// reload the operator asked for says what it did).
+func (s *Server) reload(ctx context.Context, verbose bool) error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	l, err := s.load(ctx)
 	if err != nil {
-		if s.setError(err) {
+		if s.setError(err) || verbose {
 			s.logf("charter serve: the new bundle is not served (%v); the old one goes on", err)
 		}
 		s.metrics.reload("error")
@@ -109,7 +113,7 @@ func (s *Server) Reload(ctx context.Context) error {
 	old := s.cur.Swap(l)
 	s.setError(nil)
 	s.metrics.reload("ok")
-	if old == nil || old.manifest != l.manifest {
+	if old == nil || old.manifest != l.manifest || verbose {
 		s.logf("charter serve: serving the bundle at %s (revision %s%s)", l.source, orNone(l.bundle.Revision), digestNote(l.bundle.Digest))
 	}
 	return nil

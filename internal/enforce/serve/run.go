@@ -121,7 +121,7 @@ func (s *Server) Run(ctx context.Context, l Listen, ready func(url string)) erro
 			case <-ctx.Done():
 				return
 			case <-hup:
-				_ = s.Reload(ctx)
+				_ = s.reload(ctx, true)
 			}
 		}
 	}()

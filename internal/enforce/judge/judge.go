@@ -32,7 +32,14 @@ type Judge struct {
 	onError rules.OnError
 
 	mu    sync.Mutex
-	cache map[key]*rules.Engine
+	cache map[key]*compiled
+}
+
+// compiled is one engine, compiled once however many ask at once.
+type compiled struct {
+	once sync.Once
+	e    *rules.Engine
+	err  error
 }
 
 type key struct{ agent, profile, runtime string }
@@ -40,7 +47,7 @@ type key struct{ agent, profile, runtime string }
 // New returns a Judge over what loader reads, whose engines give calls
 // they cannot judge onError.
 func New(loader Loader, onError rules.OnError) *Judge {
-	return &Judge{loader: loader, onError: onError, cache: map[key]*rules.Engine{}}
+	return &Judge{loader: loader, onError: onError, cache: map[key]*compiled{}}
 }
 
 // HasAgent reports whether the configuration has an agent of that id.
@@ -55,16 +62,22 @@ func (j *Judge) Engine(id, profile, runtime string) (*rules.Engine, error) {
 		k.profile = ""
 	}
 	j.mu.Lock()
-	e, ok := j.cache[k]
-	j.mu.Unlock()
-	if ok {
-		return e, nil
+	c, ok := j.cache[k]
+	if !ok {
+		c = &compiled{}
+		j.cache[k] = c
 	}
+	j.mu.Unlock()
+	c.once.Do(func() { c.e, c.err = j.compile(k, runtime) })
+	return c.e, c.err
+}
+
+func (j *Judge) compile(k key, runtime string) (*rules.Engine, error) {
 	p, agentJSON, err := j.loader.Load(k.agent, k.profile)
 	if err != nil {
 		return nil, err
 	}
-	e, err = rules.Compile(p)
+	e, err := rules.Compile(p)
 	if err != nil {
 		return nil, err
 	}
@@ -72,17 +85,10 @@ func (j *Judge) Engine(id, profile, runtime string) (*rules.Engine, error) {
 	if agentJSON != nil {
 		gate, err := rules.ReadGate(agentJSON, runtime)
 		if err != nil {
-			return nil, fmt.Errorf("agent %s: %v", id, err)
+			return nil, fmt.Errorf("agent %s: %v", k.agent, err)
 		}
 		e.SetGate(gate)
 	}
-	j.mu.Lock()
-	if prev, ok := j.cache[k]; ok {
-		e = prev
-	} else {
-		j.cache[k] = e
-	}
-	j.mu.Unlock()
 	return e, nil
 }
 

@@ -18,19 +18,19 @@ import (
 )
 
 type serveOptions struct {
-	bundle, pull, key   string
-	plainHTTP           bool
-	addr, publicURL     string
-	sessions            string
-	maxCalls, maxSess   int
-	idle, poll          time.Duration
-	decisionLog         string
-	logMax              int64
-	logKeep             int
-	failOpen            bool
-	tokenFile           string
-	tlsCert, tlsKey, ca string
-	maxBody             int64
+	bundle, pull, key     string
+	plainHTTP             bool
+	addr, publicURL       string
+	sessions              string
+	maxCalls, maxSess     int
+	idle, poll, pullEvery time.Duration
+	decisionLog           string
+	logMax                int64
+	logKeep               int
+	failOpen              bool
+	tokenFile             string
+	tlsCert, tlsKey, ca   string
+	maxBody               int64
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -52,7 +52,8 @@ HTTP hook, its JSON in and out); POST /access/v1/evaluation and
 
 The bundle comes from --bundle DIR (reloaded when its manifest.json
 changes, checked every --poll, and on SIGHUP) or --pull REF (pulled and
-verified as charter pull does; again on SIGHUP); --key also requires
+verified as charter pull does; a tag is resolved again every
+--pull-every and pulled when it moved, and on SIGHUP); --key also requires
 every card's signature. A bundle that does not verify is not served: the
 one serving goes on, and /health and the log say why. Decisions under way
 finish on the bundle they started with.
@@ -71,6 +72,7 @@ unless --fail-open. It listens on loopback unless given --token-file
 	f := cmd.Flags()
 	f.StringVar(&o.bundle, "bundle", "", "serve the built bundle in this directory")
 	f.StringVar(&o.pull, "pull", "", "serve the bundle pulled from this OCI reference (REGISTRY/REPO@sha256:... or :TAG)")
+	f.DurationVar(&o.pullEvery, "pull-every", time.Minute, "with --pull of a tag: how often the tag is resolved again (a HEAD request), and pulled when it moved (0: only on SIGHUP)")
 	f.BoolVar(&o.plainHTTP, "plain-http", false, "with --pull: speak HTTP to the registry (only on this machine)")
 	f.StringVar(&o.key, "key", "", "also require every card's signature to verify with this PEM public key")
 	f.StringVar(&o.addr, "addr", serve.DefaultAddr, "address to listen on (host:port; off loopback needs --token-file or --tls-client-ca)")
@@ -120,6 +122,7 @@ func runServe(ctx context.Context, g *globals, o *serveOptions) error {
 	opts := serve.Options{Bundle: o.bundle, Pull: o.pull, Token: token, MaxBody: o.maxBody, PublicURL: o.publicURL,
 		Idle: o.idle, Logf: func(format string, args ...any) { textf(g.stderr, format+"\n", args...) }}
 	opts.PullOptions = oci.Options{PlainHTTP: o.plainHTTP, HTTPClient: registryClient}
+	opts.PullEvery = o.pullEvery
 	if o.failOpen {
 		opts.OnError = rules.OnErrorAllow
 	}

@@ -53,7 +53,7 @@ func scriptServe(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.Command("charter", append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Dir = ts.MkAbs(".")
 	var env []string
-	for _, k := range []string{"PATH", "HOME", "TMPDIR"} {
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "DOCKER_CONFIG"} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	cmd.Env = env

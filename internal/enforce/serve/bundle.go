@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -147,9 +148,41 @@ func (s *Server) changed() bool {
 	return cur == nil || cur.manifest != manifestHash(b)
 }
 
+// pollTag pulls the bundle again when the Pull tag names another digest
+// than the one serving.
+func (s *Server) pollTag(ctx context.Context) {
+	if s.o.Pull == "" || strings.Contains(s.o.Pull, "@") {
+		return
+	}
+	d, err := oci.Resolve(ctx, s.o.Pull, s.o.PullOptions)
+	if err != nil {
+		if s.setError(err) {
+			s.logf("charter serve: %s cannot be resolved (%v); the bundle serving goes on", s.o.Pull, err)
+		}
+		return
+	}
+	if cur := s.cur.Load(); cur == nil || cur.bundle.Digest != d {
+		_ = s.Reload(ctx)
+	}
+}
+
 // Watch reloads the bundle when its directory's manifest.json changes,
 // checking every interval, until ctx ends.
 func (s *Server) Watch(ctx context.Context, interval time.Duration) {
+	if s.o.PullEvery > 0 && s.o.Pull != "" {
+		go func() {
+			t := time.NewTicker(s.o.PullEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					s.pollTag(ctx)
+				}
+			}
+		}()
+	}
 	if interval <= 0 {
 		return
 	}

@@ -37,6 +37,9 @@ type Options struct {
 	Bundle      string
 	Pull        string
 	PullOptions oci.Options
+	// PullEvery is how often a Pull tag is resolved again, and pulled
+	// when it names a new digest (0: only on SIGHUP).
+	PullEvery time.Duration
 	// Key, when set, is the public key every agent card must be signed
 	// with.
 	Key *cardsign.Verifier

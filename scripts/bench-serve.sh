@@ -90,4 +90,4 @@ for name in charter opa; do
   "$VEGETA" attack -format=json -targets="$W/$name.jsonl" -rate="$RATE" -duration="$DUR" -timeout=5s > "$W/$name.bin"
   report "$name"
 done
-echo "charter serve RSS after: $(ps -o rss= -p "$CHARTER_PID") KiB"
+echo "charter serve after the runs: $(grep VmRSS /proc/$CHARTER_PID/status 2>/dev/null || echo gone)"

@@ -69,6 +69,8 @@ with open(w + "/charter.jsonl", "w") as c, open(w + "/opa.jsonl", "w") as o:
                                     "body": base64.b64encode(json.dumps(b).encode()).decode()}) + "\n")
 PY
 
+# Nothing else may hold the ports.
+for port in 18181 18182; do ! curl -s -o /dev/null "http://127.0.0.1:$port/" || { echo "port $port is taken" >&2; exit 1; }; done
 "$W/charter" serve --bundle "$W/repo/dist" --addr 127.0.0.1:18181 --poll 0 2>"$W/charter.log" &
 CHARTER_PID=$!
 "$OPA" run --server --addr 127.0.0.1:18182 --log-level error "$W/policy.rego" 2>"$W/opa.log" &
@@ -90,4 +92,4 @@ for name in charter opa; do
   "$VEGETA" attack -format=json -targets="$W/$name.jsonl" -rate="$RATE" -duration="$DUR" -timeout=5s > "$W/$name.bin"
   report "$name"
 done
-echo "charter serve after the runs: $(grep VmRSS /proc/$CHARTER_PID/status 2>/dev/null || echo gone)"
+if [ -r /proc/$CHARTER_PID/status ]; then echo "charter serve after the runs: $(grep VmRSS /proc/$CHARTER_PID/status)"; else echo "charter serve is gone:"; cat "$W/charter.log"; fi

@@ -133,6 +133,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /health", s.handleHealth)
 	mux.Handle("GET /metrics", s.metrics.handler())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			// An internal error is no decision: a 500, which every client
+			// of charter treats as deny (Claude Code with "onFailure":
+			// "block" blocks the call).
+			if v := recover(); v != nil {
+				s.logf("charter serve: internal error on %s: %v", r.URL.Path, v)
+				httpError(w, http.StatusInternalServerError, fmt.Sprintf("charter could not judge this call: internal error: %v", v))
+			}
+		}()
 		if r.URL.Path != "/health" && s.o.Token != "" && !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="charter"`)
 			httpError(w, http.StatusUnauthorized, "a bearer token is required (Authorization: Bearer TOKEN, the token of --token-file)")
@@ -241,4 +250,3 @@ func decisionWord(d rules.Decision) string {
 	return "deny"
 }
 
-var _ = fmt.Sprintf

@@ -287,3 +287,5 @@ func get(t testing.TB, url string) (int, []byte) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, b
 }
+
+func stringsReader(s string) io.Reader { return strings.NewReader(s) }

@@ -249,4 +249,3 @@ func decisionWord(d rules.Decision) string {
 	}
 	return "deny"
 }
-

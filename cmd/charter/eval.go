@@ -13,8 +13,8 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
-	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/enforce/judge"
 	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
@@ -185,11 +185,10 @@ func runHook(g *globals, o *evalOptions, stdin io.Reader) error {
 type engineSource func(agentType string) (*rules.Engine, string, error)
 
 // engines returns where eval's engines come from: the bundle, or the
-// repository built once.
+// repository built once, through the one judge eval, the hook and serve
+// share.
 func (o *evalOptions) engines(g *globals) (engineSource, error) {
-	var load func(agent string) (rules.Profile, []byte, error)
-	var delegates func(id string) ([]string, error)
-	var ids []string
+	var loader judge.Loader
 	if o.bundle != "" {
 		r, err := bundle.OpenRuntime(o.bundle)
 		if err != nil {
@@ -208,90 +207,32 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 				return nil, withHint(fmt.Errorf("the bundle at %s: %v", o.bundle, err), "deploy the bundle charter build --sign-key wrote, whole")
 			}
 		}
-		ids = r.AgentIDs()
-		delegates = func(id string) ([]string, error) {
-			b, err := r.AgentJSON(id)
-			if err != nil {
-				return nil, err
-			}
-			return rules.ReadDelegates(b)
-		}
-		load = func(agent string) (rules.Profile, []byte, error) {
-			if agent == "" {
-				p, err := r.Profile(o.profile)
-				return p, nil, err
-			}
-			p, b, err := r.Agent(agent)
-			var nf *bundle.NotInBundleError
-			if errors.As(err, &nf) && nf.Kind == "agent" {
-				return p, b, withHint(err, "build the bundle with charter build, or check --bundle and --agent")
-			}
-			return p, b, err
-		}
+		loader = hintedLoader{judge.Bundle{R: r}}
 	} else {
 		prog, err := evalProgram(g)
 		if err != nil {
 			return nil, err
 		}
-		for _, a := range prog.Agents {
-			ids = append(ids, a.ID)
-		}
-		delegates = func(id string) ([]string, error) {
-			i := slices.IndexFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == id })
-			if i < 0 {
-				return nil, unknownName("agent", id, ids)
-			}
-			return prog.Agents[i].Delegates, nil
-		}
-		load = func(agent string) (rules.Profile, []byte, error) {
-			if agent == "" {
-				p, ok := prog.Profiles[o.profile]
-				if !ok {
-					return rules.Profile{}, nil, unknownName("profile", o.profile, model.Sorted(prog.Profiles))
-				}
-				return *p, nil, nil
-			}
-			i := slices.IndexFunc(prog.Agents, func(a *compiler.Agent) bool { return a.ID == agent })
-			if i < 0 {
-				return rules.Profile{}, nil, unknownName("agent", agent, ids)
-			}
-			return bundle.AgentProfile(prog, prog.Agents[i])
-		}
+		loader = hintedLoader{judge.Program{P: prog}}
 	}
-	roster := rules.NewAgents(ids)
-	cache := map[string]*rules.Engine{}
-	engine := func(id string) (*rules.Engine, error) {
-		if e, ok := cache[id]; ok {
-			return e, nil
-		}
-		p, agentJSON, err := load(id)
-		if err != nil {
-			return nil, err
-		}
-		e, err := rules.Compile(p)
-		if err != nil {
-			return nil, err
-		}
-		e.SetOnError(o.policy())
-		if agentJSON != nil {
-			gate, err := rules.ReadGate(agentJSON, o.protocol)
-			if err != nil {
-				return nil, fmt.Errorf("agent %s: %v", id, err)
-			}
-			gate.Roster = roster
-			e.SetGate(gate)
-		}
-		cache[id] = e
-		return e, nil
+	j := judge.New(loader, o.policy())
+	return j.Source(o.agent, o.profile, o.protocol), nil
+}
+
+// hintedLoader adds the command line's hints to a loader's errors.
+type hintedLoader struct{ judge.Loader }
+
+func (l hintedLoader) Load(agent, profile string) (rules.Profile, []byte, error) {
+	p, b, err := l.Loader.Load(agent, profile)
+	var nf *bundle.NotInBundleError
+	var ue *judge.UnknownError
+	switch {
+	case errors.As(err, &nf) && nf.Kind == "agent":
+		err = withHint(err, "build the bundle with charter build, or check --bundle and --agent")
+	case errors.As(err, &ue):
+		err = unknownName(ue.Kind, ue.Name, ue.Known)
 	}
-	if o.agent == "" {
-		return func(string) (*rules.Engine, string, error) {
-			e, err := engine("")
-			return e, "", err
-		}, nil
-	}
-	team := &rules.Team{Main: o.agent, Roster: roster, Engine: engine, Delegates: delegates}
-	return team.For, nil
+	return p, b, err
 }
 
 // evalProgram builds the repository at -C.

@@ -98,6 +98,10 @@ func TestScript(t *testing.T) {
 			// adk-config FILE...: ADK's loader would load each Agent
 			// Config (internal/testkit/adkconfig).
 			"adk-config": adkConfig,
+			// serve_script_test.go: charter serve in the background, and
+			// requests to it.
+			"serve": scriptServe,
+			"http":  scriptHTTP,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a

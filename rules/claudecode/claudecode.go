@@ -176,12 +176,28 @@ type Handler struct {
 	Engine func(agentType string) (e *rules.Engine, note string, err error)
 	// Store keeps the sessions: one per Claude Code session, and one per
 	// subagent within it (rules.AgentKey).
-	Store *rules.Store
+	Store Sessions
 	// OnError is what a PreToolUse gets that cannot be judged:
 	// rules.OnErrorDeny (the default) denies it; rules.OnErrorAllow lets it
 	// go on to Claude Code's own permission check, and says why on
 	// systemMessage. Set the engines' OnError to match.
 	OnError rules.OnError
+	// Judged, when set, is told of every call judged: the input and the
+	// verdict (for a decision log).
+	Judged func(in *Input, v rules.Verdict)
+}
+
+// Sessions keeps the sessions a Handler judges calls in; *rules.Store
+// (files, for a hook process per call) is one, charter serve's stores
+// (memory, Redis) are others.
+type Sessions interface {
+	// Update runs fn on the session under key, and keeps what it left;
+	// repaired says what of a damaged session was dropped.
+	Update(key string, fn func(s *rules.Session) error) (repaired *rules.CorruptLinesError, err error)
+	// Remove deletes the sessions of a Claude Code session.
+	Remove(session string) error
+	// Prune deletes the sessions idle for longer than age.
+	Prune(age time.Duration) (int, error)
 }
 
 // Handle runs one hook call: it reads Claude Code's input from stdin,
@@ -297,6 +313,9 @@ func (h *Handler) respond(in *Input) (*Output, error) {
 		notes = append(notes, fmt.Sprintf("charter: the session could not be kept (%v); the call was judged without its history, as the hook's on-error setting (allow) says", err))
 	}
 
+	if h.Judged != nil {
+		h.Judged(in, v)
+	}
 	out := &Output{}
 	notes = append(notes, v.Notes...)
 	for _, re := range v.Errors {

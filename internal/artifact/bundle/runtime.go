@@ -40,6 +40,22 @@ type Runtime struct {
 	manifest []byte
 	source   *Source
 	charter  string
+	// tree, when set, holds the bundle's files, read and verified whole
+	// (TreeRuntime); dir then only names it.
+	tree Tree
+}
+
+// TreeRuntime is a Runtime over a bundle held in memory, which must
+// have been verified against its manifest (Verify, or
+// cardsign.CheckBundle): a server swapping bundles reads nothing from
+// disk after the swap. name says where the bundle came from.
+func TreeRuntime(t Tree, m *Manifest, name string) *Runtime {
+	r := &Runtime{dir: name, files: make(map[string]File, len(m.Files)), tree: t,
+		manifest: t["manifest.json"], source: m.Source, charter: m.CharterVersion}
+	for _, f := range m.Files {
+		r.files[f.Path] = f
+	}
+	return r
 }
 
 // OpenRuntime reads the manifest of the bundle at dir.
@@ -70,6 +86,9 @@ func (r *Runtime) Provenance() (*Source, string) { return r.source, r.charter }
 // cardsign.VerifyManifest: the runtime then checks every file it reads
 // against the manifest so verified.
 func (r *Runtime) Manifest() (manifest, signature []byte, err error) {
+	if r.tree != nil {
+		return r.manifest, r.tree[SignatureFile], nil
+	}
 	sig, err := readRegular(filepath.Join(r.dir, SignatureFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return r.manifest, nil, nil
@@ -98,7 +117,16 @@ func readRegular(name string) ([]byte, error) {
 // read reads the bundle's file rel and checks it against the manifest.
 func (r *Runtime) read(rel string) ([]byte, error) {
 	f, listed := r.files[rel]
-	b, err := readRegular(filepath.Join(r.dir, filepath.FromSlash(rel)))
+	var b []byte
+	var err error
+	if r.tree != nil {
+		var ok bool
+		if b, ok = r.tree[rel]; !ok {
+			err = fmt.Errorf("%s is not in the bundle", rel)
+		}
+	} else {
+		b, err = readRegular(filepath.Join(r.dir, filepath.FromSlash(rel)))
+	}
 	switch {
 	case err != nil && !listed:
 		return nil, err

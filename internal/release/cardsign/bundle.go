@@ -43,6 +43,30 @@ func (v *Verifier) VerifyCards(t bundle.Tree) []CardResult {
 	return out
 }
 
+// CheckBundle is the one check a bundle passes before charter deploys or
+// serves it: its files against manifest.json (bundle.Verify) and, with a
+// verifier, every agent's card signature. It returns the manifest, or an
+// error that names every problem.
+func CheckBundle(t bundle.Tree, v *Verifier) (*bundle.Manifest, error) {
+	m, err := bundle.Verify(t)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return m, nil
+	}
+	var bad []string
+	for _, c := range v.VerifyCards(t) {
+		if c.Error != "" {
+			bad = append(bad, c.Path+": "+c.Error)
+		}
+	}
+	if bad != nil {
+		return nil, errors.New("card signatures do not verify: " + strings.Join(bad, "; "))
+	}
+	return m, nil
+}
+
 // BundleReport is the verdict on a whole bundle: its files against
 // manifest.json, and every agent's card against the key. Its JSON is what
 // `charter verify --format json` prints.

@@ -527,3 +527,22 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 	}
 	return &Pulled{Reference: r.String(), Digest: desc.Digest.String(), Annotations: m.Annotations, Signature: sig, Manifest: bm, Tree: t}, nil
 }
+
+// Resolve returns the digest ref names now (a tag's current manifest, by
+// a HEAD request): what a server polling a tag compares with the digest
+// it serves before pulling again.
+func Resolve(ctx context.Context, ref string, o Options) (string, error) {
+	r, err := ParseRef(ref)
+	if err != nil {
+		return "", err
+	}
+	repo, err := repository(r, o)
+	if err != nil {
+		return "", err
+	}
+	desc, err := repo.Resolve(ctx, r.Reference)
+	if err != nil {
+		return "", classify("pull", r, err)
+	}
+	return desc.Digest.String(), nil
+}

@@ -1,0 +1,121 @@
+package decisionlog
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, l *Log, n int, input any) {
+	t.Helper()
+	for i := range n {
+		err := l.Write(Record{DecisionID: "d", Time: time.Unix(int64(i), 0).UTC(), Agent: Agent{ID: "marco"}, Tool: "run_bash", Phase: "pre", Decision: "allow", Rules: []Rule{}, Input: input})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func verify(t *testing.T, files ...string) *Report {
+	t.Helper()
+	r, err := Verify(files, OpenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestChain(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d.jsonl")
+	l, err := Open(p, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, l, 3, nil)
+	l.Close()
+	// A restart goes on with the chain.
+	l, err = Open(p, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, l, 2, nil)
+	l.Close()
+	if r := verify(t, p); r.Records != 5 || r.First != 1 || r.Last != 5 || len(r.Problems) != 0 {
+		t.Fatalf("%+v", r)
+	}
+	b, _ := os.ReadFile(p)
+	lines := strings.SplitAfter(string(b), "\n")
+	// A record deleted, edited, or two swapped: each breaks the chain.
+	for name, text := range map[string]string{
+		"deleted": lines[0] + lines[1] + lines[3] + lines[4],
+		"edited":  lines[0] + strings.Replace(lines[1], `"allow"`, `"deny"`, 1) + lines[2] + lines[3] + lines[4],
+		"swapped": lines[0] + lines[2] + lines[1] + lines[3] + lines[4],
+	} {
+		os.WriteFile(p, []byte(text), 0o600)
+		if r := verify(t, p); len(r.Problems) == 0 {
+			t.Errorf("%s: the chain holds: %+v", name, r)
+		}
+	}
+}
+
+func TestRotation(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d.jsonl")
+	l, err := Open(p, 2000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, l, 40, nil)
+	l.Close()
+	var files []string
+	for i := 3; i >= 1; i-- {
+		f := p + "." + string(rune('0'+i))
+		if _, err := os.Stat(f); err == nil {
+			files = append(files, f)
+		}
+	}
+	if len(files) != 3 {
+		t.Fatalf("%d rotated files, want 3", len(files))
+	}
+	files = append(files, p)
+	for _, f := range files {
+		if fi, _ := os.Stat(f); fi.Size() > 2000 {
+			t.Errorf("%s has %d bytes, over the limit", f, fi.Size())
+		}
+	}
+	// The chain runs across the files.
+	r := verify(t, files...)
+	if len(r.Problems) != 0 || r.Last != 40 {
+		t.Errorf("%+v", r)
+	}
+}
+
+func TestRedacted(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d.jsonl")
+	l, err := Open(p, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "ghp_" + strings.Repeat("aB3dE5fG7h", 3) + "123456"
+	write(t, l, 1, map[string]any{"command": "curl -H 'Authorization: token " + key + "' x", "password": "hunter2hunter2"})
+	l.Close()
+	b, _ := os.ReadFile(p)
+	if bytes.Contains(b, []byte(key)) || bytes.Contains(b, []byte("hunter2hunter2")) {
+		t.Errorf("a credential reached the log: %s", b)
+	}
+	if r := verify(t, p); len(r.Problems) != 0 {
+		t.Errorf("%+v", r)
+	}
+}
+
+func TestVerifyNotALog(t *testing.T) {
+	r, err := Verify([]string{"x"}, func(string) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("hello\n")), nil
+	})
+	if err != nil || len(r.Problems) != 1 {
+		t.Errorf("%+v %v", r, err)
+	}
+}

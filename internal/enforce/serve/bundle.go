@@ -1,0 +1,206 @@
+package serve
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/enforce/decisionlog"
+	"github.com/charter-dev/charter/internal/enforce/judge"
+	"github.com/charter-dev/charter/internal/release/cardsign"
+	"github.com/charter-dev/charter/internal/release/oci"
+)
+
+// loaded is one verified bundle the server judges with. It never
+// changes: a reload makes a new one and swaps the pointer, so a decision
+// under way finishes on the bundle it started with.
+type loaded struct {
+	judge    *judge.Judge
+	rt       *bundle.Runtime
+	bundle   decisionlog.Bundle
+	source   string
+	at       time.Time
+	manifest string // sha256 of manifest.json, to see a change
+
+	agents sync.Map // id -> decisionlog.Agent
+}
+
+// agent is the version of agent id the bundle holds.
+func (l *loaded) agent(id string) decisionlog.Agent {
+	if a, ok := l.agents.Load(id); ok {
+		return a.(decisionlog.Agent)
+	}
+	a := decisionlog.Agent{ID: id}
+	if _, b, err := l.rt.Agent(id); err == nil {
+		var doc struct {
+			Version     int    `json:"version"`
+			ContentHash string `json:"content_hash"`
+		}
+		if json.Unmarshal(b, &doc) == nil {
+			a.Version, a.ContentHash = doc.Version, doc.ContentHash
+		}
+		l.agents.Store(id, a)
+	}
+	return a
+}
+
+func manifestHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// load reads and verifies the bundle the options name (through
+// cardsign.CheckBundle, the one check) into a loaded.
+func (s *Server) load(ctx context.Context) (*loaded, error) {
+	var t bundle.Tree
+	var digest, source string
+	switch {
+	case s.o.Bundle != "":
+		source = s.o.Bundle
+		var err error
+		if t, err = bundle.ReadDir(s.o.Bundle); err != nil {
+			return nil, fmt.Errorf("reading the bundle at %s: %v", s.o.Bundle, err)
+		}
+	case s.o.Pull != "":
+		source = s.o.Pull
+		p, err := oci.Pull(ctx, s.o.Pull, s.o.PullOptions)
+		if err != nil {
+			return nil, err
+		}
+		t, digest = p.Tree, p.Digest
+	default:
+		return nil, fmt.Errorf("no bundle to serve")
+	}
+	m, err := cardsign.CheckBundle(t, s.o.Key)
+	if err != nil {
+		return nil, fmt.Errorf("the bundle at %s does not verify: %v", source, err)
+	}
+	l := &loaded{source: source, at: time.Now().UTC(), manifest: manifestHash(t["manifest.json"])}
+	l.rt = bundle.TreeRuntime(t, m, source)
+	l.judge = judge.New(judge.Bundle{R: l.rt}, s.o.OnError)
+	l.bundle.Digest = digest
+	if m.Source != nil {
+		l.bundle.Revision = m.Source.Commit
+	}
+	return l, nil
+}
+
+// Reload loads the bundle again and, when it verifies, swaps it in; a
+// bundle that does not verify leaves the one serving in place, and the
+// error shows on /health and in the log.
+func (s *Server) Reload(ctx context.Context) error { return s.reload(ctx, false) }
+
+// reload is Reload; verbose logs a line even when nothing changed (a
+// reload the operator asked for says what it did).
+func (s *Server) reload(ctx context.Context, verbose bool) error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	l, err := s.load(ctx)
+	if err != nil {
+		if s.setError(err) || verbose {
+			s.logf("charter serve: the new bundle is not served (%v); the old one goes on", err)
+		}
+		s.metrics.reload("error")
+		return err
+	}
+	old := s.cur.Swap(l)
+	s.setError(nil)
+	s.metrics.reload("ok")
+	if old == nil || old.manifest != l.manifest || verbose {
+		s.logf("charter serve: serving the bundle at %s (revision %s%s)", l.source, orNone(l.bundle.Revision), digestNote(l.bundle.Digest))
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none: built from a working tree"
+	}
+	return s
+}
+
+func digestNote(d string) string {
+	if d == "" {
+		return ""
+	}
+	return ", digest " + d
+}
+
+// changed reports whether the bundle directory's manifest differs from
+// the one serving (a new bundle was deployed).
+func (s *Server) changed() bool {
+	if s.o.Bundle == "" {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(s.o.Bundle, "manifest.json"))
+	if err != nil {
+		return s.cur.Load() != nil
+	}
+	cur := s.cur.Load()
+	return cur == nil || cur.manifest != manifestHash(b)
+}
+
+// pollTag pulls the bundle again when the Pull tag names another digest
+// than the one serving.
+func (s *Server) pollTag(ctx context.Context) {
+	if s.o.Pull == "" || strings.Contains(s.o.Pull, "@") {
+		return
+	}
+	d, err := oci.Resolve(ctx, s.o.Pull, s.o.PullOptions)
+	if err != nil {
+		if s.setError(err) {
+			s.logf("charter serve: %s cannot be resolved (%v); the bundle serving goes on", s.o.Pull, err)
+		}
+		return
+	}
+	if cur := s.cur.Load(); cur == nil || cur.bundle.Digest != d {
+		_ = s.Reload(ctx)
+	}
+}
+
+// Watch reloads the bundle when its directory's manifest.json changes,
+// checking every interval, until ctx ends.
+func (s *Server) Watch(ctx context.Context, interval time.Duration) {
+	if s.o.PullEvery > 0 && s.o.Pull != "" {
+		go func() {
+			t := time.NewTicker(s.o.PullEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					s.pollTag(ctx)
+				}
+			}
+		}()
+	}
+	if interval <= 0 {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if s.changed() {
+				_ = s.Reload(ctx)
+			}
+			if s.o.IdleSweep {
+				if n, _ := s.o.Sessions.Prune(s.o.Idle); n > 0 {
+					s.logf("charter serve: %d idle sessions dropped", n)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/enforce/decisionlog"
+	"github.com/charter-dev/charter/rules"
+	"github.com/charter-dev/charter/rules/claudecode"
+)
+
+// handleClaudeCode answers Claude Code's HTTP hook: the body is the hook
+// input a command hook reads on stdin, the answer the JSON it would
+// print (an empty object when it prints nothing), always with status 200
+// when charter decided: Claude Code ignores the body of any other status
+// (and, with "onFailure": "block", blocks the call).
+func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	agent := r.URL.Query().Get("agent")
+	h := &claudecode.Handler{Store: s.o.Sessions, OnError: s.o.OnError}
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			err = fmt.Errorf("the hook input is larger than %d bytes, the most charter serve reads (--max-body)", mb.Limit)
+		}
+		s.answerHook(w, h.Failure(claudecode.PreToolUse, err), "deny", start)
+		return
+	}
+	l, why := s.current()
+	decision := "allow"
+	if l == nil {
+		h.Engine = func(string) (*rules.Engine, string, error) { return nil, "", errors.New(why) }
+	} else {
+		source := l.judge.Source(agent, "", "claude-code")
+		h.Engine = func(agentType string) (*rules.Engine, string, error) {
+			switch {
+			case agent == "" && agentType != "":
+				return nil, "", fmt.Errorf("the call comes from %s, and the hook's url names no agent (?agent=ID)", cutStr(agentType))
+			case agent == "":
+				return nil, "", errors.New("the hook's url names no agent: add ?agent=ID to it (or start claude with --agent naming a bundle agent)")
+			case !validate.IsSlug(agent) || !l.judge.HasAgent(agent):
+				return nil, "", fmt.Errorf("the bundle has no agent %q", cutStr(agent))
+			}
+			return source(agentType)
+		}
+		h.Judged = func(in *claudecode.Input, v rules.Verdict) {
+			id := l.judge.Resolve(agent, in.AgentType)
+			decision = decisionWord(v.Decision)
+			phase := "pre"
+			if in.HookEventName == claudecode.PostToolUse {
+				phase = "post"
+			}
+			s.record(decisionlog.Record{DecisionID: newID(), Time: time.Now().UTC(), Endpoint: "claude-code",
+				Agent: l.agent(id), Bundle: l.bundle, Session: in.SessionID, Tool: in.ToolName, Phase: phase,
+				Decision: decision, Rules: ruleList(v), Input: in.ToolInput})
+		}
+	}
+	out := h.Respond(data)
+	if out != nil && out.HookSpecificOutput != nil && out.HookSpecificOutput.PermissionDecision == "deny" {
+		decision = "deny"
+	}
+	s.answerHook(w, out, decision, start)
+}
+
+func (s *Server) answerHook(w http.ResponseWriter, out *claudecode.Output, decision string, start time.Time) {
+	s.metrics.decided("claude-code", decision, time.Since(start))
+	if out == nil {
+		writeJSON(w, http.StatusOK, struct{}{})
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,155 @@
+package sessions
+
+import (
+	"container/list"
+	"sync"
+	"time"
+
+	"github.com/charter-dev/charter/rules"
+)
+
+// Memory keeps sessions in the process: fast, bounded by Limits, and gone
+// when the process ends.
+type Memory struct {
+	limits Limits
+	now    func() time.Time
+
+	mu     sync.Mutex
+	byKey  map[string]*list.Element // of *slot
+	lru    *list.List               // front: used most recently
+	closed bool
+}
+
+type slot struct {
+	key  string
+	mu   sync.Mutex // held across an update
+	s    *rules.Session
+	used time.Time
+}
+
+// NewMemory returns an empty Memory store with the limits (zero fields
+// take DefaultLimits').
+func NewMemory(l Limits) *Memory {
+	if l.MaxCalls <= 0 {
+		l.MaxCalls = DefaultLimits.MaxCalls
+	}
+	if l.MaxSessions <= 0 {
+		l.MaxSessions = DefaultLimits.MaxSessions
+	}
+	if l.Idle <= 0 {
+		l.Idle = DefaultLimits.Idle
+	}
+	return &Memory{limits: l, now: time.Now, byKey: map[string]*list.Element{}, lru: list.New()}
+}
+
+// slot returns the key's slot, made and put first; the least recently
+// used slot goes when there are too many.
+func (m *Memory) slot(key string) (*slot, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, errClosed
+	}
+	now := m.now()
+	if el, ok := m.byKey[key]; ok {
+		sl := el.Value.(*slot)
+		m.lru.MoveToFront(el)
+		return sl, nil
+	}
+	for m.lru.Len() >= m.limits.MaxSessions {
+		old := m.lru.Back()
+		m.lru.Remove(old)
+		delete(m.byKey, old.Value.(*slot).key)
+	}
+	sl := &slot{key: key, s: &rules.Session{}, used: now}
+	m.byKey[key] = m.lru.PushFront(sl)
+	return sl, nil
+}
+
+// Update implements Store.
+func (m *Memory) Update(key string, fn func(s *rules.Session) error) (*rules.CorruptLinesError, error) {
+	sl, err := m.slot(key)
+	if err != nil {
+		return nil, err
+	}
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	now := m.now()
+	if now.Sub(sl.used) > m.limits.Idle {
+		sl.s = &rules.Session{}
+	}
+	sl.used = now
+	if n := sl.s.Len(); n >= m.limits.MaxCalls {
+		return nil, &FullError{Calls: n}
+	}
+	// fn works on a copy only when it could fail half way; the engine's
+	// updates of a session are whole, so the session itself is used.
+	return nil, fn(sl.s)
+}
+
+// View implements Store.
+func (m *Memory) View(key string) (*rules.Session, error) {
+	m.mu.Lock()
+	el, ok := m.byKey[key]
+	m.mu.Unlock()
+	if !ok {
+		return &rules.Session{}, nil
+	}
+	sl := el.Value.(*slot)
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	if m.now().Sub(sl.used) > m.limits.Idle {
+		return &rules.Session{}, nil
+	}
+	return clone(sl.s)
+}
+
+// Remove implements Store.
+func (m *Memory) Remove(session string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, el := range m.byKey {
+		if sessionOf(k) == session {
+			m.lru.Remove(el)
+			delete(m.byKey, k)
+		}
+	}
+	return nil
+}
+
+// Prune implements Store.
+func (m *Memory) Prune(age time.Duration) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cutoff := m.now().Add(-age)
+	n := 0
+	for el := m.lru.Back(); el != nil; {
+		sl := el.Value.(*slot)
+		prev := el.Prev()
+		if sl.mu.TryLock() {
+			if sl.used.Before(cutoff) {
+				m.lru.Remove(el)
+				delete(m.byKey, sl.key)
+				n++
+			}
+			sl.mu.Unlock()
+		}
+		el = prev
+	}
+	return n, nil
+}
+
+// Count implements Store.
+func (m *Memory) Count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.lru.Len()
+}
+
+// Close implements Store.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	return nil
+}

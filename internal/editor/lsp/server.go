@@ -83,7 +83,7 @@ type Server struct {
 	root      string // absolute config root; "" until initialized
 	docs      map[string]*document
 	snap      *snapshot                    // the last published evaluation
-	full      *snapshot                    // the last full evaluation
+	full      *snapshot                    // the last full evaluation: the base of incremental ones
 	good      *snapshot                    // the last evaluation that validated
 	published map[string][]diag.Diagnostic // by URI, as last sent
 	gen       uint64                       // bumped by every change
@@ -92,6 +92,13 @@ type Server struct {
 	started   func()                       // called as an evaluation starts (tests)
 	shutdown  bool
 	ev        revision.Evaluator // used by the evaluation goroutine only
+	bev       revision.Evaluator // used by the background full evaluation only
+	bgRunning atomic.Bool        // a background full evaluation is running
+	fullGen   uint64             // the edit count full evaluated
+	// lastEdited is the file edited last: the incremental path checks it
+	// even when its text is back to what the base read (an undo).
+	lastEdited string
+	disk       uint64 // bumped by every change of files on disk
 
 	stdOnce sync.Once
 	stdPath string
@@ -476,6 +483,9 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		}
 	}
 	d.version = p.TextDocument.Version
+	if d.rel != "" {
+		s.lastEdited = d.rel
+	}
 	s.mu.Unlock()
 	if d.rel != "" {
 		s.changed()
@@ -499,6 +509,9 @@ func (s *Server) didSave(*glsp.Context, *protocol.DidSaveTextDocumentParams) err
 }
 
 func (s *Server) didChangeWatched(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error {
+	s.mu.Lock()
+	s.disk++
+	s.mu.Unlock()
 	s.changed()
 	return nil
 }

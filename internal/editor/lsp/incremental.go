@@ -1,9 +1,9 @@
 package lsp
 
 import (
-	"fmt"
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -214,7 +214,7 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 
 	g := base.g
-	ids := map[string]bool{}   // the agents the edited files declare, before or after
+	ids := map[string]bool{}     // the agents the edited files declare, before or after
 	out := map[string][]string{} // their out-edges, as far as the text says
 	for rel, t := range changed {
 		if !base.agentsOnly[rel] {

@@ -97,7 +97,9 @@ func incrementalEquals(t *testing.T, agents, edits int, seed uint64) {
 				return fmt.Sprintf("%s: %.2f", k, r.Float64())
 			})
 		},
-		func(s string) string { return sub(s, `\n\ttype: +"[a-z]+"`, func(string) string { return "\n\ttype: \"solo\"" }) },
+		func(s string) string {
+			return sub(s, `\n\ttype: +"[a-z]+"`, func(string) string { return "\n\ttype: \"solo\"" })
+		},
 		func(s string) string {
 			return strings.Replace(s, "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
 		},

@@ -118,18 +118,104 @@ func namedAgents[V any](f *ast.File, known map[string]V) []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
+// edges are an agent's authority edges: the agent it reports to and
+// those it can delegate to.
+type edges struct {
+	reports   []string
+	delegates []string
+}
+
+// authorityEdges returns the authority edges of the agents an agents-only
+// file declares, read from its syntax. Where a field is not a literal (a
+// reference, a comprehension), every agent the file names counts as both.
+func authorityEdges(f *ast.File, named []string) map[string]edges {
+	out := map[string]edges{}
+	var agent func(id string, v ast.Expr, path []string)
+	agent = func(id string, v ast.Expr, path []string) {
+		e := out[id]
+		defer func() { out[id] = e }()
+		lit, ok := v.(*ast.StructLit)
+		if !ok {
+			if len(path) > 0 {
+				e.reports, e.delegates = append(e.reports, named...), append(e.delegates, named...)
+			}
+			return
+		}
+		for _, el := range lit.Elts {
+			fd, ok := el.(*ast.Field)
+			if !ok {
+				if _, comment := el.(*ast.CommentGroup); !comment {
+					e.reports, e.delegates = append(e.reports, named...), append(e.delegates, named...)
+				}
+				continue
+			}
+			name, _, _ := ast.LabelName(fd.Label)
+			switch {
+			case len(path) == 0 && name == "authority":
+				out[id] = e
+				agent(id, fd.Value, []string{"authority"})
+				e = out[id]
+			case len(path) == 1 && name == "reports_to":
+				if v, ok := stringLit(fd.Value); ok {
+					e.reports = append(e.reports, v)
+				} else {
+					e.reports = append(e.reports, named...)
+				}
+			case len(path) == 1 && name == "can_delegate_to":
+				list, ok := fd.Value.(*ast.ListLit)
+				if !ok {
+					e.delegates = append(e.delegates, named...)
+					continue
+				}
+				for _, x := range list.Elts {
+					if v, ok := stringLit(x); ok {
+						e.delegates = append(e.delegates, v)
+					} else {
+						e.delegates = append(e.delegates, named...)
+					}
+				}
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		lit, ok := fd.Value.(*ast.StructLit)
+		if !ok {
+			continue
+		}
+		for _, el := range lit.Elts {
+			if af, ok := el.(*ast.Field); ok {
+				id, _, _ := ast.LabelName(af.Label)
+				agent(id, af.Value, nil)
+			}
+		}
+	}
+	return out
+}
+
+func stringLit(x ast.Expr) (string, bool) {
+	lit, ok := x.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	v, err := strconv.Unquote(lit.Value)
+	return v, err == nil
+}
+
 // onCycles returns the agents on a reports_to or can_delegate_to cycle
-// through one of from, where the agents of from have the out-edges out
-// (every agent they name, for edited text, whose fields are not decoded
-// yet) and the others the base's.
-func (g *graph) onCycles(from map[string]bool, out map[string][]string) map[string]bool {
+// through one of from, where the agents of from have the edges out and
+// the others the base's.
+func (g *graph) onCycles(from map[string]bool, out map[string]edges) map[string]bool {
 	on := map[string]bool{}
 	// Reporting: each agent reports to one; follow the chain.
 	for id := range from {
-		for _, next := range out[id] {
-			path := []string{}
+		for _, next := range out[id].reports {
+			var path []string
 			seen := map[string]bool{}
-			for cur := next; cur != "" && !seen[cur]; {
+			for cur := next; cur != "" && !seen[cur]; cur = g.reports[cur] {
 				seen[cur] = true
 				path = append(path, cur)
 				if from[cur] {
@@ -138,11 +224,10 @@ func (g *graph) onCycles(from map[string]bool, out map[string][]string) map[stri
 					}
 					break
 				}
-				cur = g.reports[cur]
 			}
 		}
 	}
-	// Delegation: the agents reachable from from's targets that reach
+	// Delegation: the agents reachable from from's delegates that reach
 	// one of from.
 	back := map[string]bool{}
 	queue := slices.Collect(maps.Keys(from))
@@ -158,7 +243,7 @@ func (g *graph) onCycles(from map[string]bool, out map[string][]string) map[stri
 	}
 	fwd := map[string]bool{}
 	for id := range from {
-		queue = append(queue, out[id]...)
+		queue = append(queue, out[id].delegates...)
 	}
 	for len(queue) > 0 {
 		id := queue[len(queue)-1]
@@ -215,7 +300,7 @@ func (s *Server) fast(ctx context.Context) bool {
 
 	g := base.g
 	ids := map[string]bool{}     // the agents the edited files declare, before or after
-	out := map[string][]string{} // their out-edges, as far as the text says
+	out := map[string]edges{} // their authority edges, before and after
 	for rel, t := range changed {
 		if !base.agentsOnly[rel] {
 			return false
@@ -231,18 +316,23 @@ func (s *Server) fast(ctx context.Context) bool {
 		if !ok {
 			return false
 		}
-		named := namedAgents(f, g.declaredIn)
+		for id, e := range authorityEdges(f, namedAgents(f, g.declaredIn)) {
+			o := out[id]
+			o.reports, o.delegates = append(o.reports, e.reports...), append(o.delegates, e.delegates...)
+			out[id] = o
+		}
 		for _, id := range now {
 			ids[id] = true
-			out[id] = append(out[id], named...)
 		}
 	}
 	for id := range ids {
 		// The base's edges too: a cycle the edit breaks.
+		o := out[id]
 		if r := g.reports[id]; r != "" {
-			out[id] = append(out[id], r)
+			o.reports = append(o.reports, r)
 		}
-		out[id] = append(out[id], g.delegates[id]...)
+		o.delegates = append(o.delegates, g.delegates[id]...)
+		out[id] = o
 	}
 
 	// redo: the files whose diagnostics are computed again.

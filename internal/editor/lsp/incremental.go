@@ -299,7 +299,7 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 
 	g := base.g
-	ids := map[string]bool{}     // the agents the edited files declare, before or after
+	ids := map[string]bool{}  // the agents the edited files declare, before or after
 	out := map[string]edges{} // their authority edges, before and after
 	for rel, t := range changed {
 		if !base.agentsOnly[rel] {

@@ -224,6 +224,7 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 		s.full, s.fullGen = snap, gen
 	}
 	if gen != s.gen {
+		s.resetDirty()
 		s.mu.Unlock()
 		return
 	}
@@ -233,10 +234,11 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 		snap.ldiags = s.snap.ldiags
 	}
 	s.snap = snap
+	s.resetDirty()
 	if snap.cfg != nil || snap.notCharter {
 		s.good = snap
 	}
-	out := s.publishLocked(root, snap, texts, nil, vers)
+	out := s.publishLocked(root, snap, texts, texts, vers)
 	s.mu.Unlock()
 	for i := range out {
 		s.notify(string(protocol.ServerTextDocumentPublishDiagnostics), &out[i])

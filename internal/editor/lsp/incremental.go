@@ -267,6 +267,7 @@ func (g *graph) onCycles(from map[string]bool, out map[string]edges) map[string]
 func (s *Server) fast(ctx context.Context) bool {
 	s.mu.Lock()
 	base, cur, gen, root, last := s.full, s.snap, s.gen, s.root, s.lastEdited
+	dirty := slices.Collect(maps.Keys(s.dirty))
 	if base == nil || base.g == nil || cur == nil || base.disk != s.disk || s.opts.FastAfter >= 0 && base.took <= s.opts.FastAfter {
 		s.mu.Unlock()
 		return false
@@ -344,6 +345,11 @@ func (s *Server) fast(ctx context.Context) bool {
 		if !only {
 			redo[rel] = true
 		}
+	}
+	for _, rel := range dirty {
+		// Published from an earlier edit, and not what the base has: an
+		// edit since may have undone what made it so.
+		redo[rel] = true
 	}
 	addAgent := func(set map[string]bool, id string) {
 		for _, f := range g.declaredIn[id] {
@@ -456,6 +462,9 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 	next.valid = valid
 	next.compose()
+	for rel := range redo {
+		s.markDirty(&next, rel)
+	}
 	next.inputs = maps.Clone(next.inputs)
 	if next.inputs == nil {
 		next.inputs = map[string]string{}
@@ -507,3 +516,31 @@ func setDiags(m map[string][]diag.Diagnostic, rel string, ds []diag.Diagnostic) 
 }
 
 var debugIncremental = os.Getenv("CHARTER_DEBUG_INCREMENTAL") != ""
+
+// markDirty records whether rel's diagnostics in sn differ from the
+// base's; s.mu is held.
+func (s *Server) markDirty(sn *snapshot, rel string) {
+	if s.full == nil {
+		return
+	}
+	if slices.Equal(sn.vdiags[rel], s.full.vdiags[rel]) && slices.Equal(sn.ldiags[rel], s.full.ldiags[rel]) {
+		delete(s.dirty, rel)
+	} else {
+		s.dirty[rel] = true
+	}
+}
+
+// resetDirty records, for every file, whether the published diagnostics
+// differ from the base's: after a full evaluation published, or became
+// the base. s.mu is held.
+func (s *Server) resetDirty() {
+	s.dirty = map[string]bool{}
+	if s.snap == nil || s.full == nil {
+		return
+	}
+	for _, m := range []map[string][]diag.Diagnostic{s.snap.vdiags, s.snap.ldiags, s.full.vdiags, s.full.ldiags} {
+		for rel := range m {
+			s.markDirty(s.snap, rel)
+		}
+	}
+}

@@ -99,6 +99,9 @@ type Server struct {
 	// even when its text is back to what the base read (an undo).
 	lastEdited string
 	disk       uint64 // bumped by every change of files on disk
+	// dirty are the files whose published diagnostics differ from the
+	// base's (full): the incremental path computes them again.
+	dirty map[string]bool
 
 	stdOnce sync.Once
 	stdPath string
@@ -142,7 +145,7 @@ func New(opts Options) *Server {
 		opts.Log = io.Discard
 	}
 	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string][]diag.Diagnostic{},
-		said: map[string]bool{}, kick: make(chan struct{}, 1)}
+		said: map[string]bool{}, dirty: map[string]bool{}, kick: make(chan struct{}, 1)}
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,
 		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },

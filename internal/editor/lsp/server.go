@@ -9,10 +9,10 @@
 // CLI's. It runs in the background: an edit abandons the evaluation under
 // way (it stops reading files at once and is never published), and only the
 // evaluation of the latest edit publishes diagnostics. On a large
-// repository an edit of one agent's file is first evaluated with just the
-// files it needs (fast.go). Requests are answered from the last evaluation
-// that validated, and from the buffer's own syntax, so they never wait for
-// one.
+// repository an edit of agents' files is evaluated incrementally, with
+// just the files it can change (incremental.go). Requests are answered
+// from the last evaluation that validated, and from the buffer's own
+// syntax, so they never wait for one.
 package lsp
 
 import (
@@ -53,12 +53,13 @@ type Options struct {
 	// user's cache directory.
 	StdlibDir string
 	// FastAfter: when a full evaluation took longer than this, an edit of
-	// one file that declares only agents is first evaluated with just the
-	// files it needs (fast.go), and the full evaluation follows after
-	// FullDelay without edits. 0 means 250 ms; negative, always.
+	// files that declare only agents is evaluated incrementally
+	// (incremental.go), and a full evaluation follows in the background
+	// after FullDelay without edits. 0 means 250 ms; negative, always.
 	FastAfter time.Duration
-	// FullDelay is the pause in editing after which the full evaluation
-	// follows a fast one; 0 means 1 s.
+	// FullDelay is the pause in editing after which a full evaluation
+	// follows an incremental one, or the time the last full evaluation
+	// took if that is longer (unless FastAfter is negative); 0 means 1 s.
 	FullDelay time.Duration
 	// Version is what the server reports as its version.
 	Version string

@@ -129,7 +129,18 @@ func (v *validator) authority(id string, a model.Authority, known map[string]boo
 	// Sorted only for a message: done for every agent, it made the
 	// check quadratic in the agents (16% of an editor's incremental
 	// evaluation at 2,000).
-	who := func() []string { return append(names(c.Agents), names(c.Roles)...) }
+	// The agents declared elsewhere (an editor's evaluation of part of
+	// the repository) are candidates too, as in a whole evaluation.
+	who := func() []string {
+		agents := names(c.Agents)
+		for id := range v.elsewhere {
+			if _, ok := c.Agents[id]; !ok {
+				agents = append(agents, id)
+			}
+		}
+		slices.Sort(agents)
+		return append(agents, names(c.Roles)...)
+	}
 	isWho := func(name string) bool {
 		_, agent := c.Agents[name]
 		_, role := c.Roles[name]

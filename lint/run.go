@@ -25,6 +25,19 @@ type Options struct {
 	// Only, when not empty, runs just these rules (and none of the driver's
 	// checks of comments and settings); for tests.
 	Only []string
+	// Subset, when not empty, runs just those of these rules that the
+	// settings and options enable, at their configured severity, with the
+	// ignore comments applied, and reports no problem with comments or
+	// settings: for an editor that judges these rules over a model
+	// assembled from several evaluations (see Global).
+	Subset []string
+}
+
+// Global returns the rules whose judgement of one declaration depends on
+// every agent of the repository (a preset no agent uses): an evaluation of
+// part of the repository cannot decide them.
+func Global() []string {
+	return []string{unusedPreset.ID, unusedAgentType.ID, unreachableOption.ID, triggerUnprovided.ID}
 }
 
 // UnknownRuleError is an unknown rule id given on the command line.
@@ -81,7 +94,7 @@ func CheckDisable(ids []string) error {
 // The only errors are an unknown rule id in opts and a compiler-reported
 // one in opts.Disable.
 func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagnostic, error) {
-	for _, list := range [][]string{opts.Enable, opts.Only} {
+	for _, list := range [][]string{opts.Enable, opts.Only, opts.Subset} {
 		if err := CheckIDs(list); err != nil {
 			return nil, err
 		}
@@ -106,6 +119,9 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 			ignores = parseIgnores(files)
 		}
 		ds = applyIgnores(ds, ignores)
+		if len(opts.Subset) > 0 {
+			return diag.Sort(ds), nil
+		}
 		for _, ig := range ignores {
 			meta = append(meta, ig.problems(enabled)...)
 		}
@@ -179,6 +195,11 @@ func configure(settings model.LintSettings, opts Options) (enabled map[string]bo
 	if len(opts.Only) > 0 {
 		for id := range enabled {
 			enabled[id] = slices.Contains(opts.Only, id)
+		}
+	}
+	if len(opts.Subset) > 0 {
+		for id := range enabled {
+			enabled[id] = enabled[id] && slices.Contains(opts.Subset, id)
 		}
 	}
 

@@ -147,3 +147,4 @@ starter=$dir/starter
 mkdir -p "$starter"
 (cd "$starter" && "$bin" init >/dev/null)
 runs=$((runs * 4)) pair "charter lint (starter)" "charter --version" "exec $bin -C $starter lint" "exec $bin --version"
+echo; "$repo/scripts/bench-start.sh" "$dir/start"

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	jskind "github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/charter-dev/charter/internal/jsonschema"
+	jskind "github.com/charter-dev/charter/internal/jsonschema/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )

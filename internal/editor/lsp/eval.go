@@ -33,8 +33,11 @@ type snapshot struct {
 	// as far as possible (validate.Result.Config); read only while no
 	// snapshot validated.
 	partial *model.Config
-	// diags are the published diagnostics by root-relative file.
-	diags map[string][]diag.Diagnostic
+	// diags are the published diagnostics by root-relative file: vdiags
+	// (validation and the compiler) and, when valid (nothing stopped
+	// lint), ldiags (lint's findings).
+	diags, vdiags, ldiags map[string][]diag.Diagnostic
+	valid                 bool
 	// decls are where the user's declarations are.
 	decls index
 	// took is how long evaluation and lint took; evaluated and linted
@@ -44,79 +47,135 @@ type snapshot struct {
 	notCharter bool
 	// inputs are the buffers the evaluation read (root-relative path to
 	// text); agentsOnly tells, for every file read, whether it declares
-	// agents and nothing else (load.AgentsOnly). The fast path needs both.
+	// agents and nothing else (load.AgentsOnly). The incremental path
+	// needs both, and g, set when the evaluation validated.
 	inputs     map[string]string
 	agentsOnly map[string]bool
+	g          *graph
+	// disk is the server's count of changes on disk when the evaluation
+	// started.
+	disk uint64
 }
 
-// loop evaluates after each burst of edits, one evaluation at a time (an
-// Evaluator is not safe for concurrent use, and an abandoned evaluation
-// returns at its next file read). After a fast evaluation of one file
-// (fast.go), the full one follows once the author pauses.
+// compose sets diags from vdiags and ldiags.
+func (sn *snapshot) compose() {
+	sn.diags = map[string][]diag.Diagnostic{}
+	for rel, ds := range sn.vdiags {
+		sn.diags[rel] = ds
+	}
+	if sn.valid {
+		for rel, ds := range sn.ldiags {
+			sn.diags[rel] = diag.Sort(append(slices.Clip(sn.diags[rel]), ds...))
+		}
+	}
+}
+
+// loop evaluates after each burst of edits, one evaluation at a time on
+// this goroutine (an Evaluator is not safe for concurrent use, and an
+// abandoned evaluation returns at its next file read). After an
+// incremental evaluation (incremental.go), a full one follows in the
+// background once the author pauses, on its own Evaluator: it never holds
+// up the next edit's.
 func (s *Server) loop(ctx context.Context) {
 	var full <-chan time.Time
 	for {
-		fastOK := true
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.kick:
 		case <-full:
-			fastOK = false
+			full = nil
+			s.background(ctx)
+			continue
 		}
 		full = nil
-		if fastOK {
-		debounce:
-			for {
-				t := time.NewTimer(s.opts.Debounce)
-				select {
-				case <-ctx.Done():
-					t.Stop()
-					return
-				case <-s.kick:
-					t.Stop()
-				case <-t.C:
-					break debounce
-				}
+	debounce:
+		for {
+			t := time.NewTimer(s.opts.Debounce)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-s.kick:
+				t.Stop()
+			case <-t.C:
+				break debounce
 			}
 		}
-		if s.evaluateSafely(ctx, fastOK) {
-			full = time.After(s.opts.FullDelay)
+		if s.evaluateSafely(ctx) {
+			full = time.After(s.fullDelay())
 		}
 	}
 }
 
-// evaluateSafely is evaluate that turns a panic (a bug) into a message
-// rather than the end of the editor's server.
-func (s *Server) evaluateSafely(ctx context.Context, fastOK bool) (fast bool) {
-	defer func() {
-		if p := recover(); p != nil {
-			fmt.Fprintf(s.opts.Log, "charter lsp: internal error while evaluating: %v\n%s", p, debug.Stack())
-			s.say(protocol.MessageTypeError, fmt.Sprintf("charter: internal error while evaluating (a bug in charter; please report it with the input that caused it): %v", p))
-		}
+// fullDelay is the pause after which a full evaluation follows an
+// incremental one: FullDelay, and at least as long as the last full
+// evaluation took, so that on a large repository it seldom competes with
+// the author's edits for the processors.
+func (s *Server) fullDelay() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.opts.FullDelay
+	if s.full != nil && s.opts.FastAfter >= 0 && s.full.took > d {
+		d = s.full.took
+	}
+	return d
+}
+
+// background starts a full evaluation on its own goroutine, unless one is
+// running. Edits do not abandon it: it becomes the base of the next
+// incremental evaluations, and publishes only if no edit came meanwhile.
+func (s *Server) background(ctx context.Context) {
+	if !s.bgRunning.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.bgRunning.Store(false)
+		defer s.recoverEval()
+		s.evaluate(ctx, &s.bev, false)
 	}()
-	if fastOK && s.fast(ctx) {
+}
+
+// recoverEval turns a panic (a bug) into a message rather than the end of
+// the editor's server.
+func (s *Server) recoverEval() {
+	if p := recover(); p != nil {
+		fmt.Fprintf(s.opts.Log, "charter lsp: internal error while evaluating: %v\n%s", p, debug.Stack())
+		s.say(protocol.MessageTypeError, fmt.Sprintf("charter: internal error while evaluating (a bug in charter; please report it with the input that caused it): %v", p))
+	}
+}
+
+// evaluateSafely evaluates incrementally if it can, else fully, and
+// reports whether it was incremental.
+func (s *Server) evaluateSafely(ctx context.Context) (fast bool) {
+	defer s.recoverEval()
+	if s.fast(ctx) {
 		return true
 	}
-	s.evaluate(ctx)
+	s.evaluate(ctx, &s.ev, true)
 	return false
 }
 
 // evaluate evaluates the config root with the open buffers over it and
-// publishes the diagnostics, unless an edit came in meanwhile.
-func (s *Server) evaluate(ctx context.Context) {
+// publishes the diagnostics, unless an edit came in meanwhile; then it
+// only becomes the base of incremental evaluations. An edit abandons a
+// cancellable evaluation.
+func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellable bool) {
 	s.mu.Lock()
 	if s.root == "" || s.shutdown {
 		s.mu.Unlock()
 		return
 	}
-	gen, root := s.gen, s.root
+	gen, root, disk := s.gen, s.root, s.disk
 	ectx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.cancel = cancel
+	if cancellable {
+		s.cancel = cancel
+	}
 	files := map[string]string{}
 	large := map[string]int64{}
 	texts := map[string]*text{}
+	vers := versions(s.docs)
 	for _, d := range s.docs {
 		switch {
 		case d.rel == "":
@@ -135,7 +194,7 @@ func (s *Server) evaluate(ctx context.Context) {
 		hook()
 	}
 	start := time.Now()
-	snap, err := s.run(ectx, root, files, large)
+	snap, err := s.run(ectx, ev, root, files, large)
 	if ectx.Err() != nil {
 		s.abandoned.Add(1)
 		return // a newer edit abandoned it
@@ -155,35 +214,31 @@ func (s *Server) evaluate(ctx context.Context) {
 		return
 	}
 	snap.took = time.Since(start)
+	snap.disk = disk
 
 	s.mu.Lock()
+	// The base of the incremental path is the last full evaluation that
+	// validated, even one that is stale for publishing: the path compares
+	// the buffers with what it read.
+	if snap.g != nil && disk == s.disk && (s.full == nil || s.fullGen <= gen) {
+		s.full, s.fullGen = snap, gen
+	}
 	if gen != s.gen {
+		s.resetDirty()
 		s.mu.Unlock()
 		return
 	}
-	s.snap, s.full = snap, snap
+	if !snap.valid && !snap.notCharter && s.snap != nil {
+		// Lint did not run: the findings of the last that did stay, not
+		// shown, for the incremental path to bring up to date.
+		snap.ldiags = s.snap.ldiags
+	}
+	s.snap = snap
+	s.resetDirty()
 	if snap.cfg != nil || snap.notCharter {
 		s.good = snap
 	}
-	var out []protocol.PublishDiagnosticsParams
-	now := map[string][]diag.Diagnostic{}
-	for rel, ds := range snap.diags {
-		uri := pathURI(filepath.Join(root, filepath.FromSlash(rel)))
-		now[uri] = ds
-		// A file that is not open and has the same findings as last time
-		// shows them already: thousands of files would otherwise be read
-		// and sent again after every edit.
-		if prev, ok := s.published[uri]; ok && texts[rel] == nil && slices.Equal(prev, ds) {
-			continue
-		}
-		out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convert(root, rel, texts[rel], ds)})
-	}
-	for uri := range s.published {
-		if _, ok := now[uri]; !ok {
-			out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
-		}
-	}
-	s.published = now
+	out := s.publishLocked(root, snap, texts, texts, vers)
 	s.mu.Unlock()
 	for i := range out {
 		s.notify(string(protocol.ServerTextDocumentPublishDiagnostics), &out[i])
@@ -193,16 +248,70 @@ func (s *Server) evaluate(ctx context.Context) {
 	}
 }
 
+// publishLocked returns the notifications that bring the client from what
+// was published to snap's diagnostics, and records them as published. A
+// file that is not open and has the same diagnostics as last time shows
+// them already: thousands of files would otherwise be read and sent again
+// after every edit. The files of always are sent whatever they hold.
+func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*text, always map[string]*text, vers map[string]protocol.UInteger) []protocol.PublishDiagnosticsParams {
+	var out []protocol.PublishDiagnosticsParams
+	defer func() {
+		// The version of the text the diagnostics are for, LSP's way
+		// to tell a client which edit they answer.
+		for i := range out {
+			if v, ok := vers[out[i].URI]; ok {
+				out[i].Version = &v
+			}
+		}
+	}()
+	now := map[string][]diag.Diagnostic{}
+	for rel, ds := range snap.diags {
+		uri := pathURI(filepath.Join(root, filepath.FromSlash(rel)))
+		now[uri] = ds
+		_, must := always[rel]
+		if prev, ok := s.published[uri]; ok && !must && texts[rel] == nil && slices.Equal(prev, ds) {
+			continue
+		}
+		out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convert(root, rel, texts[rel], ds)})
+	}
+	for uri := range s.published {
+		if _, ok := now[uri]; !ok {
+			out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+		}
+	}
+	for rel := range always {
+		uri := pathURI(filepath.Join(root, filepath.FromSlash(rel)))
+		if _, ok := now[uri]; !ok {
+			if _, was := s.published[uri]; !was {
+				out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+			}
+		}
+	}
+	s.published = now
+	return out
+}
+
+// versions returns the open documents' versions by URI.
+func versions(docs map[string]*document) map[string]protocol.UInteger {
+	vers := map[string]protocol.UInteger{}
+	for uri, d := range docs {
+		if d.version >= 0 {
+			vers[uri] = protocol.UInteger(d.version)
+		}
+	}
+	return vers
+}
+
 // run evaluates through package revision, then lints as charter lint
 // does. It returns a nil snapshot for a workspace that is not a charter
 // repository.
-func (s *Server) run(ctx context.Context, root string, files map[string]string, large map[string]int64) (*snapshot, error) {
+func (s *Server) run(ctx context.Context, ev *revision.Evaluator, root string, files map[string]string, large map[string]int64) (*snapshot, error) {
 	base, err := revision.Worktree(root)
 	if err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	rev, err := s.ev.EvaluateFS(&source.Overlay{Ctx: ctx, Base: base, Files: files, Large: large}, root)
+	rev, err := ev.EvaluateFS(&source.Overlay{Ctx: ctx, Base: base, Files: files, Large: large}, root)
 	if err != nil {
 		return nil, err
 	}
@@ -211,38 +320,42 @@ func (s *Server) run(ctx context.Context, root string, files map[string]string, 
 	if len(repo.Skipped) == 0 && !declaresCharter(repo.Files) {
 		return nil, nil
 	}
-	ds := rev.Diagnostics
-	snap := &snapshot{evaluated: t1.Sub(t0)}
+	snap := &snapshot{evaluated: t1.Sub(t0), vdiags: map[string][]diag.Diagnostic{}, ldiags: map[string][]diag.Diagnostic{}}
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // abandoned while validating: no lint
+	}
+	split := func(ds []diag.Diagnostic, into map[string][]diag.Diagnostic) {
+		for _, d := range ds {
+			if d.File == "" || load.IsEmbedded(d.File) {
+				s.say(protocol.MessageTypeError, "charter: "+d.String())
+				continue
+			}
+			into[d.File] = append(into[d.File], d)
+		}
+	}
+	split(rev.Diagnostics, snap.vdiags)
+	snap.agentsOnly = map[string]bool{}
+	for _, f := range repo.Files {
+		_, snap.agentsOnly[f.Path] = load.AgentsOnly(f.Syntax)
 	}
 	if rev.OK() {
 		found, err := lint.Run(rev.Program, repo.Files, lint.Options{})
 		if err != nil {
 			return nil, err
 		}
-		ds = diag.Sort(append(ds, found...))
+		split(found, snap.ldiags)
+		snap.valid = true
 		snap.cfg = rev.Program.Config
 		snap.linted = time.Since(t1)
+		snap.g = newGraph(repo.Files, snap.agentsOnly, rev.Program)
 	} else if !rev.Validation.Incomplete {
 		// Decoded as far as it validated: better help than none while
 		// no evaluation of this session has validated yet.
 		snap.partial = rev.Validation.Config
 	}
-	snap.diags = map[string][]diag.Diagnostic{}
-	for _, d := range ds {
-		if d.File == "" || load.IsEmbedded(d.File) {
-			s.say(protocol.MessageTypeError, "charter: "+d.String())
-			continue
-		}
-		snap.diags[d.File] = append(snap.diags[d.File], d)
-	}
+	snap.compose()
 	snap.decls = indexFiles(repo.Files)
 	snap.inputs = files
-	snap.agentsOnly = map[string]bool{}
-	for _, f := range repo.Files {
-		_, snap.agentsOnly[f.Path] = load.AgentsOnly(f.Syntax)
-	}
 	return snap, nil
 }
 

@@ -9,10 +9,10 @@
 // CLI's. It runs in the background: an edit abandons the evaluation under
 // way (it stops reading files at once and is never published), and only the
 // evaluation of the latest edit publishes diagnostics. On a large
-// repository an edit of one agent's file is first evaluated with just the
-// files it needs (fast.go). Requests are answered from the last evaluation
-// that validated, and from the buffer's own syntax, so they never wait for
-// one.
+// repository an edit of agents' files is evaluated incrementally, with
+// just the files it can change (incremental.go). Requests are answered
+// from the last evaluation that validated, and from the buffer's own
+// syntax, so they never wait for one.
 package lsp
 
 import (
@@ -53,12 +53,13 @@ type Options struct {
 	// user's cache directory.
 	StdlibDir string
 	// FastAfter: when a full evaluation took longer than this, an edit of
-	// one file that declares only agents is first evaluated with just the
-	// files it needs (fast.go), and the full evaluation follows after
-	// FullDelay without edits. 0 means 250 ms; negative, always.
+	// files that declare only agents is evaluated incrementally
+	// (incremental.go), and a full evaluation follows in the background
+	// after FullDelay without edits. 0 means 250 ms; negative, always.
 	FastAfter time.Duration
-	// FullDelay is the pause in editing after which the full evaluation
-	// follows a fast one; 0 means 1 s.
+	// FullDelay is the pause in editing after which a full evaluation
+	// follows an incremental one, or the time the last full evaluation
+	// took if that is longer (unless FastAfter is negative); 0 means 1 s.
 	FullDelay time.Duration
 	// Version is what the server reports as its version.
 	Version string
@@ -83,7 +84,7 @@ type Server struct {
 	root      string // absolute config root; "" until initialized
 	docs      map[string]*document
 	snap      *snapshot                    // the last published evaluation
-	full      *snapshot                    // the last full evaluation
+	full      *snapshot                    // the last full evaluation: the base of incremental ones
 	good      *snapshot                    // the last evaluation that validated
 	published map[string][]diag.Diagnostic // by URI, as last sent
 	gen       uint64                       // bumped by every change
@@ -92,6 +93,16 @@ type Server struct {
 	started   func()                       // called as an evaluation starts (tests)
 	shutdown  bool
 	ev        revision.Evaluator // used by the evaluation goroutine only
+	bev       revision.Evaluator // used by the background full evaluation only
+	bgRunning atomic.Bool        // a background full evaluation is running
+	fullGen   uint64             // the edit count full evaluated
+	// lastEdited is the file edited last: the incremental path checks it
+	// even when its text is back to what the base read (an undo).
+	lastEdited string
+	disk       uint64 // bumped by every change of files on disk
+	// dirty are the files whose published diagnostics differ from the
+	// base's (full): the incremental path computes them again.
+	dirty map[string]bool
 
 	stdOnce sync.Once
 	stdPath string
@@ -135,7 +146,7 @@ func New(opts Options) *Server {
 		opts.Log = io.Discard
 	}
 	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string][]diag.Diagnostic{},
-		said: map[string]bool{}, kick: make(chan struct{}, 1)}
+		said: map[string]bool{}, dirty: map[string]bool{}, kick: make(chan struct{}, 1)}
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,
 		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
@@ -476,6 +487,9 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		}
 	}
 	d.version = p.TextDocument.Version
+	if d.rel != "" {
+		s.lastEdited = d.rel
+	}
 	s.mu.Unlock()
 	if d.rel != "" {
 		s.changed()
@@ -499,6 +513,9 @@ func (s *Server) didSave(*glsp.Context, *protocol.DidSaveTextDocumentParams) err
 }
 
 func (s *Server) didChangeWatched(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error {
+	s.mu.Lock()
+	s.disk++
+	s.mu.Unlock()
 	s.changed()
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Shape is a well-known credential shape.
@@ -28,7 +29,7 @@ type Shape struct {
 	// What names the credential in a message ("a GitHub personal access
 	// token").
 	What    string
-	pattern *regexp.Regexp
+	pattern *lazyRegexp
 	// group, when not 0, is the submatch of pattern that is the
 	// credential (a URL's password); the rest of the match is context.
 	group int
@@ -39,6 +40,17 @@ type Shape struct {
 	keep func(match string) int
 }
 
+// lazyRegexp is a regular expression compiled on first use: compiled in
+// package initialisation, the detector's expressions cost every charter
+// process at start, charter version included.
+type lazyRegexp struct {
+	re func() *regexp.Regexp
+}
+
+func lazy(src string) *lazyRegexp {
+	return &lazyRegexp{re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })}
+}
+
 func fixed(n int) func(string) int { return func(string) int { return n } }
 
 // Shapes are the credentials the detector knows, most specific first.
@@ -46,20 +58,20 @@ var Shapes = []*Shape{
 	{Prefix: "-----BEGIN", What: "a PEM private key",
 		// The header, the body (in text, or inside a JSON or CUE string with
 		// \n escapes) and the footer when it is there.
-		pattern: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\\-]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|(?:\s*(?:\\[nr])*[A-Za-z0-9+/=]{16,})*)`),
+		pattern: lazy(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\\-]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|(?:\s*(?:\\[nr])*[A-Za-z0-9+/=]{16,})*)`),
 		keep: func(m string) int {
 			// "-----BEGIN RSA PRIVATE KEY" without the closing dashes, so
 			// that the redacted form is no longer a header.
 			return strings.Index(m, "PRIVATE KEY") + len("PRIVATE KEY")
 		}},
-	{Prefix: "github_pat_", What: "a GitHub fine-grained access token", pattern: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,}`), keep: fixed(len("github_pat_"))},
-	{Prefix: "ghp_", What: "a GitHub personal access token", pattern: regexp.MustCompile(`ghp_[A-Za-z0-9]{30,}`), keep: fixed(len("ghp_"))},
-	{Prefix: "gho_", What: "a GitHub OAuth access token", pattern: regexp.MustCompile(`gho_[A-Za-z0-9]{30,}`), keep: fixed(len("gho_"))},
-	{Prefix: "ghu_", What: "a GitHub App user access token", pattern: regexp.MustCompile(`ghu_[A-Za-z0-9]{30,}`), keep: fixed(len("ghu_"))},
+	{Prefix: "github_pat_", What: "a GitHub fine-grained access token", pattern: lazy(`github_pat_[A-Za-z0-9_]{22,}`), keep: fixed(len("github_pat_"))},
+	{Prefix: "ghp_", What: "a GitHub personal access token", pattern: lazy(`ghp_[A-Za-z0-9]{30,}`), keep: fixed(len("ghp_"))},
+	{Prefix: "gho_", What: "a GitHub OAuth access token", pattern: lazy(`gho_[A-Za-z0-9]{30,}`), keep: fixed(len("gho_"))},
+	{Prefix: "ghu_", What: "a GitHub App user access token", pattern: lazy(`ghu_[A-Za-z0-9]{30,}`), keep: fixed(len("ghu_"))},
 	// GITHUB_TOKEN in GitHub Actions is one.
-	{Prefix: "ghs_", What: "a GitHub App installation token", pattern: regexp.MustCompile(`ghs_[A-Za-z0-9]{30,}`), keep: fixed(len("ghs_"))},
-	{Prefix: "ghr_", What: "a GitHub refresh token", pattern: regexp.MustCompile(`ghr_[A-Za-z0-9]{30,}`), keep: fixed(len("ghr_"))},
-	{Prefix: "sk-", What: "an OpenAI or Anthropic API key", pattern: regexp.MustCompile(`sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`),
+	{Prefix: "ghs_", What: "a GitHub App installation token", pattern: lazy(`ghs_[A-Za-z0-9]{30,}`), keep: fixed(len("ghs_"))},
+	{Prefix: "ghr_", What: "a GitHub refresh token", pattern: lazy(`ghr_[A-Za-z0-9]{30,}`), keep: fixed(len("ghr_"))},
+	{Prefix: "sk-", What: "an OpenAI or Anthropic API key", pattern: lazy(`sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`),
 		keep: func(m string) int {
 			for _, p := range []string{"sk-proj-", "sk-ant-"} {
 				if strings.HasPrefix(m, p) {
@@ -68,17 +80,17 @@ var Shapes = []*Shape{
 			}
 			return len("sk-")
 		}},
-	{Prefix: "AKIA", What: "an AWS access key id", pattern: regexp.MustCompile(`AKIA[0-9A-Z]{16}`), keep: fixed(len("AKIA"))},
-	{Prefix: "xox", What: "a Slack token", pattern: regexp.MustCompile(`xox[bpas]-[A-Za-z0-9-]{10,}`), keep: fixed(len("xoxb-"))},
-	{Prefix: "AIza", What: "a Google API key", pattern: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), keep: fixed(len("AIza"))},
+	{Prefix: "AKIA", What: "an AWS access key id", pattern: lazy(`AKIA[0-9A-Z]{16}`), keep: fixed(len("AKIA"))},
+	{Prefix: "xox", What: "a Slack token", pattern: lazy(`xox[bpas]-[A-Za-z0-9-]{10,}`), keep: fixed(len("xoxb-"))},
+	{Prefix: "AIza", What: "a Google API key", pattern: lazy(`AIza[0-9A-Za-z_-]{35}`), keep: fixed(len("AIza"))},
 	// Stripe's secret (sk_) and restricted (rk_) keys, live and test.
-	{Prefix: "k_live_", What: "a Stripe secret key", pattern: regexp.MustCompile(`[sr]k_live_[0-9A-Za-z]{16,}`), keep: fixed(len("sk_live_"))},
-	{Prefix: "k_test_", What: "a Stripe test secret key", pattern: regexp.MustCompile(`[sr]k_test_[0-9A-Za-z]{16,}`), keep: fixed(len("sk_test_"))},
+	{Prefix: "k_live_", What: "a Stripe secret key", pattern: lazy(`[sr]k_live_[0-9A-Za-z]{16,}`), keep: fixed(len("sk_live_"))},
+	{Prefix: "k_test_", What: "a Stripe test secret key", pattern: lazy(`[sr]k_test_[0-9A-Za-z]{16,}`), keep: fixed(len("sk_test_"))},
 	// A JSON Web Token: header and payload are base64url JSON objects
 	// ("{"... is eyJ), the signature may be empty (alg none).
-	{Prefix: "eyJ", What: "a JSON Web Token", pattern: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), keep: fixed(len("eyJ"))},
+	{Prefix: "eyJ", What: "a JSON Web Token", pattern: lazy(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), keep: fixed(len("eyJ"))},
 	// The password of a URL's user information (scheme://user:password@host).
-	{Prefix: "://", What: "a password in a URL", pattern: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"'<>]*:([^\s/?#@"'<>]+)@`), group: 1, keep: fixed(0)},
+	{Prefix: "://", What: "a password in a URL", pattern: lazy(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"'<>]*:([^\s/?#@"'<>]+)@`), group: 1, keep: fixed(0)},
 	// An AWS secret access key: 40 characters of base64 standing alone.
 	{What: "an AWS secret access key", find: findAWSSecret, keep: fixed(0)},
 }
@@ -102,7 +114,7 @@ func Find(s string) []Match {
 		if !strings.Contains(s, k.Prefix) {
 			continue
 		}
-		for _, loc := range k.pattern.FindAllStringSubmatchIndex(s, -1) {
+		for _, loc := range k.pattern.re().FindAllStringSubmatchIndex(s, -1) {
 			start, end := loc[2*k.group], loc[2*k.group+1]
 			if !wordStart(s, loc[0], k) || k.group > 0 && LooksLikeReference(s[start:end]) {
 				continue
@@ -304,27 +316,27 @@ func redacted(v string, k *Shape) string {
 
 // secretName matches field names of credentials: names that end in a
 // credential word, after _ or - (api_key, db_password; not token_pattern).
-var secretName = regexp.MustCompile(`(^|[_-])(api[_-]?key|apikey|token|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|secret|client[_-]?secret|password|passwd|passphrase|pwd|private[_-]?key|access[_-]?key|secret[_-]?key|credentials?)$`)
+var secretName = lazy(`(^|[_-])(api[_-]?key|apikey|token|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|secret|client[_-]?secret|password|passwd|passphrase|pwd|private[_-]?key|access[_-]?key|secret[_-]?key|credentials?)$`)
 
 // NamedLike reports whether a field name says its value is a credential.
 func NamedLike(label string) bool {
 	lower := strings.ToLower(label)
 	for _, w := range []string{"key", "token", "bearer", "secret", "pass", "pwd", "credential"} {
 		if strings.Contains(lower, w) {
-			return secretName.MatchString(lower)
+			return secretName.re().MatchString(lower)
 		}
 	}
 	return false
 }
 
-var envName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+var envName = lazy(`^[A-Z][A-Z0-9_]*$`)
 
 // LooksLikeReference reports whether a value refers to a credential (an
 // environment variable name, ${VAR}, env:, vault:, op://, ...) rather than
 // being one.
 func LooksLikeReference(s string) bool {
 	switch {
-	case envName.MatchString(s),
+	case envName.re().MatchString(s),
 		strings.Contains(s, "${"), strings.HasPrefix(s, "$"),
 		strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}"),
 		strings.HasPrefix(s, "<") && strings.HasSuffix(s, ">"):
@@ -385,7 +397,7 @@ func NamedLiteral(label, value string) bool {
 }
 
 // quoted matches a double-quoted string literal in a message.
-var quoted = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
+var quoted = lazy(`"(?:[^"\\\n]|\\.)*"`)
 
 // RedactQuoted returns msg, a message about the field named label, with
 // every quoted value that field's name says is a credential (NamedLiteral)
@@ -395,7 +407,7 @@ func RedactQuoted(label, msg string) string {
 	if !NamedLike(label) || !strings.Contains(msg, `"`) {
 		return msg
 	}
-	return quoted.ReplaceAllStringFunc(msg, func(q string) string {
+	return quoted.re().ReplaceAllStringFunc(msg, func(q string) string {
 		v, err := strconv.Unquote(q)
 		if err != nil {
 			v = q[1 : len(q)-1]

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/charter-dev/charter/internal/graphviz"
 
@@ -30,18 +31,21 @@ var templatesText string
 //go:embed style.css
 var styleCSS []byte
 
-var templates = template.Must(template.New("site").Funcs(template.FuncMap{
-	"relation": relation,
-	"anchor":   docsgen.Anchor,
-	"brief":    diff.Brief,
-	"severity": func(d diag.Diagnostic) string { return d.Severity.String() },
-	"where":    where,
-	"join":     func(s []string) string { return strings.Join(s, ", ") },
-	"pct":      func(f float64) string { return fmt.Sprintf("%.2f", f) },
-	"color":    scoreColor,
-	"add":      func(a, b int) int { return a + b },
-	"sub":      func(a, b int) int { return a - b },
-}).Parse(templatesText))
+// templates are parsed on first use, not in every process's start.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("site").Funcs(template.FuncMap{
+		"relation": relation,
+		"anchor":   docsgen.Anchor,
+		"brief":    diff.Brief,
+		"severity": func(d diag.Diagnostic) string { return d.Severity.String() },
+		"where":    where,
+		"join":     func(s []string) string { return strings.Join(s, ", ") },
+		"pct":      func(f float64) string { return fmt.Sprintf("%.2f", f) },
+		"color":    scoreColor,
+		"add":      func(a, b int) int { return a + b },
+		"sub":      func(a, b int) int { return a - b },
+	}).Parse(templatesText))
+})
 
 // site is one site under construction.
 type site struct {
@@ -93,13 +97,13 @@ func (s *site) put(path, title, kind, body string, data any) error {
 // site, so pages may be rendered in parallel.
 func (s *site) page(path, title, kind, body string, data any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, body, data); err != nil {
+	if err := templates().ExecuteTemplate(&b, body, data); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	root := strings.Repeat("../", strings.Count(path, "/"))
 	var out bytes.Buffer
 	out.WriteString(Marker + "\n")
-	if err := templates.ExecuteTemplate(&out, "layout", page{Title: title, Root: root, Nav: s.nav(), Rev: s.revName(), Kind: kind, Body: template.HTML(b.String())}); err != nil {
+	if err := templates().ExecuteTemplate(&out, "layout", page{Title: title, Root: root, Nav: s.nav(), Rev: s.revName(), Kind: kind, Body: template.HTML(b.String())}); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	return showInvisible(redactPage(out.Bytes())), nil

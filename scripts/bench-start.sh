@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# bench-start.sh DIR: process start (issue 30). Medians of RUNS (20)
+# alternating runs, in milliseconds of wall time, against a hello-world Go
+# program built with the same toolchain:
+#
+#   charter version                                   (target <= 3x hello)
+#   the Claude Code hook: one PreToolUse call         (target <= 5x hello)
+#     (charter eval --protocol claude-code --bundle, on the starter's bundle)
+#   charter lint on the starter repository            (target <= 10x hello)
+#
+# Also GODEBUG=inittrace=1's sums for charter version (package
+# initialisation: clock and heap). Needs Go.
+set -euo pipefail
+
+dir=${1:?usage: scripts/bench-start.sh DIR}
+runs=${RUNS:-20}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$dir/hello"
+bin=$dir/charter
+(cd "$repo" && go build -o "$bin" ./cmd/charter)
+cat >"$dir/hello/main.go" <<'GO'
+package main
+
+import "fmt"
+
+func main() { fmt.Println("hello, world") }
+GO
+(cd "$dir/hello" && { [[ -f go.mod ]] || go mod init hello >/dev/null 2>&1; } && go build -o "$dir/hello-bin" .)
+starter=$dir/starter
+rm -rf "$starter" "$dir/state"
+mkdir -p "$starter" "$dir/state"
+(cd "$starter" && "$bin" init >/dev/null && "$bin" build --out "$dir/starter-dist" >/dev/null)
+agent=$(cd "$dir/starter-dist" && ls -d agents/*/ | head -1 | xargs basename)
+cat >"$dir/pre.json" <<JSON
+{"session_id": "bench", "hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "README.md"}}
+JSON
+
+# ms CMD...: the wall time of one run in milliseconds.
+ms() {
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" >/dev/null 2>&1 </dev/null || true
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000))
+}
+hook() { "$bin" eval --bundle "$dir/starter-dist" --agent "$agent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
+median() { sort -n | awk '{a[NR] = $1} END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f", m / 1000}'; }
+
+declare -A samples
+for ((i = 0; i < runs; i++)); do
+	samples[hello]+="$(ms "$dir/hello-bin") "
+	samples[version]+="$(ms "$bin" version) "
+	samples[hello]+="$(ms "$dir/hello-bin") "
+	samples[hook]+="$(t0=$(date +%s%N); hook >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
+	samples[hello]+="$(ms "$dir/hello-bin") "
+	samples[lint]+="$(ms "$bin" -C "$starter" lint) "
+done
+h=$(tr ' ' '\n' <<<"${samples[hello]}" | grep . | median)
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; $runs alternating runs, medians"
+printf '%-34s %7s ms\n' "hello world (same toolchain)" "$h"
+for k in version hook lint; do
+	m=$(tr ' ' '\n' <<<"${samples[$k]}" | grep . | median)
+	case $k in
+	version) name="charter version" target=3 ;;
+	hook) name="hook, one PreToolUse" target=5 ;;
+	lint) name="charter lint (starter)" target=10 ;;
+	esac
+	awk -v n="$name" -v m="$m" -v h="$h" -v t="$target" 'BEGIN { printf "%-34s %7.1f ms %6.1fx hello (target <= %dx)\n", n, m, m / h, t }'
+done
+GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | awk '$1 == "init" { c += $5; b += $8; if ($2 ~ /charter-dev/) { oc += $5; ob += $8 } }
+	END { printf "package initialisation (charter version): %.1f ms clock, %.2f MB; charter'"'"'s own packages %.1f ms, %.2f MB\n", c, b / 1e6, oc, ob / 1e6 }'

@@ -124,7 +124,9 @@ func (g *Gate) checkTool(tool string, args map[string]any, cmds *commandCache) (
 		return Firing{}, "", true
 	case g.Excluded[name] != "":
 		return block("%s may not call %s: %s", g.Agent, as, g.Excluded[name])
-	case runtimeName != "" && (g.Declared || g.Restricted):
+	case (runtimeName != "" || g.mapsTo(tool)) && (g.Declared || g.Restricted):
+		// A charter tool (or a runtime's name for one) the agent lacks:
+		// the tool-name table is not what to change.
 		return block("%s may not call %s: none of its behaviors provides %s; it may call %s", g.Agent, as, name, list(g.Tools))
 	case !g.Declared && !g.Restricted && (runtimeName != "" || g.mapsTo(tool)):
 		// Declaring nothing never grants everything: the agent's

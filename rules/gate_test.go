@@ -170,3 +170,21 @@ func TestGateMappedNamesMeetTheRules(t *testing.T) {
 		t.Errorf("session.count('bash') did not count mcp__sh__exec: %+v", v)
 	}
 }
+
+// A charter tool the agent lacks is named as one: the message does not
+// send the user to the tool-name table.
+func TestGateCharterToolNotTable(t *testing.T) {
+	e, err := Compile(Profile{Name: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetGate(&Gate{Agent: "priya", Tools: []string{"decompose_task"}, Declared: true, Restricted: true,
+		RestrictedBy: "tools.allowed at a.cue:1:1", Names: map[string]string{"Bash": "run_bash"}})
+	v := e.Evaluate(Pre, Call{Tool: "run_bash", Args: map[string]any{"command": "ls"}}, nil)
+	if v.Decision != Blocked || len(v.Fired) != 1 {
+		t.Fatalf("verdict: %+v", v)
+	}
+	if msg := v.Fired[0].Message; strings.Contains(msg, "table") || !strings.Contains(msg, "none of its behaviors provides run_bash") {
+		t.Errorf("message: %s", msg)
+	}
+}

@@ -240,7 +240,7 @@ func actionsCore(ts *testscript.TestScript, neg bool, args []string) {
 // npmError says, for a tool that is not installed, how to install it;
 // outside CI the scripts guard these commands with [have:npmtools].
 func npmError(err error) error {
-	return fmt.Errorf("%v (npm ci --prefix internal/npmtools installs it)", err)
+	return fmt.Errorf("%v (npm install --no-save --prefix internal/testkit/npmtools installs it)", err)
 }
 
 // exitcode runs a program like exec and checks its exit status:

@@ -5,7 +5,7 @@
 // subagents and files a test gives, and returns its events.
 //
 // The binary is the one @anthropic-ai/claude-agent-sdk installs (pinned in
-// internal/testkit/npmtools/package.json; npm ci --prefix
+// internal/testkit/npmtools/package.json; npm install --no-save --prefix
 // internal/testkit/npmtools). A test that needs it and does not find it
 // skips, except in CI, where it fails (realtool).
 package claudetest

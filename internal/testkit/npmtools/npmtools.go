@@ -13,7 +13,7 @@
 // @google/gemini-cli-core. package.json
 // pins them; install them with
 //
-//	npm ci --prefix internal/testkit/npmtools
+//	npm install --no-save --prefix internal/testkit/npmtools
 //
 // (.ci/run does). A test that needs one and does not find it skips, except
 // in CI (CI set and not false), where it fails.
@@ -43,7 +43,7 @@ func Dir() string {
 
 // Missing reports why a tool is not there and how to install it.
 func Missing(what string) string {
-	return what + " is not installed: run npm ci --prefix internal/testkit/npmtools (needs node and npm)"
+	return what + " is not installed: run npm install --no-save --prefix internal/testkit/npmtools (needs node and npm)"
 }
 
 // need skips t, or fails it in CI, with Missing's message.

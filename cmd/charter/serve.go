@@ -55,7 +55,8 @@ changes, checked every --poll, and on SIGHUP) or --pull REF (pulled and
 verified as charter pull does; a tag is resolved again every
 --pull-every and pulled when it moved, and on SIGHUP); --key also requires
 manifest.json signed by that key (manifest.jws, as build --sign-key writes
-it) and every card's signature. A bundle that does not verify is not served: the
+it), every card's signature and, with --pull, the artifact's cosign
+signature (as pull --verify-key does). A bundle that does not verify is not served: the
 one serving goes on, and /health and the log say why. Decisions under way
 finish on the bundle they started with.
 

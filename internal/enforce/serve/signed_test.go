@@ -18,6 +18,10 @@ import (
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/release/cardsign"
+	"github.com/charter-dev/charter/internal/release/oci"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
+	"github.com/charter-dev/charter/internal/testkit/registrytest"
+	"github.com/charter-dev/charter/internal/testkit/testrepo"
 )
 
 // signingKeys returns a signer and the verifier of its public key.
@@ -139,5 +143,55 @@ func TestSignedBundle(t *testing.T) {
 	json.Unmarshal(b, &h)
 	if !h.Ready || !strings.Contains(h.LastError, "manifest") {
 		t.Errorf("/health: %s", b)
+	}
+}
+
+// TestPullSigned: serve --pull with --key requires what pull
+// --verify-key requires: the artifact's cosign signature by the key, not
+// only the signed manifest and cards inside it (before, an artifact no
+// one had signed was served).
+func TestPullSigned(t *testing.T) {
+	realtool.Need(t, "docker-registry", "docker-registry")
+	realtool.Need(t, "htpasswd", "apache2-utils")
+	r, err := registrytest.Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Stop)
+	t.Setenv("DOCKER_CONFIG", t.TempDir())
+	t.Setenv(oci.EnvUsername, registrytest.User)
+	t.Setenv(oci.EnvPassword, registrytest.Password)
+
+	signer, verifier := signingKeys(t)
+	src := &bundle.Source{Commit: strings.Repeat("c", 40), Time: time.Unix(1700000000, 0).UTC()}
+	tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(delegationRepo)), bundle.Options{Source: src,
+		SignCard: signer.Sign, SignManifest: signer.SignManifest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, err := bundle.Archive(tree, bundle.SourceEpoch(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := oci.Meta{Revision: src.Commit, Created: src.Time}
+	ctx := context.Background()
+	for _, c := range []struct {
+		repo  string
+		sign  bool
+		ready bool
+	}{{"agents/unsigned:v1", false, false}, {"agents/signed:v1", true, true}} {
+		ref := r.Host + "/" + c.repo
+		opts := oci.Options{PlainHTTP: true}
+		if c.sign {
+			opts.SignKey = signer.Key()
+		}
+		if _, err := oci.Publish(ctx, ref, tree, ar, meta, opts); err != nil {
+			t.Fatal(err)
+		}
+		s := New(ctx, Options{Pull: ref, PullOptions: oci.Options{PlainHTTP: true}, Key: verifier})
+		l, why := s.current()
+		if (l != nil) != c.ready {
+			t.Errorf("serve --pull %s --key (cosign-signed: %v): ready %v (%s), want %v", c.repo, c.sign, l != nil, why, c.ready)
+		}
 	}
 }

@@ -2,10 +2,15 @@ package serve
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/enforce/decisionlog"
 	"github.com/charter-dev/charter/internal/testkit/testrepo"
 	"github.com/charter-dev/charter/rules"
 )
@@ -128,5 +133,45 @@ func TestDelegation(t *testing.T) {
 				t.Errorf("on-error %v: hook ?agent=%s %s: %q %q; want %q saying %q", onError, c.agent, c.input, d, why, c.decision, c.says)
 			}
 		}
+	}
+}
+
+// TestHookDenialsLogged: a call the HTTP hook denies before any rule runs
+// (from an agent the session's agent may not start, for an agent the
+// bundle lacks) is in the decision log as /v1/decide's are; before, only
+// the calls an engine judged were.
+func TestHookDenialsLogged(t *testing.T) {
+	dir := buildBundle(t, delegationRepo, bundle.Options{})
+	logFile := filepath.Join(t.TempDir(), "decisions.jsonl")
+	dl, err := decisionlog.Open(logFile, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dl.Close()
+	_, ts := start(t, Options{Bundle: dir, Log: dl})
+	hookAnswer(t, ts.URL, "loner", `{"session_id":"s1","agent_id":"a1","agent_type":"ops-bot","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /srv"},"tool_use_id":"t1"}`)
+	hookAnswer(t, ts.URL, "nobody", `{"session_id":"s2","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"a"},"tool_use_id":"t2"}`)
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r decisionlog.Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		rs := []string{}
+		for _, x := range r.Rules {
+			rs = append(rs, x.Rule+":"+x.Action)
+		}
+		got = append(got, strings.Join([]string{r.Endpoint, r.Agent.ID, r.Session, r.Tool, r.Phase, r.Decision, strings.Join(rs, ",")}, " "))
+	}
+	want := []string{
+		"claude-code loner s1 Bash pre deny can_delegate_to:block",
+		"claude-code nobody s2 Read pre deny fail_closed:block",
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("decision log:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -54,7 +54,9 @@ The bundle comes from --bundle DIR (reloaded when its manifest.json
 changes, checked every --poll, and on SIGHUP) or --pull REF (pulled and
 verified as charter pull does; a tag is resolved again every
 --pull-every and pulled when it moved, and on SIGHUP); --key also requires
-every card's signature. A bundle that does not verify is not served: the
+manifest.json signed by that key (manifest.jws, as build --sign-key writes
+it), every card's signature and, with --pull, the artifact's cosign
+signature (as pull --verify-key does). A bundle that does not verify is not served: the
 one serving goes on, and /health and the log say why. Decisions under way
 finish on the bundle they started with.
 
@@ -74,7 +76,7 @@ unless --fail-open. It listens on loopback unless given --token-file
 	f.StringVar(&o.pull, "pull", "", "serve the bundle pulled from this OCI reference (REGISTRY/REPO@sha256:... or :TAG)")
 	f.DurationVar(&o.pullEvery, "pull-every", time.Minute, "with --pull of a tag: how often the tag is resolved again (a HEAD request), and pulled when it moved (0: only on SIGHUP)")
 	f.BoolVar(&o.plainHTTP, "plain-http", false, "with --pull: speak HTTP to the registry (only on this machine)")
-	f.StringVar(&o.key, "key", "", "also require every card's signature to verify with this PEM public key")
+	f.StringVar(&o.key, "key", "", "also require the manifest's and every card's signature to verify with this PEM public key")
 	f.StringVar(&o.addr, "addr", serve.DefaultAddr, "address to listen on (host:port; off loopback needs --token-file or --tls-client-ca)")
 	f.StringVar(&o.publicURL, "public-url", "", "base URL AuthZEN's discovery document names (default: the one asked)")
 	f.StringVar(&o.sessions, "sessions", "memory", "where sessions are kept: memory, or a Redis URL (redis://HOST:PORT/DB, unix:///PATH)")

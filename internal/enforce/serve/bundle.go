@@ -71,7 +71,13 @@ func (s *Server) load(ctx context.Context) (*loaded, error) {
 		}
 	case s.o.Pull != "":
 		source = s.o.Pull
-		p, err := oci.Pull(ctx, s.o.Pull, s.o.PullOptions)
+		// With a key, the artifact's cosign signature by it too, as
+		// charter pull --verify-key requires.
+		po := s.o.PullOptions
+		if s.o.Key != nil {
+			po.VerifyKey = s.o.Key.Key()
+		}
+		p, err := oci.Pull(ctx, s.o.Pull, po)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,11 +34,18 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 	}
 	l, why := s.current()
 	decision := "allow"
+	// judged is set when an engine judged the call (Judged records it);
+	// engineErr is why none could.
+	judged, engineErr := false, error(nil)
 	if l == nil {
-		h.Engine = func(string) (*rules.Engine, string, error) { return nil, "", errors.New(why) }
+		h.Engine = func(string) (*rules.Engine, string, error) {
+			engineErr = errors.New(why)
+			return nil, "", engineErr
+		}
 	} else {
 		source := l.judge.Source(agent, "", "claude-code")
-		h.Engine = func(agentType string) (*rules.Engine, string, error) {
+		h.Engine = func(agentType string) (e *rules.Engine, note string, err error) {
+			defer func() { engineErr = err }()
 			switch {
 			case agent == "" && agentType != "":
 				return nil, "", fmt.Errorf("the call comes from %s, and the hook's url names no agent (?agent=ID)", cutStr(agentType))
@@ -49,6 +57,7 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 			return source(agentType)
 		}
 		h.Judged = func(in *claudecode.Input, v rules.Verdict) {
+			judged = true
 			id := l.judge.Resolve(agent, in.AgentType)
 			decision = decisionWord(v.Decision)
 			phase := "pre"
@@ -64,7 +73,40 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 	if out != nil && out.HookSpecificOutput != nil && out.HookSpecificOutput.PermissionDecision == "deny" {
 		decision = "deny"
 	}
+	if !judged && engineErr != nil {
+		s.recordUnjudged(l, agent, data, decision, out, engineErr)
+	}
 	s.answerHook(w, out, decision, start)
+}
+
+// recordUnjudged logs a PreToolUse call no engine judged, as /v1/decide
+// logs its failures: denied because the call comes from an agent the
+// session's agent may not start (rule can_delegate_to), or because
+// charter could not judge it (fail_closed; with --fail-open, allowed).
+func (s *Server) recordUnjudged(l *loaded, agent string, data []byte, decision string, out *claudecode.Output, why error) {
+	var in claudecode.Input
+	if json.Unmarshal(data, &in) != nil || in.HookEventName != claudecode.PreToolUse {
+		return
+	}
+	rec := decisionlog.Record{DecisionID: newID(), Time: time.Now().UTC(), Endpoint: "claude-code",
+		Agent: decisionlog.Agent{ID: agent}, Session: in.SessionID, Tool: in.ToolName, Phase: "pre",
+		Decision: decision, Rules: []decisionlog.Rule{}, Input: in.ToolInput}
+	if l != nil {
+		rec.Bundle = l.bundle
+		if validate.IsSlug(agent) && l.judge.HasAgent(agent) {
+			rec.Agent = l.agent(agent)
+		}
+	}
+	var nd *rules.NotDelegatedError
+	switch {
+	case errors.As(why, &nd):
+		rec.Rules = append(rec.Rules, decisionlog.Rule{Rule: rules.DelegationRule, Action: string(rules.Block), Message: nd.Error()})
+	case decision == "deny":
+		rec.Rules = append(rec.Rules, decisionlog.Rule{Rule: rules.FailClosedRule, Action: string(rules.Block), Message: out.HookSpecificOutput.PermissionDecisionReason})
+	default:
+		rec.Reason = why.Error()
+	}
+	s.record(rec)
 }
 
 func (s *Server) answerHook(w http.ResponseWriter, out *claudecode.Output, decision string, start time.Time) {

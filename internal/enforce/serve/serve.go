@@ -40,8 +40,10 @@ type Options struct {
 	// PullEvery is how often a Pull tag is resolved again, and pulled
 	// when it names a new digest (0: only on SIGHUP).
 	PullEvery time.Duration
-	// Key, when set, is the public key every agent card must be signed
-	// with.
+	// Key, when set, is the public key that must have signed the bundle:
+	// its manifest.json (manifest.jws), every agent card and, with Pull,
+	// the OCI artifact (cosign's signature), as charter pull
+	// --verify-key requires.
 	Key *cardsign.Verifier
 	// Sessions keeps the sessions; Idle is how long one is kept without a
 	// call, and IdleSweep says the server drops idle ones itself (a

@@ -45,8 +45,9 @@ func (v *Verifier) VerifyCards(t bundle.Tree) []CardResult {
 
 // CheckBundle is the one check a bundle passes before charter deploys or
 // serves it: its files against manifest.json (bundle.Verify) and, with a
-// verifier, every agent's card signature. It returns the manifest, or an
-// error that names every problem.
+// verifier, manifest.json against its signature manifest.jws and every
+// agent's card signature (what VerifyBundle checks). It returns the
+// manifest, or an error that names every problem.
 func CheckBundle(t bundle.Tree, v *Verifier) (*bundle.Manifest, error) {
 	m, err := bundle.Verify(t)
 	if err != nil {
@@ -54,6 +55,12 @@ func CheckBundle(t bundle.Tree, v *Verifier) (*bundle.Manifest, error) {
 	}
 	if v == nil {
 		return m, nil
+	}
+	// The cards vouch for no profile and no agent.json: without the
+	// manifest's signature, anyone who can write the bundle could change
+	// what an agent may call and rehash manifest.json.
+	if err := v.VerifyManifest(t["manifest.json"], t[bundle.SignatureFile]); err != nil {
+		return nil, err
 	}
 	var bad []string
 	for _, c := range v.VerifyCards(t) {

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -59,12 +58,29 @@ func (e *FullError) Error() string {
 	return fmt.Sprintf("the session holds %d calls, the most a session may (raise --max-calls, or start a new session)", e.Calls)
 }
 
-var plainID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$`)
+// plainID reports whether id is 1 to 128 letters, digits and . _ : @ -,
+// starting with a letter or digit. (A regexp of it compiled 127 copies of
+// its class in init, for every command.)
+func plainID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case i > 0 && strings.IndexByte("._:@-", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // CheckID checks a session id a caller gives: letters, digits and
 // . _ : @ -, at most 128, no "..".
 func CheckID(id string) error {
-	if !plainID.MatchString(id) || strings.Contains(id, "..") {
+	if !plainID(id) || strings.Contains(id, "..") {
 		return fmt.Errorf("session id %q is not one charter keeps: use 1 to 128 letters, digits and . _ : @ -, starting with a letter or digit, without \"..\"", cut(id))
 	}
 	return nil

@@ -42,6 +42,7 @@ var agentJSONTable = []mapping{
 	{src: "tool_constraints", to: derived, why: "the limits the agent's behaviors' parameters put on its tools' calls"},
 	{src: "behavior_strictness", to: derived, why: "the order of the options of the agent's settings, from their categories"},
 	{src: "runtime_tools", to: derived, why: "the runtimes table's names for the agent's tools"},
+	{src: "delegates_to", to: derived, why: "the agents it may start: authority.can_delegate_to, its roles expanded to their members"},
 	{src: "tools_declared_at", to: outside, why: "where the agent's tools fields are declared, which the files written decide"},
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/charter-dev/charter/internal/config/load"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
 	"github.com/charter-dev/charter/lint"
 )
 
@@ -148,9 +149,7 @@ func BenchmarkCompile2000(b *testing.B) {
 }
 
 func TestGeneratedRepoLintsClean(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and evaluates a repository")
-	}
+	realtool.Long(t, "generates and evaluates a repository")
 	rev, err := new(revision.Evaluator).EvaluateFS(genRepo(60), "gen")
 	if err != nil {
 		t.Fatal(err)

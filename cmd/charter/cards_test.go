@@ -12,6 +12,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/charter-dev/charter/internal/testkit/npmtools"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
 // TestSignedCardsVerifiedByA2AJS builds and signs the starter's cards, one
@@ -19,9 +20,7 @@ import (
 // (@a2a-js/sdk) verify every one offline: the SDK drops empty lists before
 // it verifies, so a card that signed "tags": [] failed there.
 func TestSignedCardsVerifiedByA2AJS(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs node: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "runs node")
 	dir := starterRepo(t, false)
 	src := "package charter\n\nagents: cy: {name: \"Cy\", type: \"personal_assistant\", skills: primary: [{id: \"notes\", name: \"Notes\", description: \"Takes notes.\"}]}\n"
 	if err := os.WriteFile(filepath.Join(dir, "agents", "cy.cue"), []byte(src), 0o644); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
 // Package initialisation budgets for a charter process, from
@@ -26,9 +28,7 @@ const (
 // TestInitBudget: `charter version` initialises no more than the budgets,
 // and none of what was made lazy (each shows by name when it comes back).
 func TestInitBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds charter: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "builds charter")
 	bin := filepath.Join(t.TempDir(), "charter")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -96,9 +96,7 @@ func need(t *testing.T, tool string) string {
 // refused, a good one passes, and a bad change that is not staged does not
 // block a commit.
 func TestPreCommit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds charter and drives pre-commit: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "builds charter and drives pre-commit")
 	preCommit := need(t, "pre-commit")
 	need(t, "git")
 
@@ -265,9 +263,7 @@ func TestHookInstallBuildsCharterOnly(t *testing.T) {
 // name files from there (config/agents/ann.cue), paths a reader can open;
 // they named them from the config root (agents/ann.cue).
 func TestPreCommitSubfolder(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds charter and drives pre-commit: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "builds charter and drives pre-commit")
 	preCommit := need(t, "pre-commit")
 	need(t, "git")
 	tmp := t.TempDir()

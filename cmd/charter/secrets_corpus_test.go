@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/charter-dev/charter/internal/repo/source/sourcetest"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
 // The credential corpus: one value of every shape the detector knows (test
@@ -84,9 +85,7 @@ tests: guarded_rm: {profile: "guarded", calls: [{tool: "run_bash", args: command
 // TestSecretCorpus runs every command in every format over the corpus,
 // and builds, and reads every file charter writes: no marker anywhere.
 func TestSecretCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("one of the long tests: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "one of the long tests")
 	r := sourcetest.New(t)
 	dir := r.Dir
 	r.Write("cue.mod/module.cue", "module: \"example.com/x\"\nlanguage: version: \"v0.17.0\"\n",

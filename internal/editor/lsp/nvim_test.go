@@ -21,9 +21,7 @@ import (
 // diagnostic back, asks for hover, completion and a code action, applies
 // it and checks the buffer (testdata/nvim.lua).
 func TestNeovim(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds charter and drives Neovim: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "builds charter and drives Neovim")
 	nvim := realtool.Need(t, "nvim", "neovim")
 	tmp := t.TempDir()
 	charter := filepath.Join(tmp, "charter")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charter-dev/charter/internal/testkit/gen"
 	"github.com/charter-dev/charter/internal/testkit/npmtools"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
 // TestVSCodeClient drives a charter binary built here with VS Code's own
@@ -19,9 +20,7 @@ import (
 // diagnostics the client holds equal charter lint's on the same text. It
 // asserts no timing: scripts/bench-lsp.sh measures.
 func TestVSCodeClient(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds charter and drives it from Node: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "builds charter and drives it from Node")
 	node, script := npmtools.LSPDriver(t)
 	tmp := t.TempDir()
 	charter := filepath.Join(tmp, "charter")

@@ -231,9 +231,7 @@ func authorityCounts(cfg *model.Config) (reports, delegate, approves int) {
 // text shows as text. A screenshot of each kind of page goes to the test's
 // artifact directory (go test -artifacts keeps them).
 func TestBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives Chromium for about 20 s: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "drives Chromium for about 20 s")
 	b := newBrowser(t)
 	shots := t.ArtifactDir()
 	for _, tc := range []struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/charter-dev/charter/internal/repo/history"
 	"github.com/charter-dev/charter/internal/repo/source"
 	"github.com/charter-dev/charter/internal/repo/source/sourcetest"
+	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
 // logHeap walks, as charter log does, a repository made by
@@ -66,9 +67,7 @@ func logHeap(t testing.TB, commits string) (heap uint64, walked int) {
 // entry, a snapshot per config tree), it was 13.5 MiB (9.3 to 22.5 MiB):
 // this test catches that, not a few bytes a commit.
 func TestLogMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a bound on memory needs thousands of commits: the full run checks it")
-	}
+	realtool.Long(t, "a bound on memory needs thousands of commits")
 	small, walkedSmall := logHeap(t, "1500")
 	large, walkedLarge := logHeap(t, "6000")
 	t.Logf("most live heap: %d KiB at 1,500 commits, %d KiB at 6,000; the walk held %d and %d commits",

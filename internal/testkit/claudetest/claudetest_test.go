@@ -54,9 +54,7 @@ func TestRuntimeTableComplete(t *testing.T) {
 // TestScriptedRun: the real binary runs offline against the scripted
 // model, and the run's calls read back.
 func TestScriptedRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the real Claude Code: the full run (go test ./...) runs it")
-	}
+	realtool.Long(t, "starts the real Claude Code")
 	sv, err := claudetest.NewServer(claudetest.Script{Steps: []claudetest.Step{
 		{Text: "Listing.", ToolUse: []claudetest.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo scripted-hello", "description": "say hello"}}}},
 		{Text: "All done."},

@@ -56,3 +56,14 @@ func Have(tool string) bool {
 	_, err := exec.LookPath(tool)
 	return err == nil
 }
+
+// Long skips a slow test (it builds charter, or drives a real program)
+// in the quick loop, `go test -short`; every other run, CI's `go test
+// ./...` among them, runs it. what says what makes it slow. A missing
+// program is Missing's to answer, never Long's.
+func Long(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(what + ": the full run (go test ./...) runs it")
+	}
+}

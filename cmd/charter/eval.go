@@ -199,11 +199,7 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 			if err != nil {
 				return nil, fmt.Errorf("--verify-key %v", err)
 			}
-			mb, sig, err := r.Manifest()
-			if err == nil {
-				err = v.VerifyManifest(mb, sig)
-			}
-			if err != nil {
+			if err := v.VerifyRuntime(r); err != nil {
 				return nil, withHint(fmt.Errorf("the bundle at %s: %v", o.bundle, err), "deploy the bundle charter build --sign-key wrote, whole")
 			}
 		}

@@ -43,35 +43,19 @@ func (v *Verifier) VerifyCards(t bundle.Tree) []CardResult {
 	return out
 }
 
-// CheckBundle is the one check a bundle passes before charter deploys or
-// serves it: its files against manifest.json (bundle.Verify) and, with a
-// verifier, manifest.json against its signature manifest.jws and every
-// agent's card signature (what VerifyBundle checks). It returns the
-// manifest, or an error that names every problem.
+// CheckBundle is VerifyBundle for a program that deploys or serves a
+// bundle: with a verifier, nil only when the whole bundle verifies (Check);
+// without one, the files against manifest.json alone. It returns the
+// manifest.
 func CheckBundle(t bundle.Tree, v *Verifier) (*bundle.Manifest, error) {
-	m, err := bundle.Verify(t)
+	if v == nil {
+		return bundle.Verify(t)
+	}
+	r, err := v.Check(t)
 	if err != nil {
 		return nil, err
 	}
-	if v == nil {
-		return m, nil
-	}
-	// The cards vouch for no profile and no agent.json: without the
-	// manifest's signature, anyone who can write the bundle could change
-	// what an agent may call and rehash manifest.json.
-	if err := v.VerifyManifest(t["manifest.json"], t[bundle.SignatureFile]); err != nil {
-		return nil, err
-	}
-	var bad []string
-	for _, c := range v.VerifyCards(t) {
-		if c.Error != "" {
-			bad = append(bad, c.Path+": "+c.Error)
-		}
-	}
-	if bad != nil {
-		return nil, errors.New("card signatures do not verify: " + strings.Join(bad, "; "))
-	}
-	return m, nil
+	return r.manifest, nil
 }
 
 // BundleReport is the verdict on a whole bundle: its files against
@@ -91,6 +75,8 @@ type BundleReport struct {
 	OK                bool   `json:"ok"`
 	// BadCards counts the cards that do not verify.
 	BadCards int `json:"-"`
+	// manifest is manifest.json, read when the files match it.
+	manifest *bundle.Manifest
 }
 
 // Verified is BundleReport.ManifestSignature for a signature that
@@ -107,7 +93,8 @@ const Verified = "verified"
 // in the report, and OK is set only when everything does.
 func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
 	r := &BundleReport{KeyID: v.KeyID(), Files: len(t), ManifestProblems: []string{}, Cards: []CardResult{}}
-	_, err := bundle.Verify(t)
+	m, err := bundle.Verify(t)
+	r.manifest = m
 	var verr *bundle.VerifyError
 	switch {
 	case errors.As(err, &verr):
@@ -148,4 +135,16 @@ func (v *Verifier) Check(t bundle.Tree) (*BundleReport, error) {
 		}
 	}
 	return r, nil
+}
+
+// VerifyRuntime checks the manifest of a bundle a runtime reads file by
+// file (bundle.OpenRuntime) against its signature: the runtime then checks
+// every file it reads against that manifest, so the whole bundle is the
+// signed one without hashing all of it for each call.
+func (v *Verifier) VerifyRuntime(r *bundle.Runtime) error {
+	manifest, sig, err := r.Manifest()
+	if err != nil {
+		return err
+	}
+	return v.VerifyManifest(manifest, sig)
 }

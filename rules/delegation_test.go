@@ -34,58 +34,53 @@ func TestAgentsLookup(t *testing.T) {
 func TestGateDelegation(t *testing.T) {
 	roster := NewAgents([]string{"loner", "lead", "rev", "ops_bot", "ops-bot"})
 	names := map[string]string{"Agent": DelegationTool, "Task": DelegationTool, "Read": "read_file"}
-	{
-		const declared = true
-		for _, c := range []struct {
-			agent     string
-			delegates []string
-			roster    *Agents
-			tool      string
-			args      map[string]any
-			want      string // "" allowed, else in the block message
-		}{
-			{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "ops_bot"}, want: "loner may not start ops_bot: ops_bot is not in loner's authority.can_delegate_to, which lets it start no other agent"},
-			{agent: "loner", tool: "Task", args: map[string]any{"subagent_type": "Ops-Bot"}, want: "loner may not start ops-bot"},
-			{agent: "loner", tool: DelegationTool, args: map[string]any{"agent": "rev"}, want: "loner may not start rev"},
-			{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": []any{"rev"}}, want: "its subagent_type is not a string"},
-			{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "Explore", "agent": "rev"}, want: "loner may not start rev"},
-			{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "loner"}},
-			{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "Explore"}},
-			{agent: "loner", tool: "Agent", args: map[string]any{"prompt": "no type: general-purpose"}},
-			{agent: "lead", delegates: []string{"rev"}, tool: "Agent", args: map[string]any{"subagent_type": "rev"}},
-			// ops-bot and ops_bot are one name to Claude Code: both must be
-			// delegated.
-			{agent: "lead", delegates: []string{"ops_bot"}, tool: "Agent", args: map[string]any{"subagent_type": "ops-bot"}, want: "lead may not start ops-bot"},
-			{agent: "lead", delegates: []string{"ops_bot", "ops-bot"}, tool: "Agent", args: map[string]any{"subagent_type": "ops-bot"}},
-			// Without a roster, only the agent itself and its delegates.
-			{agent: "loner", roster: &Agents{}, tool: "Agent", args: map[string]any{"subagent_type": "Explore"}, want: "charter was not told the bundle's agents, so it cannot tell Explore from them, and loner may start only itself and no other agent"},
-			{agent: "loner", roster: &Agents{}, tool: "Agent", args: map[string]any{"subagent_type": "loner"}},
-			{agent: "loner", tool: "Read", args: map[string]any{"subagent_type": "ops_bot"}},
-		} {
-			e, err := Compile(Profile{Name: "p"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := &Gate{Agent: c.agent, Delegates: c.delegates, Roster: roster, Names: names,
-				NameRuntime: map[string]string{"Agent": "claude-code", "Task": "claude-code", "Read": "claude-code"}, Runtime: "claude-code", Declared: declared}
-			if declared {
-				g.Tools = []string{DelegationTool, "read_file"}
-			}
-			if c.roster != nil {
-				g.Roster = nil
-			}
-			e.SetGate(g)
-			v := e.Evaluate(Pre, Call{Tool: c.tool, Args: c.args}, &Session{})
-			got := ""
-			for _, f := range v.Fired {
-				got += f.Rule + ": " + f.Message
-			}
-			switch {
-			case c.want == "" && v.Decision != Allowed:
-				t.Errorf("declared=%v %s %v: %s, want allowed: %s", declared, c.tool, c.args, v.Decision, got)
-			case c.want != "" && (v.Decision != Blocked || !strings.Contains(got, c.want) || !strings.HasPrefix(got, DelegationRule+": ")):
-				t.Errorf("declared=%v %s %v: %s %q, want blocked by %s with %q", declared, c.tool, c.args, v.Decision, got, DelegationRule, c.want)
-			}
+	for _, c := range []struct {
+		agent     string
+		delegates []string
+		roster    *Agents
+		tool      string
+		args      map[string]any
+		want      string // "" allowed, else in the block message
+	}{
+		{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "ops_bot"}, want: "loner may not start ops_bot: ops_bot is not in loner's authority.can_delegate_to, which lets it start no other agent"},
+		{agent: "loner", tool: "Task", args: map[string]any{"subagent_type": "Ops-Bot"}, want: "loner may not start ops-bot"},
+		{agent: "loner", tool: DelegationTool, args: map[string]any{"agent": "rev"}, want: "loner may not start rev"},
+		{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": []any{"rev"}}, want: "its subagent_type is not a string"},
+		{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "Explore", "agent": "rev"}, want: "loner may not start rev"},
+		{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "loner"}},
+		{agent: "loner", tool: "Agent", args: map[string]any{"subagent_type": "Explore"}},
+		{agent: "loner", tool: "Agent", args: map[string]any{"prompt": "no type: general-purpose"}},
+		{agent: "lead", delegates: []string{"rev"}, tool: "Agent", args: map[string]any{"subagent_type": "rev"}},
+		// ops-bot and ops_bot are one name to Claude Code: both must be
+		// delegated.
+		{agent: "lead", delegates: []string{"ops_bot"}, tool: "Agent", args: map[string]any{"subagent_type": "ops-bot"}, want: "lead may not start ops-bot"},
+		{agent: "lead", delegates: []string{"ops_bot", "ops-bot"}, tool: "Agent", args: map[string]any{"subagent_type": "ops-bot"}},
+		// Without a roster, only the agent itself and its delegates.
+		{agent: "loner", roster: &Agents{}, tool: "Agent", args: map[string]any{"subagent_type": "Explore"}, want: "charter was not told the bundle's agents, so it cannot tell Explore from them, and loner may start only itself and no other agent"},
+		{agent: "loner", roster: &Agents{}, tool: "Agent", args: map[string]any{"subagent_type": "loner"}},
+		{agent: "loner", tool: "Read", args: map[string]any{"subagent_type": "ops_bot"}},
+	} {
+		e, err := Compile(Profile{Name: "p"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Gate{Agent: c.agent, Delegates: c.delegates, Roster: roster, Names: names,
+			NameRuntime: map[string]string{"Agent": "claude-code", "Task": "claude-code", "Read": "claude-code"}, Runtime: "claude-code", Declared: true,
+			Tools: []string{DelegationTool, "read_file"}}
+		if c.roster != nil {
+			g.Roster = nil
+		}
+		e.SetGate(g)
+		v := e.Evaluate(Pre, Call{Tool: c.tool, Args: c.args}, &Session{})
+		got := ""
+		for _, f := range v.Fired {
+			got += f.Rule + ": " + f.Message
+		}
+		switch {
+		case c.want == "" && v.Decision != Allowed:
+			t.Errorf("%s %v: %s, want allowed: %s", c.tool, c.args, v.Decision, got)
+		case c.want != "" && (v.Decision != Blocked || !strings.Contains(got, c.want) || !strings.HasPrefix(got, DelegationRule+": ")):
+			t.Errorf("%s %v: %s %q, want blocked by %s with %q", c.tool, c.args, v.Decision, got, DelegationRule, c.want)
 		}
 	}
 	// Without a roster, a name the gate cannot place is denied.

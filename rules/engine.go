@@ -83,15 +83,20 @@ func Compile(p Profile) (*Engine, error) { return compile(p, false) }
 func CompileDeferred(p Profile) (*Engine, error) { return compile(p, true) }
 
 func compile(p Profile, deferCEL bool) (*Engine, error) {
-	env, err := celEnv()
-	if err != nil {
-		return nil, fmt.Errorf("building the CEL environment: %w", err)
-	}
 	e := &Engine{
 		families:    make(map[string][]string),
 		familyTools: make(map[string][]string),
 		byTool:      make(map[string]*[2][]*compiledRule),
-		adapter:     env.CELTypeAdapter(),
+	}
+	// Deferred, the CEL environment too is built by the first expression
+	// a call reaches (callValue then uses its adapter).
+	var env *cel.Env
+	if !deferCEL {
+		var err error
+		if env, err = celEnv(); err != nil {
+			return nil, fmt.Errorf("building the CEL environment: %w", err)
+		}
+		e.adapter = env.CELTypeAdapter()
 	}
 	var errs []error
 
@@ -378,6 +383,10 @@ func compileCondition(env *cel.Env, c Condition, deferCEL bool) (condition, []*C
 	if deferCEL {
 		src := c.Expr
 		return &deferredExprCond{compile: sync.OnceValues(func() (cel.Program, error) {
+			env, err := celEnv()
+			if err != nil {
+				return nil, fmt.Errorf("building the CEL environment: %w", err)
+			}
 			prg, cerr := compileExpr(env, src)
 			if cerr != nil {
 				cerr.Field = "condition.expr"

@@ -39,13 +39,13 @@ func init() {
 }
 
 // sentinel holds a pointer, so that it is not one of the tiny allocations
-// a cleanup may never run for.
+// a finalizer may never run for.
 type sentinel struct{ _ *int }
 
-// arm registers a cleanup that runs after the next collection: the moment
-// to look at the live heap and the time.
+// arm sets a finalizer that runs after the next collection: the moment to
+// look at the live heap and the time.
 func arm(began time.Time) {
-	runtime.AddCleanup(&sentinel{}, func(began time.Time) {
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
 		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		metrics.Read(s)
 		if s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() < Live && time.Since(began) < For {
@@ -57,5 +57,5 @@ func arm(began time.Time) {
 		if prev := debug.SetGCPercent(100); prev != Percent {
 			debug.SetGCPercent(prev)
 		}
-	}, began)
+	})
 }

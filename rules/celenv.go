@@ -241,6 +241,11 @@ func (e *Engine) callValue(c celCall) ref.Val {
 	if c.Args == nil {
 		c.Args = emptyArgs
 	}
+	if e.adapter == nil {
+		// CompileDeferred's engine: an expression is evaluated only after
+		// it compiled, which built the environment and celAdapter.
+		return celAdapter.NativeToValue(&c)
+	}
 	return e.adapter.NativeToValue(&c)
 }
 

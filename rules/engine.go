@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
@@ -69,16 +70,33 @@ func phaseIndex(p Phase) int {
 // not nil, lists every problem found (one *CheckError each, reachable with
 // errors.As through Unwrap), each naming the rule and saying how to fix it.
 // Rules with enabled: false are checked too, but never run.
-func Compile(p Profile) (*Engine, error) {
-	env, err := celEnv()
-	if err != nil {
-		return nil, fmt.Errorf("building the CEL environment: %w", err)
-	}
+func Compile(p Profile) (*Engine, error) { return compile(p, false) }
+
+// CompileDeferred is Compile for a process that judges one call and exits
+// (the Claude Code hook): it checks what Compile checks, except that each
+// CEL expression is parsed, type-checked and compiled the first time a
+// call its rule applies to reaches it, so a call pays only for the rules
+// its tool triggers. An expression that fails then is that rule's error on
+// the call, as a rule that errors is (a block or ask rule's call is
+// denied). Use it on a profile Compile accepted before, such as a built
+// bundle's.
+func CompileDeferred(p Profile) (*Engine, error) { return compile(p, true) }
+
+func compile(p Profile, deferCEL bool) (*Engine, error) {
 	e := &Engine{
 		families:    make(map[string][]string),
 		familyTools: make(map[string][]string),
 		byTool:      make(map[string]*[2][]*compiledRule),
-		adapter:     env.CELTypeAdapter(),
+	}
+	// Deferred, the CEL environment too is built by the first expression
+	// a call reaches (callValue then uses its adapter).
+	var env *cel.Env
+	if !deferCEL {
+		var err error
+		if env, err = celEnv(); err != nil {
+			return nil, fmt.Errorf("building the CEL environment: %w", err)
+		}
+		e.adapter = env.CELTypeAdapter()
 	}
 	var errs []error
 
@@ -116,7 +134,7 @@ func Compile(p Profile) (*Engine, error) {
 			errs = append(errs, &CheckError{Rule: r.ID, Field: "id", Msg: "the rule is defined twice; give each rule its own id"})
 			continue
 		}
-		cr, rerrs := compileRule(env, r)
+		cr, rerrs := compileRule(env, r, deferCEL)
 		errs = append(errs, rerrs...)
 		if len(rerrs) > 0 || !r.Enabled {
 			continue
@@ -248,7 +266,7 @@ func (e *Engine) Profile() Profile { return e.profile }
 func (e *Engine) Families(tool string) []string { return e.families[tool] }
 
 // compileRule checks one rule and compiles its condition.
-func compileRule(env *cel.Env, r Rule) (*compiledRule, []error) {
+func compileRule(env *cel.Env, r Rule, deferCEL bool) (*compiledRule, []error) {
 	var errs []error
 	fail := func(field, format string, args ...any) {
 		errs = append(errs, &CheckError{Rule: r.ID, Field: field, Msg: fmt.Sprintf(format, args...)})
@@ -277,7 +295,7 @@ func compileRule(env *cel.Env, r Rule) (*compiledRule, []error) {
 		cr.message = r.Text
 	}
 	if r.Condition != nil {
-		cond, cerrs := compileCondition(env, *r.Condition)
+		cond, cerrs := compileCondition(env, *r.Condition, deferCEL)
 		for _, err := range cerrs {
 			err.Rule = r.ID
 			errs = append(errs, err)
@@ -289,7 +307,7 @@ func compileRule(env *cel.Env, r Rule) (*compiledRule, []error) {
 
 // compileCondition checks a condition and compiles it. Errors leave Rule
 // empty for the caller to fill.
-func compileCondition(env *cel.Env, c Condition) (condition, []*CheckError) {
+func compileCondition(env *cel.Env, c Condition, deferCEL bool) (condition, []*CheckError) {
 	var errs []*CheckError
 	fail := func(field, format string, args ...any) {
 		errs = append(errs, &CheckError{Field: "condition." + field, Msg: fmt.Sprintf(format, args...)})
@@ -361,6 +379,21 @@ func compileCondition(env *cel.Env, c Condition) (condition, []*CheckError) {
 	if c.Expr == "" {
 		fail("expr", "an expr condition needs expr: a CEL expression over call and session that yields a bool")
 		return nil, errs
+	}
+	if deferCEL {
+		src := c.Expr
+		return &deferredExprCond{compile: sync.OnceValues(func() (cel.Program, error) {
+			env, err := celEnv()
+			if err != nil {
+				return nil, fmt.Errorf("building the CEL environment: %w", err)
+			}
+			prg, cerr := compileExpr(env, src)
+			if cerr != nil {
+				cerr.Field = "condition.expr"
+				return nil, cerr
+			}
+			return prg, nil
+		})}, nil
 	}
 	prg, cerr := compileExpr(env, c.Expr)
 	if cerr != nil {
@@ -492,7 +525,7 @@ func CheckRule(r Rule) error {
 	if err != nil {
 		return fmt.Errorf("building the CEL environment: %w", err)
 	}
-	_, errs := compileRule(env, r)
+	_, errs := compileRule(env, r, false)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -509,7 +542,7 @@ func CheckCondition(c Condition) error {
 	if err != nil {
 		return fmt.Errorf("building the CEL environment: %w", err)
 	}
-	_, errs := compileCondition(env, c)
+	_, errs := compileCondition(env, c, false)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -564,6 +597,20 @@ func (c *exprCond) holds(ev *evaluation) (bool, error) {
 		return false, fmt.Errorf("the expression yielded %s, not a bool", typeName(out))
 	}
 	return bool(b), nil
+}
+
+// deferredExprCond is an exprCond compiled on its first call
+// (CompileDeferred).
+type deferredExprCond struct {
+	compile func() (cel.Program, error)
+}
+
+func (c *deferredExprCond) holds(ev *evaluation) (bool, error) {
+	prg, err := c.compile()
+	if err != nil {
+		return false, err
+	}
+	return (&exprCond{prg: prg}).holds(ev)
 }
 
 func typeName(v ref.Val) string {

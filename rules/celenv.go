@@ -212,6 +212,7 @@ func celOptions() []cel.EnvOption {
 func (s *Session) historyCall(i int) celCall {
 	c := s.callAt(i)
 	e := &s.calls[i]
+	cmds := newCommandCache(c.Args)
 	return celCall{
 		Tool:        c.Tool,
 		Args:        c.Args,
@@ -219,7 +220,7 @@ func (s *Session) historyCall(i int) celCall {
 		Path:        e.path,
 		Fingerprint: e.fingerprint,
 		Index:       int64(i),
-		cmds:        newCommandCache(c.Args),
+		cmds:        &cmds,
 	}
 }
 

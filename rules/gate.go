@@ -172,7 +172,8 @@ func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 		if cmds != nil && cmds.has && cmds.src == s {
 			parsed, err = cmds.commands()
 		} else {
-			parsed, err = shell.Parse(s)
+			p := parseLine(s)
+			parsed, err = p.cmds, p.err
 		}
 		if err != nil {
 			return fmt.Sprintf("charter cannot read the command (%v), and %s admits only commands it can read that run %s", err, param, list(c.Values))

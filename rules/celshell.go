@@ -87,7 +87,9 @@ func shellFunctions() []cel.EnvOption {
 		cel.Function("destructiveSQL",
 			cel.Overload("charter_destructive_sql_string", []*cel.Type{cel.StringType}, cel.StringType,
 				cel.UnaryBinding(func(s ref.Val) ref.Val {
-					return types.String(shell.DestructiveSQL(string(s.(types.String))))
+					// Cut, so that its cost is what boundedCost
+					// says (it is a few words).
+					return types.String(cutString(shell.DestructiveSQL(string(s.(types.String))), maxSQLVerdict))
 				}))),
 	}
 }

@@ -234,7 +234,10 @@ func (s *Session) streakLen() int {
 }
 
 // callValue completes a call's CEL view with its families and wraps it.
-func (e *Engine) callValue(c celCall) ref.Val {
+func (e *Engine) callValue(c celCall) ref.Val { return e.callValuePtr(&c) }
+
+// callValuePtr is callValue of a view the caller keeps.
+func (e *Engine) callValuePtr(c *celCall) ref.Val {
 	c.Families = e.toolFamilies(c.Tool)
 	if c.Families == nil {
 		c.Families = []string{}
@@ -242,7 +245,7 @@ func (e *Engine) callValue(c celCall) ref.Val {
 	if c.Args == nil {
 		c.Args = emptyArgs
 	}
-	return e.adapter.NativeToValue(&c)
+	return e.adapter.NativeToValue(c)
 }
 
 // regexCache holds the patterns lastMatch compiled, shared by every engine.

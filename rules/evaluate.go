@@ -246,9 +246,12 @@ type evaluation struct {
 	args      map[string]any // within the limits
 	rawResult any
 
-	fp   string
-	act  *activation
-	cmds commandCache
+	fp      string
+	cmds    commandCache
+	actDone bool
+	act     activation
+	call    celCall
+	sess    sessionVal
 }
 
 func (ev *evaluation) boundedArgs() map[string]any { return ev.args }
@@ -272,9 +275,9 @@ func (ev *evaluation) fieldString(field string) (string, bool) {
 }
 
 func (ev *evaluation) activation() *activation {
-	if ev.act == nil {
+	if !ev.actDone {
 		args := ev.boundedArgs()
-		c := celCall{
+		ev.call = celCall{
 			Tool:        ev.tool,
 			Args:        args,
 			Result:      boundValue(ev.rawResult, MaxStringBytes),
@@ -283,12 +286,13 @@ func (ev *evaluation) activation() *activation {
 			Index:       int64(ev.s.Len()),
 			cmds:        &ev.cmds,
 		}
-		ev.act = &activation{
-			call:    ev.e.callValue(c),
-			session: &sessionVal{s: ev.s, e: ev.e},
-		}
+		// The call's view, the session's and the activation live in
+		// the evaluation: one allocation for all of them.
+		ev.sess = sessionVal{s: ev.s, e: ev.e}
+		ev.act = activation{call: ev.e.callValuePtr(&ev.call), session: &ev.sess}
+		ev.actDone = true
 	}
-	return ev.act
+	return &ev.act
 }
 
 // checkLiteralPatterns compiles every literal pattern given to

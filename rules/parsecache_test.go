@@ -93,6 +93,10 @@ func TestCachedUnreadableCommandStillDenies(t *testing.T) {
 
 // Calls in parallel share the cached lines (go test -race).
 func TestParseCacheConcurrent(t *testing.T) {
+	// The CEL list needs the environment, as an engine has.
+	if _, err := celEnv(); err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {

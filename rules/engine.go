@@ -134,7 +134,7 @@ func compile(p Profile, deferCEL bool) (*Engine, error) {
 			errs = append(errs, &CheckError{Rule: r.ID, Field: "id", Msg: "the rule is defined twice; give each rule its own id"})
 			continue
 		}
-		cr, rerrs := compileRule(env, r, deferCEL)
+		cr, rerrs := compileRule(env, r, deferCEL, len(p.ToolFamilies))
 		errs = append(errs, rerrs...)
 		if len(rerrs) > 0 || !r.Enabled {
 			continue
@@ -265,8 +265,9 @@ func (e *Engine) Profile() Profile { return e.profile }
 // not modify the result.
 func (e *Engine) Families(tool string) []string { return e.families[tool] }
 
-// compileRule checks one rule and compiles its condition.
-func compileRule(env *cel.Env, r Rule, deferCEL bool) (*compiledRule, []error) {
+// compileRule checks one rule and compiles its condition (deferred:
+// see CompileDeferred), for a profile of families tool families.
+func compileRule(env *cel.Env, r Rule, deferCEL bool, families int) (*compiledRule, []error) {
 	var errs []error
 	fail := func(field, format string, args ...any) {
 		errs = append(errs, &CheckError{Rule: r.ID, Field: field, Msg: fmt.Sprintf(format, args...)})
@@ -295,7 +296,7 @@ func compileRule(env *cel.Env, r Rule, deferCEL bool) (*compiledRule, []error) {
 		cr.message = r.Text
 	}
 	if r.Condition != nil {
-		cond, cerrs := compileCondition(env, *r.Condition, deferCEL)
+		cond, cerrs := compileCondition(env, *r.Condition, deferCEL, families)
 		for _, err := range cerrs {
 			err.Rule = r.ID
 			errs = append(errs, err)
@@ -305,9 +306,9 @@ func compileRule(env *cel.Env, r Rule, deferCEL bool) (*compiledRule, []error) {
 	return cr, errs
 }
 
-// compileCondition checks a condition and compiles it. Errors leave Rule
-// empty for the caller to fill.
-func compileCondition(env *cel.Env, c Condition, deferCEL bool) (condition, []*CheckError) {
+// compileCondition checks a condition and compiles it, for a profile of
+// families tool families. Errors leave Rule empty for the caller to fill.
+func compileCondition(env *cel.Env, c Condition, deferCEL bool, families int) (condition, []*CheckError) {
 	var errs []*CheckError
 	fail := func(field, format string, args ...any) {
 		errs = append(errs, &CheckError{Field: "condition." + field, Msg: fmt.Sprintf(format, args...)})
@@ -387,7 +388,7 @@ func compileCondition(env *cel.Env, c Condition, deferCEL bool) (condition, []*C
 			if err != nil {
 				return nil, fmt.Errorf("building the CEL environment: %w", err)
 			}
-			prg, cerr := compileExpr(env, src)
+			prg, cerr := compileExpr(env, src, families)
 			if cerr != nil {
 				cerr.Field = "condition.expr"
 				return nil, cerr
@@ -395,7 +396,7 @@ func compileCondition(env *cel.Env, c Condition, deferCEL bool) (condition, []*C
 			return prg, nil
 		})}, nil
 	}
-	prg, cerr := compileExpr(env, c.Expr)
+	prg, cerr := compileExpr(env, c.Expr, families)
 	if cerr != nil {
 		cerr.Field = "condition.expr"
 		return nil, []*CheckError{cerr}
@@ -403,8 +404,9 @@ func compileCondition(env *cel.Env, c Condition, deferCEL bool) (condition, []*C
 	return &exprCond{prg: prg}, nil
 }
 
-// compileExpr type-checks a CEL condition and makes its program.
-func compileExpr(env *cel.Env, src string) (cel.Program, *CheckError) {
+// compileExpr type-checks a CEL condition and makes its program, for a
+// profile of families tool families.
+func compileExpr(env *cel.Env, src string, families int) (cel.Program, *CheckError) {
 	parsed, iss := env.Parse(src)
 	if iss != nil && iss.Err() != nil {
 		return nil, celIssue("the expression does not parse", iss)
@@ -425,7 +427,13 @@ func compileExpr(env *cel.Env, src string) (cel.Program, *CheckError) {
 	// join, lists.range) refuse a result past maxCELResult before they
 	// make it: the cost limit counts a result only once it exists. A call
 	// that makes a large string costs by its size (resultSizeCost).
-	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(costLimit), cel.CostTracking(resultSizeCost{}), cel.CustomDecoratorV2(guardAllocations))
+	// An expression whose cost is bounded within the limit whatever the
+	// call runs without the tracker (boundedCost).
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.CustomDecoratorV2(guardAllocations)}
+	if !boundedCost(env, ast, families) {
+		opts = append(opts, cel.CostLimit(costLimit), cel.CostTracking(resultSizeCost{}))
+	}
+	prg, err := env.Program(ast, opts...)
 	if err != nil {
 		return nil, &CheckError{Line: 1, Column: 1, Msg: fmt.Sprintf("the expression cannot run: %v", err)}
 	}
@@ -525,7 +533,7 @@ func CheckRule(r Rule) error {
 	if err != nil {
 		return fmt.Errorf("building the CEL environment: %w", err)
 	}
-	_, errs := compileRule(env, r, false)
+	_, errs := compileRule(env, r, false, 0)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -542,7 +550,7 @@ func CheckCondition(c Condition) error {
 	if err != nil {
 		return fmt.Errorf("building the CEL environment: %w", err)
 	}
-	_, errs := compileCondition(env, c, false)
+	_, errs := compileCondition(env, c, false, 0)
 	if len(errs) == 0 {
 		return nil
 	}

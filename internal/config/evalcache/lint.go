@@ -66,7 +66,7 @@ type baseEntry struct {
 
 // maxScope is the share of the files past which an incremental
 // evaluation is not worth it: a full one refreshes the base instead.
-const maxScope = 4
+var maxScope = 4
 
 // Lint evaluates and lints what src selects, reusing the cache in o.Dir:
 // the same outcome as a full run, from the last run's when the files are
@@ -132,6 +132,14 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	b.Digest, b.Files = digest, inputs
+	if !b.Incremental && base.Incremental {
+		// A base that validated serves the edits that fix this one.
+		say("evaluated in full (%d files); the base stays the last that validated", len(inputs))
+		if err := writeEntry(o.Dir, kind+"-last", key, &lastEntry{Digest: digest, Outcome: *out}); err != nil {
+			say("not written: %v", err)
+		}
+		return out, nil
+	}
 	if err := writeEntry(o.Dir, kind+"-base", key, b); err != nil {
 		say("not written: %v", err)
 	}

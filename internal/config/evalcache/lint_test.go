@@ -113,9 +113,15 @@ func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64) {
 				return fmt.Sprintf("%s: %.2f", k, r.Float64())
 			})
 		},
-		func(s string) string { return sub(s, `\n\ttype: +"[a-z]+"`, func(string) string { return "\n\ttype: \"solo\"" }) },
-		func(s string) string { return strings.Replace(s, "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1) },
-		func(s string) string { return sub(s, `verbosity: "[a-z]+"`, func(string) string { return `verbosity: "chatty"` }) },
+		func(s string) string {
+			return sub(s, `\n\ttype: +"[a-z]+"`, func(string) string { return "\n\ttype: \"solo\"" })
+		},
+		func(s string) string {
+			return strings.Replace(s, "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
+		},
+		func(s string) string {
+			return sub(s, `verbosity: "[a-z]+"`, func(string) string { return `verbosity: "chatty"` })
+		},
 		func(s string) string {
 			return strings.Replace(s, "\t\tbudget_limit:", "\t\t// charter:ignore budget-exceeds-manager TODO: the test says why\n\t\tbudget_limit:", 1)
 		},
@@ -275,7 +281,9 @@ func TestDamagedEntries(t *testing.T) {
 		"truncated": func(b []byte) []byte { return b[:len(b)/2] },
 		"flipped":   func(b []byte) []byte { b[len(b)/2] ^= 1; return b },
 		"empty":     func([]byte) []byte { return nil },
-		"foreign":   func(b []byte) []byte { return bytes.Replace(b, []byte("charter-evalcache-1"), []byte("charter-evalcache-0"), 1) },
+		"foreign": func(b []byte) []byte {
+			return bytes.Replace(b, []byte("charter-evalcache-1"), []byte("charter-evalcache-0"), 1)
+		},
 	}
 	for name, f := range damage {
 		for _, e := range entries {

@@ -292,7 +292,7 @@ func incrementally(opened *revision.Opened, files map[string][]byte, sums map[st
 		out.Lint = assemble(base.Lint, res.Lint, plan.Redo, nil)
 		out.Agents, out.Settings = len(res.Program.Agents), res.Program.Config.Lint
 	}
-	say("%d files changed (%s); evaluated %d of %d files, %d diagnostics redone, the rest the base's",
+	say("%d files changed (%s); evaluated %d of %d files, redid the diagnostics of %d, kept the base's of the others",
 		len(changed), names(changed), len(plan.Scope), len(files), len(plan.Redo))
 	return out, true, nil
 }

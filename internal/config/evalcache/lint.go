@@ -17,6 +17,7 @@ import (
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/internal/repo/source"
 	"github.com/charter-dev/charter/lint"
 )
 
@@ -89,13 +90,13 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 		out, _, err := full(opened, o.Lint)
 		return out, err
 	}
-	files, inputs, ok := read(opened.FS)
+	in, ok := read(opened.FS)
 	if !ok {
 		say("not used: a file could not be read whole")
 		out, _, err := full(opened, o.Lint)
 		return out, err
 	}
-	digest := digestOf(inputs)
+	digest := digestOf(in.sums)
 	kind := "worktree"
 	switch {
 	case src.Staged:
@@ -116,7 +117,7 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 			say("every file as in the base: its outcome")
 			return &base.Outcome, nil
 		}
-		if out, ok, err := incrementally(opened, files, inputs, &base, o.Lint, say); err != nil {
+		if out, ok, err := incrementally(opened, in, &base, o.Lint, say); err != nil {
 			return nil, err
 		} else if ok {
 			if err := writeEntry(o.Dir, kind+"-last", key, &lastEntry{Digest: digest, Outcome: *out}); err != nil {
@@ -131,10 +132,10 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Digest, b.Files = digest, inputs
+	b.Digest, b.Files = digest, in.sums
 	if !b.Incremental && base.Incremental {
 		// A base that validated serves the edits that fix this one.
-		say("evaluated in full (%d files); the base stays the last that validated", len(inputs))
+		say("evaluated in full (%d files); the base stays the last that validated", len(in.sums))
 		if err := writeEntry(o.Dir, kind+"-last", key, &lastEntry{Digest: digest, Outcome: *out}); err != nil {
 			say("not written: %v", err)
 		}
@@ -143,33 +144,57 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 	if err := writeEntry(o.Dir, kind+"-base", key, b); err != nil {
 		say("not written: %v", err)
 	}
-	say("evaluated in full (%d files); the base now", len(inputs))
+	say("evaluated in full (%d files); the base now", len(in.sums))
 	return out, nil
 }
 
-// read reads every file a load reads, and its sha256; false when one
-// cannot be read whole or the walk has something to say (a link).
-func read(fsys fs.FS) (map[string][]byte, map[string][32]byte, bool) {
-	paths, notes, err := load.CUEFiles(fsys)
+// inputs are the files a load reads: each one's identity (the sha256 of
+// its bytes, or, in a Git tree or index, its blob id, Git's own hash of
+// them, which needs no read) and its bytes on demand.
+type inputs struct {
+	fsys  fs.FS
+	sums  map[string][32]byte
+	bytes map[string][]byte
+}
+
+// src returns the bytes of file p, read whole; false when it cannot be.
+func (in *inputs) src(p string) ([]byte, bool) {
+	if b, ok := in.bytes[p]; ok {
+		return b, true
+	}
+	f, err := in.fsys.Open(p)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, load.MaxFileSize+1))
+	if err != nil || len(b) > load.MaxFileSize {
+		return nil, false
+	}
+	in.bytes[p] = b
+	return b, true
+}
+
+// read identifies every file a load reads; false when one cannot be read
+// whole or the walk has something to say (a link).
+func read(fsys fs.FS) (*inputs, bool) {
+	paths, entries, notes, err := load.CUEFileEntries(fsys)
 	if err != nil || len(notes) > 0 {
-		return nil, nil, false
+		return nil, false
 	}
-	files := make(map[string][]byte, len(paths))
-	sums := make(map[string][32]byte, len(paths))
-	for _, p := range paths {
-		f, err := fsys.Open(p)
-		if err != nil {
-			return nil, nil, false
+	in := &inputs{fsys: fsys, sums: make(map[string][32]byte, len(paths)), bytes: map[string][]byte{}}
+	for i, p := range paths {
+		if h, ok := source.BlobHash(entries[i]); ok {
+			in.sums[p] = sha256.Sum256([]byte("git blob " + h.String()))
+			continue
 		}
-		b, err := io.ReadAll(io.LimitReader(f, load.MaxFileSize+1))
-		f.Close()
-		if err != nil || len(b) > load.MaxFileSize {
-			return nil, nil, false
+		b, ok := in.src(p)
+		if !ok {
+			return nil, false
 		}
-		files[p] = b
-		sums[p] = sha256.Sum256(b)
+		in.sums[p] = sha256.Sum256(b)
 	}
-	return files, sums, true
+	return in, true
 }
 
 // digestOf is one hash of every file's path and hash.
@@ -242,19 +267,24 @@ func split(ds []diag.Diagnostic, m map[string][]diag.Diagnostic) bool {
 
 // incrementally evaluates what changed since base, and reports false
 // when that is not possible or not worth it.
-func incrementally(opened *revision.Opened, files map[string][]byte, sums map[string][32]byte, base *baseEntry, opts lint.Options, say func(string, ...any)) (*Outcome, bool, error) {
+func incrementally(opened *revision.Opened, in *inputs, base *baseEntry, opts lint.Options, say func(string, ...any)) (*Outcome, bool, error) {
 	if !base.Incremental || base.Graph == nil {
 		say("the base did not validate, or has diagnostics of no file of yours")
 		return nil, false, nil
 	}
 	changed := map[string]*incremental.Edit{}
-	for p, s := range sums {
+	for p, s := range in.sums {
 		if old, ok := base.Files[p]; !ok || old != s {
-			changed[p] = &incremental.Edit{Src: files[p]}
+			b, ok := in.src(p)
+			if !ok {
+				say("%s could not be read whole", p)
+				return nil, false, nil
+			}
+			changed[p] = &incremental.Edit{Src: b}
 		}
 	}
 	for p := range base.Files {
-		if _, ok := sums[p]; !ok {
+		if _, ok := in.sums[p]; !ok {
 			changed[p] = &incremental.Edit{}
 		}
 	}
@@ -263,13 +293,18 @@ func incrementally(opened *revision.Opened, files map[string][]byte, sums map[st
 		say("%d files changed, one of them declares more than agents", len(changed))
 		return nil, false, nil
 	}
-	if len(plan.Scope)*maxScope > len(files) {
-		say("%d files changed, %d to evaluate of %d: a full evaluation is as cheap", len(changed), len(plan.Scope), len(files))
+	if len(plan.Scope)*maxScope > len(in.sums) {
+		say("%d files changed, %d to evaluate of %d: a full evaluation is as cheap", len(changed), len(plan.Scope), len(in.sums))
 		return nil, false, nil
 	}
 	fsys := fstest.MapFS{}
 	for p := range plan.Scope {
-		fsys[p] = &fstest.MapFile{Data: files[p]}
+		b, ok := in.src(p)
+		if !ok {
+			say("%s could not be read whole", p)
+			return nil, false, nil
+		}
+		fsys[p] = &fstest.MapFile{Data: b}
 	}
 	stand := func(id string, scoped *compiler.Program) (*compiler.Agent, *model.Agent, bool) {
 		f, ok := base.Facts[id]
@@ -293,7 +328,7 @@ func incrementally(opened *revision.Opened, files map[string][]byte, sums map[st
 		out.Agents, out.Settings = len(res.Program.Agents), res.Program.Config.Lint
 	}
 	say("%d files changed (%s); evaluated %d of %d files, redid the diagnostics of %d, kept the base's of the others",
-		len(changed), names(changed), len(plan.Scope), len(files), len(plan.Redo))
+		len(changed), names(changed), len(plan.Scope), len(in.sums), len(plan.Redo))
 	return out, true, nil
 }
 

@@ -17,7 +17,6 @@ import (
 	"github.com/charter-dev/charter/internal/config/evalcache"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/testkit/gen"
-	"github.com/charter-dev/charter/lint"
 )
 
 // extra gives the generated repository declarations that one agent's edit
@@ -299,5 +298,14 @@ func TestDamagedEntries(t *testing.T) {
 			t.Errorf("%s entries: %q, want a full evaluation", name, log)
 		}
 	}
-	_ = lint.Global
+	// An entry others may write is not trusted, whatever it holds.
+	run()
+	for _, e := range entries {
+		if err := os.Chmod(e, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if log := run(); !strings.Contains(log, "in full") {
+		t.Errorf("entries others may write: %q, want a full evaluation", log)
+	}
 }

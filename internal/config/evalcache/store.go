@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -103,6 +104,11 @@ var build = sync.OnceValue(func() string {
 // readEntry reads the entry name of dir into v when it was written by this
 // build under key; any problem is a miss (false).
 func readEntry(dir, name, key string, v any) bool {
+	for _, p := range []string{dir, filepath.Join(dir, name)} {
+		if fi, err := os.Lstat(p); err != nil || !private(fi) || fi.Mode().Type()&fs.ModeSymlink != 0 {
+			return false
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil || len(b) < len(magic)+sha256.Size {
 		return false

@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/charter-dev/charter/internal/atomicfile"
@@ -68,13 +69,14 @@ func Dir(root string) (string, bool) {
 const magic = "charter-evalcache-1\n"
 
 // build identifies the running charter: its version, commit, Go and CUE
-// versions, and, for a build from a checkout (whose version says nothing
-// of the code), the executable's own sha256. An entry another build
+// versions, and, for a build whose version says nothing of the code (a
+// checkout with changes, or no version at all), the executable's own
+// sha256. An entry another build
 // wrote is a miss.
 var build = sync.OnceValue(func() string {
 	info := buildinfo.Read()
 	id := fmt.Sprintf("%s %s %s %s", info.Version, info.Commit, info.GoVersion, info.CUEVersion)
-	dirty := info.Version == "(devel)" || info.Commit == "unknown"
+	dirty := info.Version == "(devel)" || strings.HasSuffix(info.Version, "+dirty")
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			if s.Key == "vcs.modified" && s.Value == "true" {

@@ -20,6 +20,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The tests write no cache into the user's cache folder: scripts set
+	// one of their own (Setup), the other tests none.
+	if os.Getenv("CHARTER_CACHE_DIR") == "" {
+		os.Setenv("CHARTER_CACHE_DIR", "off")
+	}
 	testscript.Main(guard{m}, map[string]func(){
 		"charter": func() {
 			// Registries are reached without DNS: a name other than

@@ -87,13 +87,13 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 		}
 	}
 	if o.Dir == "" {
-		out, _, err := full(opened, o.Lint)
+		out, _, err := full(opened, o.Lint, false)
 		return out, err
 	}
 	in, ok := read(opened.FS)
 	if !ok {
 		say("not used: a file could not be read whole")
-		out, _, err := full(opened, o.Lint)
+		out, _, err := full(opened, o.Lint, false)
 		return out, err
 	}
 	digest := digestOf(in.sums)
@@ -128,7 +128,7 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 	} else {
 		say("no base for these options and this build")
 	}
-	out, b, err := full(opened, o.Lint)
+	out, b, err := full(opened, o.Lint, true)
 	if err != nil {
 		return nil, err
 	}
@@ -210,15 +210,16 @@ func digestOf(sums map[string][32]byte) [32]byte {
 	return d
 }
 
-// full evaluates and lints in full, and returns the base it makes.
-func full(opened *revision.Opened, opts lint.Options) (*Outcome, *baseEntry, error) {
+// full evaluates and lints in full, and returns the base it makes when
+// keep is set.
+func full(opened *revision.Opened, opts lint.Options, keep bool) (*Outcome, *baseEntry, error) {
 	rev, err := new(revision.Evaluator).EvaluateFS(opened.FS, opened.Name)
 	if err != nil {
 		return nil, nil, err
 	}
 	out := &Outcome{Diags: rev.Diagnostics}
 	b := &baseEntry{Diags: map[string][]diag.Diagnostic{}, Lint: map[string][]diag.Diagnostic{}}
-	b.Incremental = rev.OK() && split(rev.Diagnostics, b.Diags)
+	b.Incremental = keep && rev.OK() && split(rev.Diagnostics, b.Diags)
 	if rev.OK() {
 		// What is live now is the evaluation (the CUE values, hundreds
 		// of MB at thousands of agents); the rules allocate a small part

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -47,11 +48,21 @@ func TestCachedLintEqualsFresh(t *testing.T) {
 		agents, edits, seeds = 300, 50, 2
 	}
 	for seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) { cachedEqualsFresh(t, agents, edits, seed) })
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { cachedEqualsFresh(t, agents, edits, seed, false) })
 	}
 }
 
-func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64) {
+// TestCachedLintStagedEqualsFresh is TestCachedLintEqualsFresh for lint
+// --staged: every edit staged, the files known by their blob ids.
+func TestCachedLintStagedEqualsFresh(t *testing.T) {
+	agents, edits := 80, 15
+	if !testing.Short() {
+		agents, edits = 200, 40
+	}
+	cachedEqualsFresh(t, agents, edits, 7, true)
+}
+
+func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64, staged bool) {
 	evalcache.SetMaxScope(1) // small repositories: redo whatever is in scope
 	defer evalcache.SetMaxScope(4)
 	root := t.TempDir()
@@ -80,7 +91,12 @@ func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64) {
 	write("extra.cue", extra)
 	// One agent outside the edited files uses the extra declarations.
 	outside := fmt.Sprintf("agents/a%04d.cue", agents-1)
-	src := strings.Replace(read(outside), "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
+	src := read(outside)
+	if strings.Contains(src, "presets: [") {
+		src = strings.Replace(src, "presets: [", "presets: [\"rare\", ", 1)
+	} else {
+		src = strings.Replace(src, "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
+	}
 	write(outside, regexp.MustCompile(`verbosity: "[a-z]+"`).ReplaceAllString(src, `verbosity: "chatty"`))
 
 	r := rand.New(rand.NewPCG(seed, 30))
@@ -144,10 +160,30 @@ func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64) {
 		texts[rel] = []string{read(rel)}
 	}
 
+	revSrc := revision.Source{Dir: root, Staged: staged}
+	stage := func() {}
+	if staged {
+		repo, err := git.PlainInit(root, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wt, err := repo.Worktree()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stage = func() {
+			t.Helper()
+			if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stage()
+	}
 	cached := func() (*evalcache.Outcome, string) {
 		t.Helper()
+		stage()
 		var log bytes.Buffer
-		out, err := evalcache.Lint(revision.Source{Dir: root}, evalcache.Options{Dir: cache, Log: &log})
+		out, err := evalcache.Lint(revSrc, evalcache.Options{Dir: cache, Log: &log})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +191,7 @@ func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64) {
 	}
 	fresh := func() *evalcache.Outcome {
 		t.Helper()
-		out, err := evalcache.Lint(revision.Source{Dir: root}, evalcache.Options{})
+		out, err := evalcache.Lint(revSrc, evalcache.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,15 +284,15 @@ func TestDamagedEntries(t *testing.T) {
 	if err := gen.Write(root, 20); err != nil {
 		t.Fatal(err)
 	}
-	src := revision.Source{Dir: root}
-	want, err := evalcache.Lint(src, evalcache.Options{})
+	revSrc := revision.Source{Dir: root}
+	want, err := evalcache.Lint(revSrc, evalcache.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func() string {
 		t.Helper()
 		var log bytes.Buffer
-		got, err := evalcache.Lint(src, evalcache.Options{Dir: cache, Log: &log})
+		got, err := evalcache.Lint(revSrc, evalcache.Options{Dir: cache, Log: &log})
 		if err != nil {
 			t.Fatal(err)
 		}

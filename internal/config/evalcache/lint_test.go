@@ -345,3 +345,39 @@ func TestDamagedEntries(t *testing.T) {
 		t.Errorf("entries others may write: %q, want a full evaluation", log)
 	}
 }
+
+// TestConcurrentRuns: runs that read and write one cache at the same
+// time (two pre-commit hooks, an editor's terminal) each get a fresh
+// lint's outcome, whatever the others wrote meanwhile.
+func TestConcurrentRuns(t *testing.T) {
+	root, cache := t.TempDir(), t.TempDir()
+	if err := gen.Write(root, 30); err != nil {
+		t.Fatal(err)
+	}
+	src := revision.Source{Dir: root}
+	want, err := evalcache.Lint(src, evalcache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			got, err := evalcache.Lint(src, evalcache.Options{Dir: cache})
+			if err == nil {
+				if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+					err = fmt.Errorf("differs from a fresh lint (-fresh +cached):\n%s", d)
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(cache, ".*tmp*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

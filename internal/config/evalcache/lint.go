@@ -87,13 +87,13 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 		}
 	}
 	if o.Dir == "" {
-		out, _, err := full(opened, o.Lint, false)
+		out, _, err := full(opened.FS, opened.Name, o.Lint, false)
 		return out, err
 	}
 	in, ok := read(opened.FS)
 	if !ok {
 		say("not used: a file could not be read whole")
-		out, _, err := full(opened, o.Lint, false)
+		out, _, err := full(opened.FS, opened.Name, o.Lint, false)
 		return out, err
 	}
 	digest := digestOf(in.sums)
@@ -128,7 +128,7 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 	} else {
 		say("no base for these options and this build")
 	}
-	out, b, err := full(opened, o.Lint, true)
+	out, b, err := full(in.snapshot(), opened.Name, o.Lint, true)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +153,7 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 // them, which needs no read) and its bytes on demand.
 type inputs struct {
 	fsys  fs.FS
+	git   bool // fsys is a Git tree or index: files are known by blob id
 	sums  map[string][32]byte
 	bytes map[string][]byte
 }
@@ -175,6 +176,21 @@ func (in *inputs) src(p string) ([]byte, bool) {
 	return b, true
 }
 
+// snapshot is the files as they were identified: the bytes read for a
+// working tree (a file edited since is evaluated as hashed, so that the
+// base never pairs one text's hash with another's diagnostics), the
+// Git tree or index itself, whose blobs do not change.
+func (in *inputs) snapshot() fs.FS {
+	if !in.git {
+		m := fstest.MapFS{}
+		for p, b := range in.bytes {
+			m[p] = &fstest.MapFile{Data: b}
+		}
+		return m
+	}
+	return in.fsys
+}
+
 // read identifies every file a load reads; false when one cannot be read
 // whole or the walk has something to say (a link).
 func read(fsys fs.FS) (*inputs, bool) {
@@ -186,6 +202,7 @@ func read(fsys fs.FS) (*inputs, bool) {
 	for i, p := range paths {
 		if h, ok := source.BlobHash(entries[i]); ok {
 			in.sums[p] = sha256.Sum256([]byte("git blob " + h.String()))
+			in.git = true
 			continue
 		}
 		b, ok := in.src(p)
@@ -210,10 +227,10 @@ func digestOf(sums map[string][32]byte) [32]byte {
 	return d
 }
 
-// full evaluates and lints in full, and returns the base it makes when
-// keep is set.
-func full(opened *revision.Opened, opts lint.Options, keep bool) (*Outcome, *baseEntry, error) {
-	rev, err := new(revision.Evaluator).EvaluateFS(opened.FS, opened.Name)
+// full evaluates and lints fsys in full, and returns the base it makes
+// when keep is set.
+func full(fsys fs.FS, name string, opts lint.Options, keep bool) (*Outcome, *baseEntry, error) {
+	rev, err := new(revision.Evaluator).EvaluateFS(fsys, name)
 	if err != nil {
 		return nil, nil, err
 	}

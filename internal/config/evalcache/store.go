@@ -19,6 +19,7 @@ package evalcache
 import (
 	"bytes"
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
@@ -71,8 +72,7 @@ const magic = "charter-evalcache-1\n"
 // build identifies the running charter: its version, commit, Go and CUE
 // versions, and, for a build whose version says nothing of the code (a
 // checkout with changes, or no version at all), the executable's own
-// sha256. An entry another build
-// wrote is a miss.
+// identity (executableID). An entry another build wrote is a miss.
 var build = sync.OnceValue(func() string {
 	info := buildinfo.Read()
 	id := fmt.Sprintf("%s %s %s %s", info.Version, info.Commit, info.GoVersion, info.CUEVersion)
@@ -85,20 +85,7 @@ var build = sync.OnceValue(func() string {
 		}
 	}
 	if dirty {
-		exe, err := os.Executable()
-		if err != nil {
-			return "" // no identity: no cache
-		}
-		f, err := os.Open(exe)
-		if err != nil {
-			return ""
-		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			return ""
-		}
-		id += " " + hex.EncodeToString(h.Sum(nil))
+		id += " " + executableID()
 	}
 	return id
 })
@@ -152,4 +139,53 @@ func writeEntry(dir, name, key string, v any) error {
 	sum := sha256.Sum256(buf.Bytes())
 	buf.Write(sum[:])
 	return atomicfile.Write(filepath.Join(dir, name), buf.Bytes(), 0o600)
+}
+
+// executableID identifies the running executable's content: the Go build
+// ID the linker writes into an ELF binary (its last part is a hash of the
+// binary's content), read from one small note instead of hashing some
+// 70 MB on every run; elsewhere, or without the note, the file's sha256.
+// "" (no identity: no cache) when neither can be read.
+func executableID() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if id := elfBuildID(exe); id != "" {
+		return "buildid " + id
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return "sha256 " + hex.EncodeToString(h.Sum(nil))
+}
+
+// elfBuildID reads the Go build ID note (.note.go.buildid: name "Go",
+// type 4) of an ELF file, or "".
+func elfBuildID(name string) string {
+	f, err := elf.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sec := f.Section(".note.go.buildid")
+	if sec == nil || sec.Size > 1<<12 {
+		return ""
+	}
+	b, err := sec.Data()
+	if err != nil || len(b) < 16 {
+		return ""
+	}
+	bo := f.ByteOrder
+	namesz, descsz, typ := bo.Uint32(b[0:]), bo.Uint32(b[4:]), bo.Uint32(b[8:])
+	if namesz != 4 || typ != 4 || string(b[12:15]) != "Go\x00" || uint64(16)+uint64(descsz) > uint64(len(b)) {
+		return ""
+	}
+	return string(b[16 : 16+descsz])
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
 
 	"github.com/spf13/cobra"
 
@@ -110,13 +111,10 @@ func runLint(g *globals, o *lintOptions) error {
 	// a collection while they run would mark all of it to free little.
 	// Only while they run: --new-from-rev evaluates another revision
 	// after, and a GOGC the user set (off included) is theirs.
-	gc := debug.SetGCPercent(400)
-	if gc < 0 || gc > 400 {
-		debug.SetGCPercent(gc)
-	}
+	restoreGC := raiseGCPercent(400)
 	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
 	found, err := lint.Run(prog, rev.Validation.Repo().Files, opts)
-	debug.SetGCPercent(gc)
+	restoreGC()
 	if err != nil {
 		return err // rule ids were checked above: none is unknown
 	}
@@ -201,4 +199,23 @@ func lintRev(g *globals, at string, opts lint.Options) ([]diag.Diagnostic, error
 		return nil, err
 	}
 	return lint.Run(prog, rev.Validation.Repo().Files, opts)
+}
+
+// raiseGCPercent raises the GC percent to p, unless it is that or more
+// already or off, and returns what puts it back. At p or more it touches
+// nothing: that is internal/gcstart's start-up percent (400) until its
+// finalizer sets the default back, which may happen while lint runs, and
+// restoring the 400 found would keep it for the rest of the process.
+func raiseGCPercent(p int) (restore func()) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return func() {}
+	}
+	// GOGC=off reads as -1 stored in a uint64.
+	if gc := int(int64(s[0].Value.Uint64())); gc >= 0 && gc < p {
+		debug.SetGCPercent(p)
+		return func() { debug.SetGCPercent(gc) }
+	}
+	return func() {}
 }

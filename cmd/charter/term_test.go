@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/gcstart"
 	"github.com/charter-dev/charter/internal/repo/starter"
 )
 
@@ -153,5 +154,24 @@ func TestLintGCPercent(t *testing.T) {
 		if after != gc {
 			t.Errorf("GC percent %d before lint, %d after", gc, after)
 		}
+	}
+}
+
+// TestLintGCPercentStart: a lint that starts while internal/gcstart's
+// start-up percent (400) holds leaves the percent to gcstart. gcstart's
+// finalizer sets the default back when the heap has grown or 2 s have
+// passed, which may be while the rules run; lint used to restore the 400
+// it found after them, so --new-from-rev's second evaluation, and the rest
+// of the process, ran at 400.
+func TestLintGCPercentStart(t *testing.T) {
+	prev := debug.SetGCPercent(gcstart.Percent)
+	defer debug.SetGCPercent(prev)
+	restore := raiseGCPercent(400)
+	if p := debug.SetGCPercent(100); p != gcstart.Percent { // gcstart's finalizer, while the rules run
+		t.Fatalf("GC percent %d while lint's rules run, want %d", p, gcstart.Percent)
+	}
+	restore()
+	if p := debug.SetGCPercent(prev); p != 100 {
+		t.Errorf("GC percent %d after lint, want the 100 gcstart set back while the rules ran", p)
 	}
 }

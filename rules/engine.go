@@ -27,7 +27,8 @@ const (
 )
 
 // Engine evaluates one compiled profile. Compile builds it once; every
-// regular expression and CEL program is compiled then. An Engine is safe for
+// regular expression and CEL program is compiled then (CompileDeferred: each
+// CEL program when a call first reaches its rule). An Engine is safe for
 // concurrent use (a Session is not).
 type Engine struct {
 	profile Profile

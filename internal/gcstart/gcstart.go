@@ -52,10 +52,32 @@ func arm(began time.Time) {
 			arm(began)
 			return
 		}
-		// Back to the default, unless a command set its own since (lint's
-		// rules run at 400 too: then they restore it themselves).
+		// Back to the default, unless a command set its own since (Raise
+		// leaves the start-up percent to this).
 		if prev := debug.SetGCPercent(100); prev != Percent {
 			debug.SetGCPercent(prev)
 		}
 	})
+}
+
+// Raise raises the GC percent to p for a stretch of work whose live heap
+// is large and whose garbage is small (lint's rules over an evaluation),
+// and returns what puts it back. It changes nothing when the percent is
+// already p or more, or off (GOGC=off, or the start-up percent, which
+// the finalizer above sets back itself: restoring the 400 found here
+// after the finalizer set 100 would keep 400 for the rest of the process).
+// The percent is read without being set, so no collection starts at a
+// percent that was never meant.
+func Raise(p int) (restore func()) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return func() {}
+	}
+	// GOGC=off reads as -1 stored in a uint64.
+	if gc := int(int64(s[0].Value.Uint64())); gc >= 0 && gc < p {
+		debug.SetGCPercent(p)
+		return func() { debug.SetGCPercent(gc) }
+	}
+	return func() {}
 }

@@ -44,3 +44,35 @@ func percent() int {
 	debug.SetGCPercent(p)
 	return p
 }
+
+// Raise, started while the start-up percent holds, leaves the percent to
+// the finalizer: lint used to restore the 400 it found after its rules,
+// when the finalizer had set 100 back meanwhile, so --new-from-rev's
+// second evaluation and the rest of the process ran at 400.
+func TestRaiseDuringStart(t *testing.T) {
+	prev := debug.SetGCPercent(Percent)
+	defer debug.SetGCPercent(prev)
+	restore := Raise(400)
+	if p := debug.SetGCPercent(100); p != Percent { // the finalizer, while the rules run
+		t.Fatalf("GC percent %d while the work runs, want %d", p, Percent)
+	}
+	restore()
+	if p := debug.SetGCPercent(prev); p != 100 {
+		t.Errorf("GC percent %d after the work, want the 100 the finalizer set back meanwhile", p)
+	}
+	debug.SetGCPercent(50)
+	restore = Raise(400)
+	if p := percent(); p != 400 {
+		t.Errorf("GC percent %d while the work runs from 50, want 400", p)
+	}
+	restore()
+	if p := percent(); p != 50 {
+		t.Errorf("GC percent %d after the work, want the 50 it found", p)
+	}
+	debug.SetGCPercent(-1)
+	restore = Raise(400)
+	if p := percent(); p != -1 {
+		t.Errorf("GC percent %d with GOGC=off, want -1 (off is the user's)", p)
+	}
+	restore()
+}

@@ -6,10 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing/fstest"
+
+	"github.com/charter-dev/charter/internal/gcstart"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/incremental"
@@ -242,13 +243,10 @@ func full(fsys fs.FS, name string, opts lint.Options, keep bool) (*Outcome, *bas
 		// of MB at thousands of agents); the rules allocate a small part
 		// of that, so a collection while they run would mark all of it
 		// to free little. A GOGC the user set (off included) is theirs.
-		gc := debug.SetGCPercent(400)
-		if gc < 0 || gc > 400 {
-			debug.SetGCPercent(gc)
-		}
+		restoreGC := gcstart.Raise(400)
 		files := rev.Validation.Repo().Files
 		found, err := lint.Run(rev.Program, files, opts)
-		debug.SetGCPercent(gc)
+		restoreGC()
 		if err != nil {
 			return nil, nil, err
 		}

@@ -2,7 +2,8 @@
 // calls: one per agent (or per profile), compiled from the agent's
 // flattened profile, gated by its agent.json, with the operator's
 // on-error policy. charter eval, the Claude Code hook and charter serve
-// all judge through a Judge, so that they give one verdict.
+// all judge through a Judge, so that they give one verdict (but for a
+// bundle holding an expression that does not compile: see rules.CompileDeferred).
 package judge
 
 import (

@@ -425,7 +425,7 @@ func compileExpr(env *cel.Env, src string, families int) (cel.Program, *CheckErr
 	}
 	// Every expression runs under the cost limit, and the functions whose
 	// result can outgrow their input many times over (replace, split,
-	// join, lists.range) refuse a result past maxCELResult before they
+	// join, lists.range, flatten) refuse a result past maxCELResult before they
 	// make it: the cost limit counts a result only once it exists. A call
 	// that makes a large string costs by its size (resultSizeCost).
 	// An expression whose cost is bounded within the limit whatever the

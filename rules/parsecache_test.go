@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -111,4 +112,36 @@ func TestParseCacheConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// What the cache holds is bounded in bytes, not only in lines: a short
+// line can parse into much more (a brace expansion makes 256 words of
+// one), and an agent that sends many such lines must not make the server
+// keep them all.
+func TestParseCacheMemoryBounded(t *testing.T) {
+	if _, err := celEnv(); err != nil {
+		t.Fatal(err)
+	}
+	word := strings.Repeat("{a,b}", 8) + strings.Repeat("x", 1000)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range 150 {
+		line := fmt.Sprintf("echo %d %s %s %s", i, word, word, word)
+		p := parseLine(line)
+		if p.err != nil || len(p.cmds) != 1 || len(p.cmds[0].Args) != 769 {
+			t.Fatalf("%.40q: %d commands, %v", line, len(p.cmds), p.err)
+		}
+		p.celList()
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 32<<20 {
+		t.Errorf("150 command lines of 3 KiB left %d MiB on the heap; the cache must hold at most %d MiB", grew>>20, 2*maxParseGenBytes>>20)
+	}
+	parses.mu.Lock()
+	defer parses.mu.Unlock()
+	if parses.curBytes > maxParseGenBytes {
+		t.Errorf("the current generation holds %d bytes, more than %d", parses.curBytes, maxParseGenBytes)
+	}
 }

@@ -6,6 +6,9 @@
 # Rego policy: the same tool denial (marco may not call write_file) and
 # one condition rule (no run_bash with sudo). charter does more per call
 # (its gate parses the command, and every rule of marco's profile runs).
+# A third server is the floor on this machine: a hello-world Go net/http
+# server built with the same toolchain, which decodes the same JSON body
+# and answers a fixed decision (no policy at all).
 #
 # usage: scripts/bench-serve.sh [RATE] [DURATION]     (default 2000 60s)
 # VEGETA=... OPA=... use binaries you have; otherwise the pinned versions
@@ -24,6 +27,31 @@ OPA=${OPA:-$BIN/opa}
 [ -x "$VEGETA" ] || GOBIN=$BIN go install github.com/tsenart/vegeta/v12@v12.13.0
 [ -x "$OPA" ] || GOBIN=$BIN go install github.com/open-policy-agent/opa@v1.22.3
 go build -o "$W/charter" ./cmd/charter
+mkdir -p "$W/hello"
+cat > "$W/hello/main.go" <<'GO'
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+)
+
+func main() {
+	http.HandleFunc("/v1/decide", func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]any
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"decision":"allow","rules":[]}`)
+	})
+	http.HandleFunc("/health", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	http.ListenAndServe("127.0.0.1:18183", nil)
+}
+GO
+(cd "$W/hello" && go mod init hello >/dev/null 2>&1 && go build -o "$W/hello-server" .)
 
 cp -r examples/dev-team "$W/repo"
 (cd "$W/repo" && "$W/charter" build --out dist >/dev/null 2>&1)
@@ -59,22 +87,24 @@ import base64, json, sys
 w, n = sys.argv[1], int(sys.argv[2])
 calls = [("run_bash", {"command": "python -m pytest -q"}), ("write_file", {"path": "a.py", "content": "x"}),
          ("run_bash", {"command": "sudo python x.py"})]
-with open(w + "/charter.jsonl", "w") as c, open(w + "/opa.jsonl", "w") as o:
+with open(w + "/charter.jsonl", "w") as c, open(w + "/opa.jsonl", "w") as o, open(w + "/hello.jsonl", "w") as h:
     for s in range(n):
         for tool, inp in calls:
             body = {"agent": "marco", "session": "s%d" % s, "phase": "pre", "tool": tool, "input": inp}
             for f, url, b in ((c, "http://127.0.0.1:18181/v1/decide", body),
+                              (h, "http://127.0.0.1:18183/v1/decide", body),
                               (o, "http://127.0.0.1:18182/v1/data/charter/tools/decision", {"input": body})):
                 f.write(json.dumps({"method": "POST", "url": url, "header": {"Content-Type": ["application/json"]},
                                     "body": base64.b64encode(json.dumps(b).encode()).decode()}) + "\n")
 PY
 
 # Nothing else may hold the ports.
-for port in 18181 18182; do ! curl -s -o /dev/null "http://127.0.0.1:$port/" || { echo "port $port is taken" >&2; exit 1; }; done
+for port in 18181 18182 18183; do ! curl -s -o /dev/null "http://127.0.0.1:$port/" || { echo "port $port is taken" >&2; exit 1; }; done
 "$W/charter" serve --bundle "$W/repo/dist" --addr 127.0.0.1:18181 --poll 0 2>"$W/charter.log" &
 CHARTER_PID=$!
 "$OPA" run --server --addr 127.0.0.1:18182 --log-level error "$W/policy.rego" 2>"$W/opa.log" &
-for port in 18181 18182; do
+"$W/hello-server" 2>"$W/hello.log" &
+for port in 18181 18182 18183; do
   for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.1; done
 done
 # The answers are right before they are fast.
@@ -88,7 +118,7 @@ r = json.load(sys.stdin); l = r["latencies"]
 print("%-8s rate %.0f/s  p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.1f ms  success %.2f %%" % (sys.argv[1], r["rate"], l["50th"]/1e6, l["90th"]/1e6, l["99th"]/1e6, l["max"]/1e6, 100*r["success"]))' "$1"
 }
 echo "rate $RATE/s for $DUR over $SESSIONS sessions; load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
-for name in charter opa; do
+for name in charter opa hello; do
   "$VEGETA" attack -format=json -targets="$W/$name.jsonl" -rate="$RATE" -duration="$DUR" -timeout=5s > "$W/$name.bin"
   report "$name"
 done

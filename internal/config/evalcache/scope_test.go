@@ -1,0 +1,86 @@
+package evalcache_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/charter-dev/charter/internal/config/evalcache"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/testkit/gen"
+)
+
+// TestEditsBeyondTheStrings: edits whose reach the strings of the files
+// do not tell (a package clause, a reference to another agent, an agent
+// declared in part by a file that declares more) give through the cache
+// what a fresh lint gives.
+func TestEditsBeyondTheStrings(t *testing.T) {
+	rewrite := func(t *testing.T, root, rel, old, new string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		b, err := os.ReadFile(p)
+		re := regexp.MustCompile(old)
+		if err != nil || !re.Match(b) {
+			t.Fatalf("%s: no %q (%v)", rel, old, err)
+		}
+		if err := os.WriteFile(p, re.ReplaceAll(b, []byte(new)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		base, now func(t *testing.T, root string)
+	}{
+		{"the first file's package clause", nil, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0000.cue", `package charter`, `package other`)
+		}},
+		{"a reference to an agent added", nil, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `role: +"[^"]*"`, `role: agents.a0012.role`)
+		}},
+		{"the agent a reference reads edited", func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: agents.a0012.authority.budget_limit`)
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 1`)
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 100000`)
+		}},
+		{"an agent declared in part by another file", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nagents: a0019: status: \"active\"\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0001.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evalcache.SetMaxScope(1)
+			defer evalcache.SetMaxScope(4)
+			root, cache := t.TempDir(), t.TempDir()
+			if err := gen.Write(root, 20); err != nil {
+				t.Fatal(err)
+			}
+			if tc.base != nil {
+				tc.base(t, root)
+			}
+			src := revision.Source{Dir: root}
+			if out, err := evalcache.Lint(src, evalcache.Options{Dir: cache}); err != nil || !out.OK {
+				t.Fatalf("the base: %v", err)
+			}
+			tc.now(t, root)
+			var log bytes.Buffer
+			got, err := evalcache.Lint(src, evalcache.Options{Dir: cache, Log: &log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := evalcache.Lint(src, evalcache.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("lint through the cache differs from a fresh lint (-fresh +cached):\n%s\ncache: %s", d, log.String())
+			}
+		})
+	}
+}

@@ -53,6 +53,22 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 		}, func(t *testing.T, root string) {
 			rewrite(t, root, "agents/a0001.cue", `budget_limit: \d+`, `budget_limit: 7`)
 		}},
+		{"a new agent of a role's name", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nroles: boss: {}\n")
+			rewrite(t, root, "agents/a0005.cue", `reports_to: "[^"]*"`, `reports_to: "boss"`)
+			rewrite(t, root, "agents/a0005.cue", `budget_limit: \d+`, `budget_limit: 500`)
+		}, func(t *testing.T, root string) {
+			b, err := os.ReadFile(filepath.Join(root, "agents/a0001.cue"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = regexp.MustCompile(`agents: a0001`).ReplaceAll(b, []byte("agents: boss"))
+			b = regexp.MustCompile(`budget_limit: \d+`).ReplaceAll(b, []byte("budget_limit: 1"))
+			b = regexp.MustCompile(`reports_to: "[^"]*"`).ReplaceAll(b, []byte(`reports_to: "a0000"`))
+			if err := os.WriteFile(filepath.Join(root, "agents/boss.cue"), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evalcache.SetMaxScope(1)

@@ -51,8 +51,8 @@ type Graph struct {
 	Files      map[string]bool
 	Declared   map[string][]string // agents-only file -> the agents it declares
 	DeclaredIn map[string][]string // agent -> the agents-only files that declare it
-	Names      map[string][]string // file -> the agents its strings name
-	NamedBy    map[string][]string // agent -> the agents-only files whose strings name it
+	Names      map[string][]string // file -> the agents (and roles) its strings name
+	NamedBy    map[string][]string // agent or role -> the agents-only files whose strings name it
 	Reports    map[string]string   // agent -> the agent it reports to
 	Delegates  map[string][]string // agent -> can_delegate_to
 	Delegators map[string][]string // agent -> the agents that can delegate to it
@@ -88,8 +88,17 @@ func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 			}
 		}
 	}
+	// The names an authority field may give, which an agent added later
+	// may take: a reports_to that named a role names the agent then.
+	who := map[string]bool{}
+	for id := range prog.Config.Agents {
+		who[id] = true
+	}
+	for name := range prog.Config.Roles {
+		who[name] = true
+	}
 	for _, f := range files {
-		ns := NamedAgents(f.Syntax, prog.Config.Agents)
+		ns := NamedAgents(f.Syntax, who)
 		if !g.Files[f.Path] {
 			// A file always evaluated may declare part of an agent
 			// (agents: x: status: "active"): its scope holds the files

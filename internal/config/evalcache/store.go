@@ -124,8 +124,19 @@ func writeEntry(dir, name, key string, v any) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	// Chmod follows a link: a folder planted as one (in a shared
+	// CHARTER_CACHE_DIR) would get the entries, and the mode, of
+	// wherever it points.
+	if fi, err := os.Lstat(dir); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s is not a folder (a link?): remove it", dir)
+	}
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return err
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || !private(fi) {
+		return fmt.Errorf("%s is not a folder of yours only: remove it", dir)
 	}
 	var buf bytes.Buffer
 	buf.WriteString(magic)

@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -161,6 +162,14 @@ func executableID() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
+	}
+	// os.Executable names a path, which a new build may have replaced
+	// since this one started (go install while a lint runs); on Linux,
+	// /proc/self/exe is the running image whatever the path holds now.
+	if runtime.GOOS == "linux" {
+		if _, err := os.Stat("/proc/self/exe"); err == nil {
+			exe = "/proc/self/exe"
+		}
 	}
 	if id := elfBuildID(exe); id != "" {
 		return "buildid " + id

@@ -2,9 +2,11 @@ package evalcache_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,6 +71,11 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"a role's member renamed", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nroles: crew: members: [\"a0005\"]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0005.cue", `agents: a0005`, `agents: zed`)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evalcache.SetMaxScope(1)
@@ -82,7 +89,7 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 			}
 			src := revision.Source{Dir: root}
 			if out, err := evalcache.Lint(src, evalcache.Options{Dir: cache}); err != nil || !out.OK {
-				t.Fatalf("the base: %v", err)
+				t.Fatalf("the base: %v %v", err, out.Diags)
 			}
 			tc.now(t, root)
 			var log bytes.Buffer
@@ -98,5 +105,53 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 				t.Fatalf("lint through the cache differs from a fresh lint (-fresh +cached):\n%s\ncache: %s", d, log.String())
 			}
 		})
+	}
+}
+
+// TestRoleMembers: an agent that delegates to a role is judged by the
+// role's members (delegation-widens); an edit of a member, or of the
+// delegator, gives through the cache what a fresh lint gives.
+func TestRoleMembers(t *testing.T) {
+	evalcache.SetMaxScope(1)
+	defer evalcache.SetMaxScope(4)
+	root, cache := t.TempDir(), t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, rel), []byte("package charter\n\n"+src+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("types.cue", `agentTypes: helper: {name: "Helper", description: "Helps.", system_prompt: "You are {agent.name}."}
+roles: crew: members: ["bo"]`)
+	ana := `agents: ana: {name: "%s", type: "helper", behaviors: [{type: "DelegationBehavior"}], authority: can_delegate_to: ["crew"]}`
+	bo := `agents: bo: {name: "Bo", type: "helper", behaviors: [{type: "%s"}]}`
+	write("ana.cue", fmt.Sprintf(ana, "Ana"))
+	write("bo.cue", fmt.Sprintf(bo, "FileToolsBehavior"))
+	for _, n := range []string{"cy", "di", "ed", "fa"} {
+		write(n+".cue", fmt.Sprintf(`agents: %s: {name: "X", type: "helper"}`, n))
+	}
+	src := revision.Source{Dir: root}
+	for i, edit := range []func(){
+		func() {},
+		func() { write("bo.cue", fmt.Sprintf(bo, "CommandToolsBehavior")) }, // bo widens ana's delegation
+		func() { write("ana.cue", fmt.Sprintf(ana, "Anna")) },
+		func() { write("bo.cue", fmt.Sprintf(bo, "FileToolsBehavior")) },
+	} {
+		edit()
+		var log bytes.Buffer
+		got, err := evalcache.Lint(src, evalcache.Options{Dir: cache, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := evalcache.Lint(src, evalcache.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("edit %d: lint through the cache differs from a fresh lint (-fresh +cached):\n%s\ncache: %s", i, d, log.String())
+		}
+		if i > 0 && !strings.Contains(log.String(), "redid") {
+			t.Errorf("edit %d: %s, want an incremental evaluation", i, log.String())
+		}
 	}
 }

@@ -56,6 +56,11 @@ type Graph struct {
 	Reports    map[string]string   // agent -> the agent it reports to
 	Delegates  map[string][]string // agent -> can_delegate_to
 	Delegators map[string][]string // agent -> the agents that can delegate to it
+	// Members are the members of each role (roles.NAME.members), and
+	// RolesOf the roles each agent is a member of: an authority field
+	// that names a role names its members (delegation-widens).
+	Members map[string][]string
+	RolesOf map[string][]string
 	// Package is the package every file declares (the loader gave each
 	// one the clause): an edited file that declares another changes the
 	// diagnostics of every file, since the first file read names it.
@@ -71,7 +76,7 @@ type Graph struct {
 func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 	g := &Graph{Files: map[string]bool{}, Declared: map[string][]string{}, DeclaredIn: map[string][]string{}, Names: map[string][]string{},
 		NamedBy: map[string][]string{}, Reports: map[string]string{}, Delegates: map[string][]string{},
-		Delegators: map[string][]string{}}
+		Delegators: map[string][]string{}, Members: map[string][]string{}, RolesOf: map[string][]string{}}
 	for _, f := range files {
 		if g.Package == "" {
 			g.Package = f.Syntax.PackageName()
@@ -94,8 +99,12 @@ func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 	for id := range prog.Config.Agents {
 		who[id] = true
 	}
-	for name := range prog.Config.Roles {
+	for name, r := range prog.Config.Roles {
 		who[name] = true
+		g.Members[name] = r.Members
+		for _, m := range r.Members {
+			g.RolesOf[m] = append(g.RolesOf[m], name)
+		}
 	}
 	for _, f := range files {
 		ns := NamedAgents(f.Syntax, who)
@@ -452,11 +461,18 @@ func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Pla
 		for _, f := range g.DeclaredIn[id] {
 			set[f] = true
 		}
+		for _, m := range g.Members[id] { // a role: its members
+			for _, f := range g.DeclaredIn[m] {
+				set[f] = true
+			}
+		}
 	}
 	for id := range ids {
 		addAgent(redo, id)
-		for _, f := range g.NamedBy[id] {
-			redo[f] = true
+		for _, name := range append([]string{id}, g.RolesOf[id]...) {
+			for _, f := range g.NamedBy[name] {
+				redo[f] = true
+			}
 		}
 	}
 	for id := range g.onCycles(ids, out) {

@@ -92,18 +92,7 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 				t.Fatalf("the base: %v %v", err, out.Diags)
 			}
 			tc.now(t, root)
-			var log bytes.Buffer
-			got, err := evalcache.Lint(src, evalcache.Options{Dir: cache, Log: &log})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := evalcache.Lint(src, evalcache.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-				t.Fatalf("lint through the cache differs from a fresh lint (-fresh +cached):\n%s\ncache: %s", d, log.String())
-			}
+			sameAsFresh(t, src, cache, "the edit")
 		})
 	}
 }
@@ -138,20 +127,27 @@ roles: crew: members: ["bo"]`)
 		func() { write("bo.cue", fmt.Sprintf(bo, "FileToolsBehavior")) },
 	} {
 		edit()
-		var log bytes.Buffer
-		got, err := evalcache.Lint(src, evalcache.Options{Dir: cache, Log: &log})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := evalcache.Lint(src, evalcache.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-			t.Fatalf("edit %d: lint through the cache differs from a fresh lint (-fresh +cached):\n%s\ncache: %s", i, d, log.String())
-		}
-		if i > 0 && !strings.Contains(log.String(), "redid") {
-			t.Errorf("edit %d: %s, want an incremental evaluation", i, log.String())
+		if log := sameAsFresh(t, src, cache, fmt.Sprintf("edit %d", i)); i > 0 && !strings.Contains(log, "redid") {
+			t.Errorf("edit %d: %s, want an incremental evaluation", i, log)
 		}
 	}
+}
+
+// sameAsFresh lints src through cache and afresh, fails the test when the
+// outcomes differ, and returns what the cache said it reused.
+func sameAsFresh(t *testing.T, src revision.Source, cache, step string) string {
+	t.Helper()
+	var log bytes.Buffer
+	got, err := evalcache.Lint(src, evalcache.Options{Dir: cache, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := evalcache.Lint(src, evalcache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("%s: lint through the cache differs from a fresh lint (-fresh +cached):\n%s\ncache: %s", step, d, log.String())
+	}
+	return log.String()
 }

@@ -381,3 +381,37 @@ func TestConcurrentRuns(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestPlantedFolder: a cache folder that is a link (planted in a shared
+// CHARTER_CACHE_DIR) is neither read nor written through: what it points
+// at stays as it was.
+func TestPlantedFolder(t *testing.T) {
+	root, top, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := gen.Write(root, 5); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(evalcache.EnvDir, top)
+	dir, ok := evalcache.Dir(root)
+	if !ok {
+		t.Fatal("no cache folder")
+	}
+	if err := os.Chmod(elsewhere, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, dir); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if _, err := evalcache.Lint(revision.Source{Dir: root}, evalcache.Options{Dir: dir, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(elsewhere); len(left) > 0 {
+		t.Errorf("written through a link: %v", left)
+	}
+	if fi, err := os.Stat(elsewhere); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("the folder a link points at changed mode: %v %v", fi.Mode(), err)
+	}
+	if !strings.Contains(log.String(), "not written") {
+		t.Errorf("log %q, want a note that nothing was written", log.String())
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -124,8 +125,19 @@ func writeEntry(dir, name, key string, v any) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	// Chmod follows a link: a folder planted as one (in a shared
+	// CHARTER_CACHE_DIR) would get the entries, and the mode, of
+	// wherever it points.
+	if fi, err := os.Lstat(dir); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s is not a folder (a link?): remove it", dir)
+	}
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return err
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || !private(fi) {
+		return fmt.Errorf("%s is not a folder of yours only: remove it", dir)
 	}
 	var buf bytes.Buffer
 	buf.WriteString(magic)
@@ -150,6 +162,14 @@ func executableID() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
+	}
+	// os.Executable names a path, which a new build may have replaced
+	// since this one started (go install while a lint runs); on Linux,
+	// /proc/self/exe is the running image whatever the path holds now.
+	if runtime.GOOS == "linux" {
+		if _, err := os.Stat("/proc/self/exe"); err == nil {
+			exe = "/proc/self/exe"
+		}
 	}
 	if id := elfBuildID(exe); id != "" {
 		return "buildid " + id

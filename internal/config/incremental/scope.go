@@ -51,19 +51,39 @@ type Graph struct {
 	Files      map[string]bool
 	Declared   map[string][]string // agents-only file -> the agents it declares
 	DeclaredIn map[string][]string // agent -> the agents-only files that declare it
-	Names      map[string][]string // file -> the agents its strings name
-	NamedBy    map[string][]string // agent -> the agents-only files whose strings name it
+	Names      map[string][]string // file -> the agents (and roles) its strings name
+	NamedBy    map[string][]string // agent or role -> the agents-only files whose strings name it
 	Reports    map[string]string   // agent -> the agent it reports to
 	Delegates  map[string][]string // agent -> can_delegate_to
 	Delegators map[string][]string // agent -> the agents that can delegate to it
+	// Members are the members of each role (roles.NAME.members), and
+	// RolesOf the roles each agent is a member of: an authority field
+	// that names a role names its members (delegation-widens).
+	Members map[string][]string
+	RolesOf map[string][]string
+	// Package is the package every file declares (the loader gave each
+	// one the clause): an edited file that declares another changes the
+	// diagnostics of every file, since the first file read names it.
+	Package string
+	// Opaque is set when a file reads the agents by reference (agents.x.y,
+	// a comprehension over agents) or declares agents under labels that
+	// are not plain names: who depends on whom is not in the strings, so
+	// no edit is answered incrementally.
+	Opaque bool
 }
 
 // NewGraph indexes a validated evaluation: its user files and program.
 func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 	g := &Graph{Files: map[string]bool{}, Declared: map[string][]string{}, DeclaredIn: map[string][]string{}, Names: map[string][]string{},
 		NamedBy: map[string][]string{}, Reports: map[string]string{}, Delegates: map[string][]string{},
-		Delegators: map[string][]string{}}
+		Delegators: map[string][]string{}, Members: map[string][]string{}, RolesOf: map[string][]string{}}
 	for _, f := range files {
+		if g.Package == "" {
+			g.Package = f.Syntax.PackageName()
+		}
+		if refersToAgents(f.Syntax) {
+			g.Opaque = true
+		}
 		ids, ok := load.AgentsOnly(f.Syntax)
 		g.Files[f.Path] = ok
 		if ok {
@@ -73,8 +93,31 @@ func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 			}
 		}
 	}
+	// The names an authority field may give, which an agent added later
+	// may take: a reports_to that named a role names the agent then.
+	who := map[string]bool{}
+	for id := range prog.Config.Agents {
+		who[id] = true
+	}
+	for name, r := range prog.Config.Roles {
+		who[name] = true
+		g.Members[name] = r.Members
+		for _, m := range r.Members {
+			g.RolesOf[m] = append(g.RolesOf[m], name)
+		}
+	}
 	for _, f := range files {
-		ns := NamedAgents(f.Syntax, prog.Config.Agents)
+		ns := NamedAgents(f.Syntax, who)
+		if !g.Files[f.Path] {
+			// A file always evaluated may declare part of an agent
+			// (agents: x: status: "active"): its scope holds the files
+			// that declare the rest.
+			labels, ok := labelledAgents(f.Syntax, prog.Config.Agents)
+			if !ok {
+				g.Opaque = true
+			}
+			ns = slices.Compact(slices.Sorted(slices.Values(append(ns, labels...))))
+		}
 		g.Names[f.Path] = ns
 		if g.Files[f.Path] {
 			for _, id := range ns {
@@ -108,6 +151,79 @@ func NamedAgents[V any](f *ast.File, known map[string]V) []string {
 		return true
 	}, nil)
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// refersToAgents reports whether f refers to the field agents other than
+// by declaring it: an identifier agents anywhere but in a label, or an
+// alias of a label agents (A=agents: ...).
+func refersToAgents(f *ast.File) bool {
+	found := false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.Package, *ast.ImportDecl:
+			return false
+		case *ast.Field:
+			if a, ok := n.Label.(*ast.Alias); ok {
+				if id, ok := a.Expr.(*ast.Ident); ok && id.Name == "agents" {
+					found = true
+					return false
+				}
+			}
+			ast.Walk(n.Value, visit, nil)
+			return false
+		case *ast.Ident:
+			if n.Name == "agents" {
+				found = true
+			}
+		}
+		return true
+	}
+	ast.Walk(f, visit, nil)
+	return found
+}
+
+// labelledAgents returns the agents of known that some field of f is
+// labelled with (what a file declares of them), sorted, and false when
+// a label is not a plain name (an interpolation, an expression), which
+// could be any agent's.
+func labelledAgents[V any](f *ast.File, known map[string]V) ([]string, bool) {
+	seen := map[string]bool{}
+	ok := true
+	ast.Walk(f, func(n ast.Node) bool {
+		fd, isField := n.(*ast.Field)
+		if !isField {
+			return true
+		}
+		l := fd.Label
+		if a, isAlias := l.(*ast.Alias); isAlias {
+			if e, isLabel := a.Expr.(ast.Label); isLabel {
+				l = e
+			}
+		}
+		switch l := l.(type) {
+		case *ast.Ident:
+			if _, k := known[l.Name]; k {
+				seen[l.Name] = true
+			}
+		case *ast.BasicLit:
+			if v, err := strconv.Unquote(l.Value); err == nil {
+				if _, k := known[v]; k {
+					seen[v] = true
+				}
+			} else {
+				ok = false
+			}
+		case *ast.ListLit: // a pattern: [string]: ..., every agent's alike
+		default:
+			ok = false
+		}
+		return true
+	}, nil)
+	return slices.Sorted(maps.Keys(seen)), ok
 }
 
 // edges are an agent's authority edges: the agent it reports to and
@@ -281,6 +397,9 @@ type Edit struct {
 // diagnostics differ from the base's for another reason (an editor's
 // earlier edit): they are redone too.
 func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Plan, bool) {
+	if g.Opaque {
+		return nil, false
+	}
 	ids := map[string]bool{}  // the agents the edited files declare, before or after
 	out := map[string]edges{} // their authority edges, before and after
 	parsed := map[string]*ast.File{}
@@ -301,7 +420,10 @@ func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Pla
 		}
 		parsed[rel] = f
 		now, ok := load.AgentsOnly(f)
-		if !ok {
+		if !ok || refersToAgents(f) {
+			return nil, false
+		}
+		if name := f.PackageName(); name != "" && name != g.Package {
 			return nil, false
 		}
 		for id, e := range authorityEdges(f, NamedAgents(f, g.DeclaredIn)) {
@@ -339,11 +461,18 @@ func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Pla
 		for _, f := range g.DeclaredIn[id] {
 			set[f] = true
 		}
+		for _, m := range g.Members[id] { // a role: its members
+			for _, f := range g.DeclaredIn[m] {
+				set[f] = true
+			}
+		}
 	}
 	for id := range ids {
 		addAgent(redo, id)
-		for _, f := range g.NamedBy[id] {
-			redo[f] = true
+		for _, name := range append([]string{id}, g.RolesOf[id]...) {
+			for _, f := range g.NamedBy[name] {
+				redo[f] = true
+			}
 		}
 	}
 	for id := range g.onCycles(ids, out) {

@@ -3,6 +3,7 @@ package incremental_test
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -59,6 +60,8 @@ func TestPlan(t *testing.T) {
 		{"a removed file, not allowed", map[string]*incremental.Edit{"carl.cue": {}}, false, want{}},
 		{"a removed file: its agent is elsewhere no more", map[string]*incremental.Edit{"carl.cue": {}}, true,
 			want{true, []string{"carl.cue", "dora.cue", "types.cue"}, []string{"dora.cue", "types.cue"}, []string{"ann", "bob", "ernst", "frieda"}}},
+		{"another package clause", map[string]*incremental.Edit{"bob.cue": edit(strings.Replace(repo["bob.cue"], "package charter", "package other", 1))}, false, want{}},
+		{"a reference to another agent", map[string]*incremental.Edit{"bob.cue": edit(strings.Replace(repo["bob.cue"], `"Bob"`, "agents.carl.name", 1))}, false, want{}},
 		{"a new file, not allowed", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\"}\n")}, false, want{}},
 		{"a new file", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: \"bob\"}\n")}, true,
 			want{true, []string{"gus.cue", "types.cue"}, []string{"bob.cue", "gus.cue", "types.cue"}, []string{"ann", "carl", "dora", "ernst", "frieda"}}},

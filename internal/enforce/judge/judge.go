@@ -26,8 +26,10 @@ type Loader interface {
 	// AgentIDs returns the ids of every agent, to tell them from a
 	// runtime's own subagents.
 	AgentIDs() []string
-	// Delegates returns the agents id may start (agent.json's
-	// delegates_to), read without compiling its engine.
+	// Delegates returns the agents id may start (its delegates_to, from
+	// the bundle's delegation graph or its agent.json), read without
+	// compiling its engine. The engine of an agent whose agent.json says
+	// otherwise is refused.
 	Delegates(id string) ([]string, error)
 }
 

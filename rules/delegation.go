@@ -148,8 +148,9 @@ type Team struct {
 	// Delegates and Roster).
 	Engine func(id string) (*Engine, error)
 	// Delegates, when set, returns an agent's delegates_to without
-	// compiling its engine (ReadDelegates on its agent.json): For walks
-	// the chain from Main with it. When nil, the engines' gates are read.
+	// compiling its engine (from the bundle's delegation.json, or
+	// ReadDelegates on its agent.json): For walks the chain from Main
+	// with it. When nil, the engines' gates are read.
 	Delegates func(id string) ([]string, error)
 }
 

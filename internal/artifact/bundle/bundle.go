@@ -8,6 +8,7 @@
 //	agents/<id>/card.json      the A2A v1.0 Agent Card, RFC 8785 canonical JSON
 //	profiles/<name>.json       each flattened rule profile
 //	categories.json            every category, setting and option
+//	delegation.json            every agent's delegates_to, for the delegation check
 //	flows.json                 every flow resolved, when the repository declares one
 //	team.json                  pairwise compatibility and the skill index
 //
@@ -136,6 +137,11 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		return nil, err
 	}
 	put("categories.json", cats)
+	dg, err := Pretty(delegation(prog))
+	if err != nil {
+		return nil, err
+	}
+	put(DelegationFile, dg)
 	if len(prog.Config.Flows) > 0 {
 		fl, err := Pretty(flows(prog.Config))
 		if err != nil {

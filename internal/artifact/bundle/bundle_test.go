@@ -48,7 +48,7 @@ func TestLayout(t *testing.T) {
 	want := []string{
 		"agents/ann/agent.json", "agents/ann/card.json", "agents/ann/prompt.md",
 		"agents/bob/agent.json", "agents/bob/card.json", "agents/bob/prompt.md",
-		"categories.json", "manifest.json",
+		"categories.json", "delegation.json", "manifest.json",
 		"profiles/assistant.json", "profiles/coding.json", "profiles/creative.json",
 		"profiles/data.json", "profiles/dev.json", "profiles/research.json",
 		"team.json",

@@ -44,7 +44,7 @@ var maxEntries = 100_000
 // layout matches the path of every file a bundle holds (docs/bundle.md):
 // an agent id and a profile name are slugs.
 var layout = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:manifest|categories|flows|team)\.json$|^manifest\.jws$|^profiles/[a-z0-9][a-z0-9_-]*\.json$|^agents/[a-z0-9][a-z0-9_-]*/(?:agent\.json|prompt\.md|card\.json)$`)
+	return regexp.MustCompile(`^(?:manifest|categories|delegation|flows|team)\.json$|^manifest\.jws$|^profiles/[a-z0-9][a-z0-9_-]*\.json$|^agents/[a-z0-9][a-z0-9_-]*/(?:agent\.json|prompt\.md|card\.json)$`)
 })
 
 // InLayout reports whether name is the path of a file a bundle holds.
@@ -92,7 +92,7 @@ func ReadArchive(r io.Reader) (Tree, error) {
 			return nil, fmt.Errorf("archive entry %s is not a regular file or folder (type %q)", name, h.Typeflag)
 		}
 		if !InLayout(name) {
-			return nil, fmt.Errorf("archive entry %q is not a file of a bundle (manifest.json, manifest.jws, categories.json, flows.json, team.json, profiles/NAME.json, agents/ID/agent.json, prompt.md or card.json)", name)
+			return nil, fmt.Errorf("archive entry %q is not a file of a bundle (manifest.json, manifest.jws, categories.json, delegation.json, flows.json, team.json, profiles/NAME.json, agents/ID/agent.json, prompt.md or card.json)", name)
 		}
 		for k := range h.PAXRecords {
 			if strings.HasPrefix(k, "GNU.sparse.") {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/charter-dev/charter/internal/config/validate"
 	"github.com/charter-dev/charter/rules"
@@ -43,6 +44,11 @@ type Runtime struct {
 	// tree, when set, holds the bundle's files, read and verified whole
 	// (TreeRuntime); dir then only names it.
 	tree Tree
+
+	// delegation is delegation.json decoded, read once (Delegation).
+	delegationOnce sync.Once
+	delegation     map[string][]string
+	delegationErr  error
 }
 
 // TreeRuntime is a Runtime over a bundle held in memory, which must
@@ -74,6 +80,10 @@ func OpenRuntime(dir string) (*Runtime, error) {
 	}
 	return r, nil
 }
+
+// Dir names where the bundle is: its folder, or where a bundle held in
+// memory came from.
+func (r *Runtime) Dir() string { return r.dir }
 
 // Provenance returns what the manifest records of where the bundle came
 // from: the source commit, tree, time and config root (nil for a bundle

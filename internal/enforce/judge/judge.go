@@ -8,6 +8,8 @@ package judge
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/charter-dev/charter/rules"
@@ -25,8 +27,10 @@ type Loader interface {
 	// AgentIDs returns the ids of every agent, to tell them from a
 	// runtime's own subagents.
 	AgentIDs() []string
-	// Delegates returns the agents id may start (agent.json's
-	// delegates_to), read without compiling its engine.
+	// Delegates returns the agents id may start (its delegates_to, from
+	// the bundle's delegation graph or its agent.json), read without
+	// compiling its engine. The engine of an agent whose agent.json says
+	// otherwise is refused.
 	Delegates(id string) ([]string, error)
 }
 
@@ -106,6 +110,16 @@ func (j *Judge) compile(k key, runtime string) (*rules.Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("agent %s: %v", k.agent, err)
 		}
+		// The walk from the session's agent reads the delegation graph,
+		// the gate this agent.json: they must say the same, or which one
+		// decides would depend on the call.
+		ds, err := j.loader.Delegates(k.agent)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %v", k.agent, err)
+		}
+		if !slices.Equal(ds, gate.Delegates) {
+			return nil, fmt.Errorf("agent %s: its agent.json says it may start %s, the bundle's delegation graph (delegation.json) says %s: the bundle was changed after it was built; build it again", k.agent, list(gate.Delegates), list(ds))
+		}
 		gate.Roster = j.roster
 		e.SetGate(gate)
 	}
@@ -139,7 +153,26 @@ func (j *Judge) Source(agent, profile, runtime string) func(agentType string) (*
 			return e, "", err
 		}
 	}
-	team := &rules.Team{Main: agent, Roster: j.roster, Delegates: j.loader.Delegates,
-		Engine: func(id string) (*rules.Engine, error) { return j.Engine(id, profile, runtime) }}
+	engine := func(id string) (*rules.Engine, error) { return j.Engine(id, profile, runtime) }
+	delegates := func(id string) ([]string, error) {
+		if id == agent {
+			// The walk starts at the session's agent: its engine reads
+			// its agent.json, which must agree with the graph (compile),
+			// so that a graph widened at its first step is refused.
+			if _, err := engine(id); err != nil {
+				return nil, err
+			}
+		}
+		return j.loader.Delegates(id)
+	}
+	team := &rules.Team{Main: agent, Roster: j.roster, Delegates: delegates, Engine: engine}
 	return team.For
+}
+
+// list names agents for a message: "no other agent" for none.
+func list(ids []string) string {
+	if len(ids) == 0 {
+		return "no other agent"
+	}
+	return strings.Join(ids, ", ")
 }

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -28,8 +29,21 @@ func (b Bundle) HasAgent(id string) bool { return b.R.HasAgent(id) }
 // AgentIDs implements Loader.
 func (b Bundle) AgentIDs() []string { return b.R.AgentIDs() }
 
-// Delegates implements Loader.
+// Delegates implements Loader: from the bundle's delegation.json, read
+// and checked against the manifest once, or, in a bundle an older charter
+// built without it, from the agent's agent.json.
 func (b Bundle) Delegates(id string) ([]string, error) {
+	graph, ok, err := b.R.Delegation()
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		ds, listed := graph[id]
+		if !listed {
+			return nil, &bundle.NotInBundleError{Kind: "agent", Name: id, Dir: b.R.Dir(), Err: errors.New(bundle.DelegationFile + " lists no agent " + id)}
+		}
+		return ds, nil
+	}
 	doc, err := b.R.AgentJSON(id)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"maps"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -68,6 +69,28 @@ func (sn *snapshot) compose() {
 			sn.diags[rel] = diag.Sort(append(slices.Clip(sn.diags[rel]), ds...))
 		}
 	}
+}
+
+// composeOnly sets diags from vdiags and ldiags for the files of only,
+// and keeps prev's for the others, when only those files can differ from
+// prev's (the same validity); else it composes every file. It reports
+// whether it composed only those: an incremental evaluation then
+// publishes only those, rather than walk thousands of files per edit.
+func (sn *snapshot) composeOnly(prev *snapshot, only map[string]bool) bool {
+	if prev == nil || prev.diags == nil || prev.valid != sn.valid {
+		sn.compose()
+		return false
+	}
+	sn.diags = maps.Clone(prev.diags)
+	for rel := range only {
+		var ds []diag.Diagnostic
+		ds = append(ds, sn.vdiags[rel]...)
+		if sn.valid && len(sn.ldiags[rel]) > 0 {
+			ds = diag.Sort(append(ds, sn.ldiags[rel]...))
+		}
+		setDiags(sn.diags, rel, ds)
+	}
+	return true
 }
 
 // loop evaluates after each burst of edits, one evaluation at a time on
@@ -238,7 +261,7 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 	if snap.cfg != nil || snap.notCharter {
 		s.good = snap
 	}
-	out := s.publishLocked(root, snap, texts, texts, vers)
+	out := s.publishLocked(root, snap, texts, texts, vers, nil)
 	s.mu.Unlock()
 	for i := range out {
 		s.notify(string(protocol.ServerTextDocumentPublishDiagnostics), &out[i])
@@ -252,8 +275,10 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 // was published to snap's diagnostics, and records them as published. A
 // file that is not open and has the same diagnostics as last time shows
 // them already: thousands of files would otherwise be read and sent again
-// after every edit. The files of always are sent whatever they hold.
-func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*text, always map[string]*text, vers map[string]protocol.UInteger) []protocol.PublishDiagnosticsParams {
+// after every edit. The files of always are sent whatever they hold. A
+// non-nil only says that no other file's diagnostics changed since the
+// last publication (composeOnly): the others are not looked at.
+func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*text, always map[string]*text, vers map[string]protocol.UInteger, only map[string]bool) []protocol.PublishDiagnosticsParams {
 	var out []protocol.PublishDiagnosticsParams
 	defer func() {
 		// The version of the text the diagnostics are for, LSP's way
@@ -264,6 +289,31 @@ func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*te
 			}
 		}
 	}()
+	if only != nil {
+		seen := map[string]bool{}
+		for _, set := range []map[string]bool{only, mapKeys(texts), mapKeys(always)} {
+			for rel := range set {
+				if seen[rel] {
+					continue
+				}
+				seen[rel] = true
+				uri := pathURI(filepath.Join(root, filepath.FromSlash(rel)))
+				ds, has := snap.diags[rel]
+				prev, was := s.published[uri]
+				_, must := always[rel]
+				switch {
+				case has && was && !must && texts[rel] == nil && slices.Equal(prev, ds):
+				case has:
+					out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convert(root, rel, texts[rel], ds)})
+					s.published[uri] = ds
+				case was || must:
+					out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+					delete(s.published, uri)
+				}
+			}
+		}
+		return out
+	}
 	now := map[string][]diag.Diagnostic{}
 	for rel, ds := range snap.diags {
 		uri := pathURI(filepath.Join(root, filepath.FromSlash(rel)))
@@ -288,6 +338,15 @@ func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*te
 		}
 	}
 	s.published = now
+	return out
+}
+
+// mapKeys returns m's keys as a set.
+func mapKeys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
 	return out
 }
 

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -461,7 +460,10 @@ func (s *Server) fast(ctx context.Context) bool {
 		}
 	}
 	next.valid = valid
-	next.compose()
+	var only map[string]bool
+	if next.composeOnly(s.snap, redo) {
+		only = redo
+	}
 	for rel := range redo {
 		s.markDirty(&next, rel)
 	}
@@ -474,7 +476,7 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 	next.took = time.Since(start)
 	s.snap = &next
-	out2 := s.publishLocked(root, &next, open, changed, vers)
+	out2 := s.publishLocked(root, &next, open, changed, vers, only)
 	s.fastRuns.Add(1)
 	s.mu.Unlock()
 	for i := range out2 {
@@ -491,17 +493,30 @@ func (s *Server) fast(ctx context.Context) bool {
 // Positions are the scope's, which holds every declaration those rules
 // report on.
 func merge(scoped *compiler.Program, g *graph, elsewhere map[string]bool) *compiler.Program {
+	// Both lists are in id order: merged in one pass, as the map is
+	// copied whole (a copy, not thousands of insertions), for this runs
+	// after every edit.
 	m := *scoped
 	cfg := *scoped.Config
-	cfg.Agents = maps.Clone(scoped.Config.Agents)
-	agents := slices.Clone(scoped.Agents)
-	for _, a := range g.agents {
-		if elsewhere[a.ID] {
-			agents = append(agents, a)
-			cfg.Agents[a.ID] = g.cfg.Agents[a.ID]
+	cfg.Agents = maps.Clone(g.cfg.Agents)
+	for id := range g.cfg.Agents {
+		if !elsewhere[id] {
+			delete(cfg.Agents, id)
 		}
 	}
-	slices.SortFunc(agents, func(a, b *compiler.Agent) int { return cmp.Compare(a.ID, b.ID) })
+	maps.Copy(cfg.Agents, scoped.Config.Agents)
+	agents := make([]*compiler.Agent, 0, len(g.agents)+len(scoped.Agents))
+	in := scoped.Agents
+	for _, a := range g.agents {
+		if !elsewhere[a.ID] {
+			continue
+		}
+		for len(in) > 0 && in[0].ID < a.ID {
+			agents, in = append(agents, in[0]), in[1:]
+		}
+		agents = append(agents, a)
+	}
+	agents = append(agents, in...)
 	m.Config, m.Agents = &cfg, agents
 	return &m
 }

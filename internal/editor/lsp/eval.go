@@ -3,8 +3,8 @@ package lsp
 import (
 	"context"
 	"errors"
-	"maps"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"

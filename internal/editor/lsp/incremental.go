@@ -63,6 +63,8 @@ type graph struct {
 	reports    map[string]string   // agent -> the agent it reports to
 	delegates  map[string][]string // agent -> can_delegate_to
 	delegators map[string][]string // agent -> the agents that can delegate to it
+	all        map[string]bool     // the agents agents-only files declare
+	fixed      map[string]bool     // the agents declared elsewhere only (always in scope)
 	agents     []*compiler.Agent   // the compiled agents, in id order
 	cfg        *model.Config
 }
@@ -78,6 +80,15 @@ func newGraph(files []*load.File, agentsOnly map[string]bool, prog *compiler.Pro
 			for _, id := range ids {
 				g.declaredIn[id] = append(g.declaredIn[id], f.Path)
 			}
+		}
+	}
+	g.all, g.fixed = map[string]bool{}, map[string]bool{}
+	for id := range g.declaredIn {
+		g.all[id] = true
+	}
+	for id := range prog.Config.Agents {
+		if !g.all[id] {
+			g.fixed[id] = true
 		}
 	}
 	for _, f := range files {
@@ -397,11 +408,17 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 	// The agents of the files left out are there, as the base found them:
 	// the files in scope may name them in authority fields.
-	elsewhere := map[string]bool{}
-	for id, files := range g.declaredIn {
-		if !slices.ContainsFunc(files, func(f string) bool { return scope[f] }) {
-			elsewhere[id] = true
+	// Computed from the few agents in scope, not by looking up thousands
+	// of agents in a map: this runs after every edit.
+	inScope := maps.Clone(g.fixed)
+	for rel := range scope {
+		for _, id := range g.declared[rel] {
+			inScope[id] = true
 		}
+	}
+	elsewhere := maps.Clone(g.all)
+	for id := range inScope {
+		delete(elsewhere, id)
 	}
 
 	if debugIncremental {
@@ -434,7 +451,7 @@ func (s *Server) fast(ctx context.Context) bool {
 				lds[d.File] = append(lds[d.File], d)
 			}
 		}
-		found, err = lint.Run(merge(rev.Program, g, elsewhere), files, lint.Options{Subset: global})
+		found, err = lint.Run(merge(rev.Program, g, inScope), files, lint.Options{Subset: global})
 		if err != nil {
 			return false
 		}
@@ -488,27 +505,25 @@ func (s *Server) fast(ctx context.Context) bool {
 	return true
 }
 
-// merge returns scoped with the agents the scope left out (elsewhere) as
-// the base has them: the program the rules of lint.Global judge.
-// Positions are the scope's, which holds every declaration those rules
-// report on.
-func merge(scoped *compiler.Program, g *graph, elsewhere map[string]bool) *compiler.Program {
+// merge returns scoped with the agents the scope left out (those not
+// inScope) as the base has them: the program the rules of lint.Global
+// judge. Positions are the scope's, which holds every declaration those
+// rules report on.
+func merge(scoped *compiler.Program, g *graph, inScope map[string]bool) *compiler.Program {
 	// Both lists are in id order: merged in one pass, as the map is
 	// copied whole (a copy, not thousands of insertions), for this runs
 	// after every edit.
 	m := *scoped
 	cfg := *scoped.Config
 	cfg.Agents = maps.Clone(g.cfg.Agents)
-	for id := range g.cfg.Agents {
-		if !elsewhere[id] {
-			delete(cfg.Agents, id)
-		}
+	for id := range inScope {
+		delete(cfg.Agents, id)
 	}
 	maps.Copy(cfg.Agents, scoped.Config.Agents)
 	agents := make([]*compiler.Agent, 0, len(g.agents)+len(scoped.Agents))
 	in := scoped.Agents
 	for _, a := range g.agents {
-		if !elsewhere[a.ID] {
+		if inScope[a.ID] {
 			continue
 		}
 		for len(in) > 0 && in[0].ID < a.ID {

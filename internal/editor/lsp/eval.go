@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"cuelang.org/go/cue/ast"
@@ -114,7 +115,7 @@ func (s *Server) loop(ctx context.Context) {
 		full = nil
 	debounce:
 		for {
-			t := time.NewTimer(s.opts.Debounce)
+			t := time.NewTimer(s.debounce())
 			select {
 			case <-ctx.Done():
 				t.Stop()
@@ -125,10 +126,38 @@ func (s *Server) loop(ctx context.Context) {
 				break debounce
 			}
 		}
-		if s.evaluateSafely(ctx) {
+		start := time.Now()
+		fast := s.evaluateSafely(ctx)
+		s.mu.Lock()
+		s.lastCost = time.Since(start)
+		s.mu.Unlock()
+		if fast {
 			full = time.After(s.fullDelay())
 		}
 	}
+}
+
+// Bounds of the adaptive debounce.
+const (
+	minDebounce = 20 * time.Millisecond
+	maxDebounce = 150 * time.Millisecond
+)
+
+// debounce is how long to wait after an edit for the next: Debounce, or
+// half what the last evaluation took, within minDebounce and maxDebounce.
+// An editor sends a change for every keystroke: those that come faster
+// than that are evaluated once, and one evaluation started too early
+// costs the next at most twice the wait. Waiting longer would only delay
+// the answer: at 10,000 agents an edit's evaluation takes well under the
+// 150 ms this used to wait.
+func (s *Server) debounce() time.Duration {
+	if s.opts.Debounce > 0 {
+		return s.opts.Debounce
+	}
+	s.mu.Lock()
+	d := s.lastCost / 2
+	s.mu.Unlock()
+	return min(max(d, minDebounce), maxDebounce)
 }
 
 // fullDelay is the pause after which a full evaluation follows an
@@ -146,16 +175,22 @@ func (s *Server) fullDelay() time.Duration {
 }
 
 // background starts a full evaluation on its own goroutine, unless one is
-// running. Edits do not abandon it: it becomes the base of the next
-// incremental evaluations, and publishes only if no edit came meanwhile.
+// running. An edit abandons it while it reads the files; after that it
+// runs to its end, becomes the base of the next incremental evaluations,
+// and publishes only if no edit came meanwhile.
 func (s *Server) background(ctx context.Context) {
 	if !s.bgRunning.CompareAndSwap(false, true) {
 		return
 	}
+	bctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.bgCancel = cancel
+	s.mu.Unlock()
 	go func() {
 		defer s.bgRunning.Store(false)
+		defer cancel()
 		defer s.recoverEval()
-		s.evaluate(ctx, &s.bev, false)
+		s.evaluate(bctx, &s.bev, false)
 	}()
 }
 
@@ -217,8 +252,17 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 		hook()
 	}
 	start := time.Now()
-	snap, err := s.run(ectx, ev, root, files, large)
-	if ectx.Err() != nil {
+	// An edit abandons the background evaluation only while it reads the
+	// files (a read after the edit fails): from then on it is the work
+	// that makes the next base, and runs to its end.
+	readCtx, lintCtx := context.Context(ectx), context.Context(ectx)
+	var obs *observed
+	if !cancellable {
+		obs = &observed{Context: ectx}
+		readCtx, lintCtx = obs, ctx
+	}
+	snap, err := s.run(lintCtx, readCtx, ev, root, files, large)
+	if cancellable && ectx.Err() != nil || obs != nil && obs.failed.Load() || ctx.Err() != nil {
 		s.abandoned.Add(1)
 		return // a newer edit abandoned it
 	}
@@ -269,6 +313,21 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 	if s.evalled != nil {
 		s.evalled <- struct{}{}
 	}
+}
+
+// observed is a context that remembers whether it said it was done: an
+// evaluation whose reads it never failed read every file.
+type observed struct {
+	context.Context
+	failed atomic.Bool
+}
+
+func (o *observed) Err() error {
+	err := o.Context.Err()
+	if err != nil {
+		o.failed.Store(true)
+	}
+	return err
 }
 
 // publishLocked returns the notifications that bring the client from what
@@ -364,13 +423,13 @@ func versions(docs map[string]*document) map[string]protocol.UInteger {
 // run evaluates through package revision, then lints as charter lint
 // does. It returns a nil snapshot for a workspace that is not a charter
 // repository.
-func (s *Server) run(ctx context.Context, ev *revision.Evaluator, root string, files map[string]string, large map[string]int64) (*snapshot, error) {
+func (s *Server) run(ctx, readCtx context.Context, ev *revision.Evaluator, root string, files map[string]string, large map[string]int64) (*snapshot, error) {
 	base, err := revision.Worktree(root)
 	if err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	rev, err := ev.EvaluateFS(&source.Overlay{Ctx: ctx, Base: base, Files: files, Large: large}, root)
+	rev, err := ev.EvaluateFS(&source.Overlay{Ctx: readCtx, Base: base, Files: files, Large: large}, root)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,8 @@ type Options struct {
 	// Root is the config root used when the client names no workspace.
 	Root string
 	// Debounce is how long the server waits after an edit before it
-	// evaluates; 0 means 150 ms.
+	// evaluates; 0 means adaptive: half what the last evaluation took,
+	// at least 20 ms and at most 150 ms (see debounce).
 	Debounce time.Duration
 	// StdlibDir is where the read-only copy of the standard library that
 	// go to definition opens is written; empty means a folder in the
@@ -89,6 +90,8 @@ type Server struct {
 	published map[string][]diag.Diagnostic // by URI, as last sent
 	gen       uint64                       // bumped by every change
 	cancel    context.CancelFunc           // cancels the evaluation under way
+	bgCancel  context.CancelFunc           // cancels the background full evaluation
+	lastCost  time.Duration                // what the last evaluation of an edit took (debounce)
 	said      map[string]bool              // messages shown once
 	started   func()                       // called as an evaluation starts (tests)
 	shutdown  bool
@@ -133,9 +136,6 @@ func (d *document) setText(src string) {
 
 // New returns a server.
 func New(opts Options) *Server {
-	if opts.Debounce == 0 {
-		opts.Debounce = 150 * time.Millisecond
-	}
 	if opts.FastAfter == 0 {
 		opts.FastAfter = 250 * time.Millisecond
 	}
@@ -527,6 +527,11 @@ func (s *Server) changed() {
 	s.gen++
 	if s.cancel != nil {
 		s.cancel()
+	}
+	if s.bgCancel != nil {
+		// The edit comes first: the background evaluation would take
+		// the processors from it. It starts again after the next pause.
+		s.bgCancel()
 	}
 	s.mu.Unlock()
 	s.request()

@@ -1012,3 +1012,79 @@ func TestDocumentSizeCap(t *testing.T) {
 		t.Errorf("no message says the 64 MiB message was dropped:\n%.2000s", out.String())
 	}
 }
+
+// TestBackgroundYieldsToEdit: an edit that comes while the background full
+// evaluation reads the files abandons it (it would take the processors
+// from the edit's own evaluation); the base stays the last one, and the
+// edit is answered.
+func TestBackgroundYieldsToEdit(t *testing.T) {
+	c := start(t, copyDir(t, "../../../examples/dev-team"), func(o *Options) {
+		o.FastAfter, o.FullDelay = -1, 50*time.Millisecond
+	})
+	c.wait()
+	src := c.read(marco)
+	c.open(marco, src)
+	c.wait() // fast
+	c.wait() // the full evaluation after the pause
+	c.srv.mu.Lock()
+	base := c.srv.full
+	var once sync.Once
+	c.srv.started = func() {
+		if c.srv.bgRunning.Load() {
+			once.Do(func() {
+				c.srv.mu.Lock()
+				c.srv.opts.FullDelay = time.Hour // no other background evaluation in this test
+				c.srv.mu.Unlock()
+				c.change(marco, strings.Replace(src, "budget_limit: 1.00", "budget_limit: 900", 1))
+			})
+			// The edit reaches the server before the evaluation reads.
+			deadline := time.Now().Add(10 * time.Second)
+			for time.Now().Before(deadline) {
+				c.srv.mu.Lock()
+				edited := c.srv.lastEdited == marco && c.srv.docs[c.uri(marco)].version == version
+				c.srv.mu.Unlock()
+				if edited {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	abandoned := c.srv.abandoned.Load()
+	c.srv.mu.Unlock()
+	c.change(marco, strings.Replace(src, "budget_limit: 1.00", "budget_limit: 2", 1))
+	c.wait() // fast; then the pause starts the background evaluation, which the edit abandons
+	c.wait() // the edit's, fast
+	if got := c.srv.abandoned.Load() - abandoned; got != 1 {
+		t.Errorf("%d evaluations abandoned, want the background one", got)
+	}
+	c.srv.mu.Lock()
+	same := c.srv.full == base
+	c.srv.mu.Unlock()
+	if !same {
+		t.Error("the abandoned background evaluation became the base")
+	}
+	if got := messages(c.diagnostics(marco)); !strings.Contains(got, "budget_limit 900 exceeds") {
+		t.Errorf("the edit during the background evaluation: got\n%s", got)
+	}
+}
+
+// TestAdaptiveDebounce: without a Debounce, the server waits half what the
+// last evaluation took, within its bounds.
+func TestAdaptiveDebounce(t *testing.T) {
+	for _, tc := range []struct{ cost, want time.Duration }{
+		{0, minDebounce},
+		{10 * time.Millisecond, minDebounce},
+		{80 * time.Millisecond, 40 * time.Millisecond},
+		{15 * time.Second, maxDebounce},
+	} {
+		s := New(Options{})
+		s.lastCost = tc.cost
+		if got := s.debounce(); got != tc.want {
+			t.Errorf("after an evaluation of %v: debounce %v, want %v", tc.cost, got, tc.want)
+		}
+	}
+	if got := New(Options{Debounce: time.Second}).debounce(); got != time.Second {
+		t.Errorf("Debounce set: %v, want 1s", got)
+	}
+}

@@ -375,6 +375,25 @@ func (s *Server) fast(ctx context.Context) bool {
 	for id := range g.onCycles(ids, out) {
 		addAgent(redo, id)
 	}
+	// The agents of the other files redone that are on a cycle (one an
+	// earlier edit made, in the base since it advanced): the cycle's
+	// files are evaluated with them, or its finding would be lost.
+	around, aroundOut := map[string]bool{}, map[string]edges{}
+	for rel := range redo {
+		for _, id := range g.declared[rel] {
+			if !ids[id] {
+				around[id] = true
+				e := edges{delegates: g.delegates[id]}
+				if r := g.reports[id]; r != "" {
+					e.reports = []string{r}
+				}
+				aroundOut[id] = e
+			}
+		}
+	}
+	for id := range g.onCycles(around, aroundOut) {
+		addAgent(redo, id)
+	}
 	// scope: those files and the files of the agents they name.
 	scope := maps.Clone(redo)
 	for rel := range redo {
@@ -439,6 +458,7 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 	valid := rev.Program != nil
 	lds := map[string][]diag.Diagnostic{}
+	var merged *compiler.Program
 	if valid {
 		files := rev.Validation.Repo().Files
 		found, err := lint.Run(rev.Program, files, lint.Options{})
@@ -451,7 +471,8 @@ func (s *Server) fast(ctx context.Context) bool {
 				lds[d.File] = append(lds[d.File], d)
 			}
 		}
-		found, err = lint.Run(merge(rev.Program, g, inScope), files, lint.Options{Subset: global})
+		merged = merge(rev.Program, g, inScope)
+		found, err = lint.Run(merged, files, lint.Options{Subset: global})
 		if err != nil {
 			return false
 		}
@@ -493,6 +514,13 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 	next.took = time.Since(start)
 	s.snap = &next
+	if valid && s.full == base {
+		// What was published is now what a full evaluation would give:
+		// it becomes the base, so the next edit's scope is that edit's
+		// alone, not everything edited since the last full evaluation.
+		s.full, s.fullGen = base.advance(&next, changed, rev.Validation.Repo().Files, merged), gen
+		s.dirty = map[string]bool{}
+	}
 	out2 := s.publishLocked(root, &next, open, changed, vers, only)
 	s.fastRuns.Add(1)
 	s.mu.Unlock()
@@ -573,4 +601,74 @@ func (s *Server) resetDirty() {
 			s.markDirty(s.snap, rel)
 		}
 	}
+}
+
+// advance returns the base brought up to an incremental evaluation that
+// validated (next, which published every file's diagnostics): the edited
+// files' texts, declarations, names and authority edges, and the agents
+// as the evaluation merged them. Nothing of base is changed: a copy is
+// made of what differs.
+func (base *snapshot) advance(next *snapshot, changed map[string]*text, files []*load.File, merged *compiler.Program) *snapshot {
+	old := base.g
+	g := *old
+	g.declared, g.declaredIn, g.names, g.namedBy = maps.Clone(old.declared), maps.Clone(old.declaredIn), maps.Clone(old.names), maps.Clone(old.namedBy)
+	g.reports, g.delegates, g.delegators = maps.Clone(old.reports), maps.Clone(old.delegates), maps.Clone(old.delegators)
+	g.all, g.agents, g.cfg = maps.Clone(old.all), merged.Agents, merged.Config
+	without := func(list []string, x string) []string {
+		return slices.DeleteFunc(slices.Clone(list), func(y string) bool { return y == x })
+	}
+	touched := map[string]bool{} // the agents whose edges may have changed
+	for _, f := range files {
+		if changed[f.Path] == nil {
+			continue
+		}
+		rel := f.Path
+		ids, _ := load.AgentsOnly(f.Syntax)
+		for _, id := range g.declared[rel] {
+			g.declaredIn[id] = without(g.declaredIn[id], rel)
+			touched[id] = true
+		}
+		for _, id := range ids {
+			g.declaredIn[id] = append(slices.Clone(g.declaredIn[id]), rel)
+			touched[id] = true
+		}
+		g.declared[rel] = ids
+		for _, id := range g.names[rel] {
+			g.namedBy[id] = without(g.namedBy[id], rel)
+		}
+		g.names[rel] = namedAgents(f.Syntax, merged.Config.Agents)
+		for _, id := range g.names[rel] {
+			g.namedBy[id] = append(slices.Clone(g.namedBy[id]), rel)
+		}
+	}
+	for id := range touched {
+		if len(g.declaredIn[id]) == 0 {
+			delete(g.declaredIn, id)
+			delete(g.all, id)
+		} else {
+			g.all[id] = true
+		}
+		for _, to := range g.delegates[id] {
+			g.delegators[to] = without(g.delegators[to], id)
+		}
+		delete(g.reports, id)
+		delete(g.delegates, id)
+		if a, ok := merged.Config.Agents[id]; ok {
+			if a.Authority.ReportsTo != "" {
+				g.reports[id] = a.Authority.ReportsTo
+			}
+			g.delegates[id] = a.Authority.CanDelegateTo
+			for _, to := range a.Authority.CanDelegateTo {
+				g.delegators[to] = append(slices.Clone(g.delegators[to]), id)
+			}
+		}
+	}
+	nb := *base
+	nb.g = &g
+	nb.inputs = maps.Clone(base.inputs)
+	for rel, t := range changed {
+		nb.inputs[rel] = t.src
+	}
+	nb.vdiags, nb.ldiags = next.vdiags, next.ldiags
+	return &nb
 }

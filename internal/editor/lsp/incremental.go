@@ -26,15 +26,17 @@ import (
 // Incremental evaluation. On a large repository a full evaluation takes
 // seconds, too long to wait for after each keystroke. An edit of files
 // that declare agents and nothing else (load.AgentsOnly) changes no other
-// declaration, so what it can change is known from the last full
-// evaluation (the base) and the edited text:
+// declaration, so what it can change is known from the last evaluation
+// that validated (the base: a full one, or an incremental one advanced
+// over it, see advance) and the edited text:
 //
 //   - the edited files' own diagnostics;
 //   - those of the files whose agents name an agent the edited files
 //     declare, before or after the edit (a manager's budget, a pair's
 //     compatibility, an unknown reports_to), or declare it too;
 //   - those of the agents on a reporting or delegation cycle through an
-//     edited agent, before or after the edit;
+//     edited agent, before or after the edit, or through an agent of
+//     another file redone;
 //   - those of the files that declare more than agents (a flow's agent,
 //     a test), which are always evaluated;
 //   - the rules that judge a declaration by every agent (lint.Global: an

@@ -363,7 +363,7 @@ func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*te
 				switch {
 				case has && was && !must && texts[rel] == nil && slices.Equal(prev, ds):
 				case has:
-					out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convert(root, rel, texts[rel], ds)})
+					out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convertCached(root, rel, uri, texts[rel], ds)})
 					s.published[uri] = ds
 				case was || must:
 					out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
@@ -381,7 +381,7 @@ func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*te
 		if prev, ok := s.published[uri]; ok && !must && texts[rel] == nil && slices.Equal(prev, ds) {
 			continue
 		}
-		out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convert(root, rel, texts[rel], ds)})
+		out = append(out, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: s.convertCached(root, rel, uri, texts[rel], ds)})
 	}
 	for uri := range s.published {
 		if _, ok := now[uri]; !ok {
@@ -502,6 +502,31 @@ func declaresCharter(files []*load.File) bool {
 		}
 	}
 	return false
+}
+
+// converted is a file's diagnostics as last converted from its text on
+// disk.
+type converted struct {
+	ds   []diag.Diagnostic
+	out  []protocol.Diagnostic
+	disk uint64 // the server's count of changes on disk then
+}
+
+// convertCached is convert, reusing the last conversion of a file that is
+// not open when its diagnostics are the same and the disk has not
+// changed: when a repository validates again after an error, the lint
+// findings of thousands of files come back, and each would be read again.
+// s.mu is held.
+func (s *Server) convertCached(root, rel, uri string, t *text, ds []diag.Diagnostic) []protocol.Diagnostic {
+	if t != nil {
+		return s.convert(root, rel, t, ds)
+	}
+	if c, ok := s.conv[uri]; ok && c.disk == s.disk && slices.Equal(c.ds, ds) {
+		return c.out
+	}
+	out := s.convert(root, rel, nil, ds)
+	s.conv[uri] = converted{ds: ds, out: out, disk: s.disk}
+	return out
 }
 
 // convert turns charter diagnostics of one file into LSP ones, with the

@@ -88,6 +88,7 @@ type Server struct {
 	full      *snapshot                    // the last full evaluation: the base of incremental ones
 	good      *snapshot                    // the last evaluation that validated
 	published map[string][]diag.Diagnostic // by URI, as last sent
+	conv      map[string]converted         // by URI, the files not open (convertCached)
 	gen       uint64                       // bumped by every change
 	cancel    context.CancelFunc           // cancels the evaluation under way
 	bgCancel  context.CancelFunc           // cancels the background full evaluation
@@ -145,7 +146,7 @@ func New(opts Options) *Server {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string][]diag.Diagnostic{},
+	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string][]diag.Diagnostic{}, conv: map[string]converted{},
 		said: map[string]bool{}, dirty: map[string]bool{}, kick: make(chan struct{}, 1)}
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,

@@ -21,6 +21,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/charter-dev/charter/internal/editor/cuefmt"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/testkit/gen"
 )
 
@@ -1086,5 +1087,37 @@ func TestAdaptiveDebounce(t *testing.T) {
 	}
 	if got := New(Options{Debounce: time.Second}).debounce(); got != time.Second {
 		t.Errorf("Debounce set: %v, want 1s", got)
+	}
+}
+
+// TestConvertCached: the diagnostics of a file that is not open are
+// converted from its text once while they and the disk stay the same
+// (they come back for thousands of files when the repository validates
+// again); a change on disk converts them again.
+func TestConvertCached(t *testing.T) {
+	root := t.TempDir()
+	const rel = "a.cue"
+	path := filepath.Join(root, rel)
+	if err := os.WriteFile(path, []byte("x: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{})
+	uri := pathURI(path)
+	ds := []diag.Diagnostic{{File: rel, Line: 1, Column: 4, Severity: diag.Warning, Message: "m"}}
+	first := s.convertCached(root, rel, uri, nil, ds)
+	// Another text on disk, unannounced: the conversion is reused.
+	if err := os.WriteFile(path, []byte("\u00e9\u00e9\u00e9: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.convertCached(root, rel, uri, nil, slices.Clone(ds)); &got[0] != &first[0] {
+		t.Error("the same diagnostics were converted again")
+	}
+	s.disk++
+	again := s.convertCached(root, rel, uri, nil, ds)
+	if &again[0] == &first[0] {
+		t.Error("a change on disk reused the old conversion")
+	}
+	if again[0].Range == first[0].Range {
+		t.Errorf("not converted from the new text: %+v, as from the old", again[0].Range)
 	}
 }

@@ -337,16 +337,23 @@ func (o *observed) Err() error {
 // after every edit. The files of always are sent whatever they hold. A
 // non-nil only says that no other file's diagnostics changed since the
 // last publication (composeOnly): the others are not looked at.
-func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*text, always map[string]*text, vers map[string]protocol.UInteger, only map[string]bool) []protocol.PublishDiagnosticsParams {
-	var out []protocol.PublishDiagnosticsParams
+func (s *Server) publishLocked(root string, snap *snapshot, texts map[string]*text, always map[string]*text, vers map[string]protocol.UInteger, only map[string]bool) (out []protocol.PublishDiagnosticsParams) {
 	defer func() {
 		// The version of the text the diagnostics are for, LSP's way
-		// to tell a client which edit they answer.
+		// to tell a client which edit they answer. The open documents
+		// go first: when lint comes back after an error, thousands of
+		// files' findings come with them, and the author waits for the
+		// file edited.
+		var first, rest []protocol.PublishDiagnosticsParams
 		for i := range out {
 			if v, ok := vers[out[i].URI]; ok {
 				out[i].Version = &v
+				first = append(first, out[i])
+			} else {
+				rest = append(rest, out[i])
 			}
 		}
+		out = append(first, rest...)
 	}()
 	if only != nil {
 		seen := map[string]bool{}

@@ -1123,3 +1123,21 @@ func TestConvertCached(t *testing.T) {
 		t.Errorf("not converted from the new text: %+v, as from the old", again[0].Range)
 	}
 }
+
+// TestPublishOpenFirst: the diagnostics of the open documents are sent
+// before those of the files that are not, however many.
+func TestPublishOpenFirst(t *testing.T) {
+	root := t.TempDir()
+	s := New(Options{})
+	snap := &snapshot{diags: map[string][]diag.Diagnostic{}}
+	for i := range 200 {
+		rel := fmt.Sprintf("agents/a%03d.cue", i)
+		snap.diags[rel] = []diag.Diagnostic{{File: rel, Line: 1, Column: 1, Message: "m"}}
+	}
+	const open = "agents/a150.cue"
+	uri := pathURI(filepath.Join(root, open))
+	out := s.publishLocked(root, snap, map[string]*text{open: newText("x\n")}, map[string]*text{open: newText("x\n")}, map[string]protocol.UInteger{uri: 7}, nil)
+	if len(out) != 200 || out[0].URI != uri || out[0].Version == nil || *out[0].Version != 7 {
+		t.Fatalf("%d notifications, the first %s, want 200 with %s (version 7) first", len(out), out[0].URI, uri)
+	}
+}

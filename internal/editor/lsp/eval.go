@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"cuelang.org/go/cue/ast"
@@ -175,9 +174,10 @@ func (s *Server) fullDelay() time.Duration {
 }
 
 // background starts a full evaluation on its own goroutine, unless one is
-// running. An edit abandons it while it reads the files; after that it
-// runs to its end, becomes the base of the next incremental evaluations,
-// and publishes only if no edit came meanwhile.
+// running. An edit abandons it (it stops at its next file read, or before
+// lint): it would take the processors from the edit's own evaluation, and
+// that evaluation, once it validates, is a fresher base than it would be.
+// It publishes only if no edit came meanwhile.
 func (s *Server) background(ctx context.Context) {
 	if !s.bgRunning.CompareAndSwap(false, true) {
 		return
@@ -252,17 +252,8 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 		hook()
 	}
 	start := time.Now()
-	// An edit abandons the background evaluation only while it reads the
-	// files (a read after the edit fails): from then on it is the work
-	// that makes the next base, and runs to its end.
-	readCtx, lintCtx := context.Context(ectx), context.Context(ectx)
-	var obs *observed
-	if !cancellable {
-		obs = &observed{Context: ectx}
-		readCtx, lintCtx = obs, ctx
-	}
-	snap, err := s.run(lintCtx, readCtx, ev, root, files, large)
-	if cancellable && ectx.Err() != nil || obs != nil && obs.failed.Load() || ctx.Err() != nil {
+	snap, err := s.run(ectx, ev, root, files, large)
+	if ectx.Err() != nil {
 		s.abandoned.Add(1)
 		return // a newer edit abandoned it
 	}
@@ -313,21 +304,6 @@ func (s *Server) evaluate(ctx context.Context, ev *revision.Evaluator, cancellab
 	if s.evalled != nil {
 		s.evalled <- struct{}{}
 	}
-}
-
-// observed is a context that remembers whether it said it was done: an
-// evaluation whose reads it never failed read every file.
-type observed struct {
-	context.Context
-	failed atomic.Bool
-}
-
-func (o *observed) Err() error {
-	err := o.Context.Err()
-	if err != nil {
-		o.failed.Store(true)
-	}
-	return err
 }
 
 // publishLocked returns the notifications that bring the client from what
@@ -430,13 +406,13 @@ func versions(docs map[string]*document) map[string]protocol.UInteger {
 // run evaluates through package revision, then lints as charter lint
 // does. It returns a nil snapshot for a workspace that is not a charter
 // repository.
-func (s *Server) run(ctx, readCtx context.Context, ev *revision.Evaluator, root string, files map[string]string, large map[string]int64) (*snapshot, error) {
+func (s *Server) run(ctx context.Context, ev *revision.Evaluator, root string, files map[string]string, large map[string]int64) (*snapshot, error) {
 	base, err := revision.Worktree(root)
 	if err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	rev, err := ev.EvaluateFS(&source.Overlay{Ctx: readCtx, Base: base, Files: files, Large: large}, root)
+	rev, err := ev.EvaluateFS(&source.Overlay{Ctx: ctx, Base: base, Files: files, Large: large}, root)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/charter-dev/charter/internal/output/diag"
 )
@@ -62,10 +63,10 @@ func (r *Rule) Info() diag.RuleInfo {
 	return diag.RuleInfo{ID: r.ID, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc}
 }
 
-// registry lists every rule, one per file (rule_<id>.go). It is checked
-// when the package is initialised: a malformed rule is a bug in charter and
-// panics at start-up; TestRegistry catches it first.
-var registry = mustCheck([]*Rule{
+// registry lists every rule, one per file (rule_<id>.go). TestRegistry
+// checks it ([Check]): a malformed rule is a bug in charter. It is not
+// checked at start-up, which every charter process would pay for.
+var registry = []*Rule{
 	// Suppression comments and settings, checked by the driver.
 	ignoreWithoutReason, unusedIgnore, unknownRule,
 	// Checked by the compiler.
@@ -84,13 +85,6 @@ var registry = mustCheck([]*Rule{
 	unknownModel, fallbackSameModel, highTemperature, skillMissingDescription, modelRequirementUnmet, cardWithoutSkills, skillWithoutTags,
 	// Flows.
 	flowInputMissing, flowStepUnreachable,
-})
-
-func mustCheck(rules []*Rule) []*Rule {
-	if err := Check(rules); err != nil {
-		panic(err)
-	}
-	return rules
 }
 
 // All returns every registered rule, sorted by id.
@@ -128,7 +122,7 @@ func Infos() []diag.RuleInfo {
 	return out
 }
 
-var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+var kebab = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`) })
 
 // Check reports every problem with a set of rules: ids that are not
 // kebab-case or not unique, a missing summary, a summary longer than one
@@ -140,7 +134,7 @@ func Check(rules []*Rule) error {
 		bad := func(format string, args ...any) {
 			errs = append(errs, fmt.Sprintf("rule %q: ", r.ID)+fmt.Sprintf(format, args...))
 		}
-		if !kebab.MatchString(r.ID) {
+		if !kebab().MatchString(r.ID) {
 			bad("id is not kebab-case")
 		}
 		if seen[r.ID] {

@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/charter-dev/charter/internal/output/diag"
 )
@@ -22,7 +23,7 @@ var instructionOverride = &Rule{
 			if !mayOverride(text) {
 				return
 			}
-			if m := overridePattern.FindString(text); m != "" {
+			if m := overridePattern().FindString(text); m != "" {
 				p.Reportf(path, "the text contains %q, which reads like an instruction override (prompt injection): rephrase it as what the agent should do", strings.Join(strings.Fields(m), " "))
 			}
 		})
@@ -30,13 +31,16 @@ var instructionOverride = &Rule{
 }
 
 // overridePattern matches the phrases of common instruction overrides.
-var overridePattern = regexp.MustCompile(`(?i)\b(?:` +
-	`(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions?|rules?|prompts?|directions?|guidelines?|messages?)` +
-	`|you\s+are\s+now\b` +
-	`|new\s+instructions\s*:` +
-	`|(?:enter|enable|activate)\s+(?:developer|god|jailbreak|dan)\s+mode` +
-	`|act\s+as\s+if\s+you\s+have\s+no\s+(?:restrictions|rules|guidelines)` +
-	`)`)
+// Compiled on first use: most charter processes never lint.
+var overridePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:` +
+		`(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions?|rules?|prompts?|directions?|guidelines?|messages?)` +
+		`|you\s+are\s+now\b` +
+		`|new\s+instructions\s*:` +
+		`|(?:enter|enable|activate)\s+(?:developer|god|jailbreak|dan)\s+mode` +
+		`|act\s+as\s+if\s+you\s+have\s+no\s+(?:restrictions|rules|guidelines)` +
+		`)`)
+})
 
 // overrideWords are lower-case words one of which every match contains; a
 // cheap test before the regular expression.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/output/diag"
@@ -55,7 +56,9 @@ var optionCountMismatch = &Rule{
 	},
 }
 
-var countRE = regexp.MustCompile(`\b(\d+)(?:\s*(?:-|–|to)\s*(\d+))?\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?`)
+var countRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(\d+)(?:\s*(?:-|–|to)\s*(\d+))?\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?`)
+})
 
 // countIn finds in text a count (n, or a range n-m) of something that
 // about (a numeric setting's line and description) speaks of.
@@ -63,7 +66,7 @@ func countIn(text, about string) (lo, hi float64, ok bool) {
 	if !strings.ContainsAny(text, "0123456789") {
 		return 0, 0, false // most option texts: spares the regexp
 	}
-	for _, m := range countRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range countRE().FindAllStringSubmatch(text, -1) {
 		phrase := strings.ToLower(strings.TrimSpace(m[3] + " " + m[4]))
 		if !strings.Contains(about, phrase) && (m[4] == "" || !strings.Contains(about, strings.ToLower(m[3]))) {
 			continue

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -31,6 +32,12 @@ type Options struct {
 	// settings: for an editor that judges these rules over a model
 	// assembled from several evaluations (see Global).
 	Subset []string
+	// Global, when set, is the program the rules of Global judge: the
+	// evaluated program with the agents it left out in place
+	// (internal/config/incremental). The other rules judge the program
+	// Run is given. Ignore comments then apply to the findings of both,
+	// as in a run over the whole repository.
+	Global *compiler.Program
 }
 
 // Global returns the rules whose judgement of one declaration depends on
@@ -105,7 +112,18 @@ func Run(prog *compiler.Program, files []*load.File, opts Options) ([]diag.Diagn
 	settings := prog.Config.Lint
 	enabled, severity, meta := configure(settings, opts)
 
-	found := runRules(prog, files, enabled)
+	var found []finding
+	if opts.Global == nil {
+		found = runRules(prog, files, enabled)
+	} else {
+		local, global := maps.Clone(enabled), maps.Clone(enabled)
+		for id := range enabled {
+			isGlobal := slices.Contains(Global(), id)
+			local[id] = local[id] && !isGlobal
+			global[id] = global[id] && isGlobal
+		}
+		found = append(runRules(prog, files, local), runRules(opts.Global, files, global)...)
+	}
 
 	// Resolve positions, then apply suppression comments.
 	loc := &locator{prog: prog}

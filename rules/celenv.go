@@ -212,6 +212,7 @@ func celOptions() []cel.EnvOption {
 func (s *Session) historyCall(i int) celCall {
 	c := s.callAt(i)
 	e := &s.calls[i]
+	cmds := newCommandCache(c.Args)
 	return celCall{
 		Tool:        c.Tool,
 		Args:        c.Args,
@@ -219,7 +220,7 @@ func (s *Session) historyCall(i int) celCall {
 		Path:        e.path,
 		Fingerprint: e.fingerprint,
 		Index:       int64(i),
-		cmds:        newCommandCache(c.Args),
+		cmds:        &cmds,
 	}
 }
 
@@ -233,7 +234,10 @@ func (s *Session) streakLen() int {
 }
 
 // callValue completes a call's CEL view with its families and wraps it.
-func (e *Engine) callValue(c celCall) ref.Val {
+func (e *Engine) callValue(c celCall) ref.Val { return e.callValuePtr(&c) }
+
+// callValuePtr is callValue of a view the caller keeps.
+func (e *Engine) callValuePtr(c *celCall) ref.Val {
 	c.Families = e.toolFamilies(c.Tool)
 	if c.Families == nil {
 		c.Families = []string{}
@@ -241,7 +245,12 @@ func (e *Engine) callValue(c celCall) ref.Val {
 	if c.Args == nil {
 		c.Args = emptyArgs
 	}
-	return e.adapter.NativeToValue(&c)
+	if e.adapter == nil {
+		// CompileDeferred's engine: an expression is evaluated only after
+		// it compiled, which built the environment and celAdapter.
+		return celAdapter.NativeToValue(c)
+	}
+	return e.adapter.NativeToValue(c)
 }
 
 // regexCache holds the patterns lastMatch compiled, shared by every engine.

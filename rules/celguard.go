@@ -38,6 +38,8 @@ func guardAllocations(i interpreter.InterpretableV2) (interpreter.InterpretableV
 		f = guardedRange
 	case "list_join", "list_join_string":
 		f = guardedJoin
+	case "list_flatten", "list_flatten_int":
+		f = guardedFlatten
 	default:
 		return i, nil
 	}
@@ -193,6 +195,56 @@ func guardedJoin(args []ref.Val) ref.Val {
 		parts = append(parts, string(s))
 	}
 	return types.String(strings.Join(parts, sep))
+}
+
+// guardedFlatten is l.flatten([depth]). A list may hold the same list
+// many times (l.map(x, l)), so the result is counted first, and so are
+// the lists visited (l.map(x, l.map(y, [])).flatten(2) makes nothing but
+// visits |l|² lists).
+func guardedFlatten(args []ref.Val) ref.Val {
+	l, ok := args[0].(traits.Lister)
+	if !ok {
+		return types.NewErr("flatten: want a list")
+	}
+	depth := int64(1)
+	if len(args) == 2 {
+		if depth, ok = intArg(args[1]); !ok {
+			return types.NewErr("flatten: want an int depth")
+		}
+	}
+	if depth < 0 {
+		return types.NewErr("level must be non-negative")
+	}
+	steps := 0
+	if !flattenInto(nil, l, depth, &steps) {
+		return types.NewErr("flatten would make a list of more than the %d items an expression may", maxCELResultItems)
+	}
+	out := make([]ref.Val, 0, steps)
+	flattenInto(&out, l, depth, new(int))
+	return types.DefaultTypeAdapter.NativeToValue(out)
+}
+
+// flattenInto appends the items of l flattened depth levels to *dst (nil:
+// only counts them), counting each item it looks at in *steps; false when
+// that passes maxCELResultItems.
+func flattenInto(dst *[]ref.Val, l traits.Lister, depth int64, steps *int) bool {
+	n, _ := l.Size().(types.Int)
+	for i := types.Int(0); i < n; i++ {
+		if *steps++; *steps > maxCELResultItems {
+			return false
+		}
+		v := l.Get(i)
+		if inner, ok := v.(traits.Lister); ok && depth > 0 {
+			if !flattenInto(dst, inner, depth-1, steps) {
+				return false
+			}
+			continue
+		}
+		if dst != nil {
+			*dst = append(*dst, v)
+		}
+	}
+	return true
 }
 
 // resultSizeCost is the cost of a call that makes a large string or

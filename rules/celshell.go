@@ -31,29 +31,40 @@ type celCommand struct {
 var commandCELType = cel.ObjectType("charter.Command")
 
 // commandCache holds the commands of one call's command argument, parsed
-// once for the gate and every rule that asks.
+// once (parseLine) for the gate and every rule that asks.
 type commandCache struct {
-	src  string
-	has  bool // the call has a string command argument
-	done bool
-	cmds []shell.Command
-	err  error
+	src string
+	has bool // the call has a string command argument
+	p   *parsedLine
 }
 
-func newCommandCache(args map[string]any) *commandCache {
+func newCommandCache(args map[string]any) commandCache {
 	s, ok := args["command"].(string)
-	return &commandCache{src: s, has: ok}
+	return commandCache{src: s, has: ok}
+}
+
+func (c *commandCache) parsed() *parsedLine {
+	if c.p == nil {
+		c.p = parseLine(c.src)
+	}
+	return c.p
 }
 
 func (c *commandCache) commands() ([]shell.Command, error) {
 	if !c.has {
 		return nil, nil
 	}
-	if !c.done {
-		c.cmds, c.err = shell.Parse(c.src)
-		c.done = true
+	p := c.parsed()
+	return p.cmds, p.err
+}
+
+// celList is call.commands(): an empty list when the call has no string
+// command argument.
+func (c *commandCache) celList() ref.Val {
+	if !c.has {
+		return commandList(nil, nil)
 	}
-	return c.cmds, c.err
+	return c.parsed().celList()
 }
 
 // shellFunctions are the CEL functions over shell commands.
@@ -63,8 +74,7 @@ func shellFunctions() []cel.EnvOption {
 		cel.Function("commands",
 			cel.Overload("charter_commands_string", []*cel.Type{cel.StringType}, cel.ListType(commandCELType),
 				cel.UnaryBinding(func(s ref.Val) ref.Val {
-					cmds, err := shell.Parse(string(s.(types.String)))
-					return commandList(cmds, err)
+					return parseLine(string(s.(types.String))).celList()
 				})),
 			cel.MemberOverload("charter_call_commands", []*cel.Type{callCELType}, cel.ListType(commandCELType),
 				cel.UnaryBinding(func(v ref.Val) ref.Val {
@@ -72,12 +82,14 @@ func shellFunctions() []cel.EnvOption {
 					if !ok || c.cmds == nil {
 						return commandList(nil, nil)
 					}
-					return commandList(c.cmds.commands())
+					return c.cmds.celList()
 				}))),
 		cel.Function("destructiveSQL",
 			cel.Overload("charter_destructive_sql_string", []*cel.Type{cel.StringType}, cel.StringType,
 				cel.UnaryBinding(func(s ref.Val) ref.Val {
-					return types.String(shell.DestructiveSQL(string(s.(types.String))))
+					// Cut, so that its cost is what boundedCost
+					// says (it is a few words).
+					return types.String(cutString(shell.DestructiveSQL(string(s.(types.String))), maxSQLVerdict))
 				}))),
 	}
 }

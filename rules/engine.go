@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
@@ -26,7 +27,8 @@ const (
 )
 
 // Engine evaluates one compiled profile. Compile builds it once; every
-// regular expression and CEL program is compiled then. An Engine is safe for
+// regular expression and CEL program is compiled then (CompileDeferred: each
+// CEL program when a call first reaches its rule). An Engine is safe for
 // concurrent use (a Session is not).
 type Engine struct {
 	profile Profile
@@ -69,16 +71,33 @@ func phaseIndex(p Phase) int {
 // not nil, lists every problem found (one *CheckError each, reachable with
 // errors.As through Unwrap), each naming the rule and saying how to fix it.
 // Rules with enabled: false are checked too, but never run.
-func Compile(p Profile) (*Engine, error) {
-	env, err := celEnv()
-	if err != nil {
-		return nil, fmt.Errorf("building the CEL environment: %w", err)
-	}
+func Compile(p Profile) (*Engine, error) { return compile(p, false) }
+
+// CompileDeferred is Compile for a process that judges one call and exits
+// (the Claude Code hook): it checks what Compile checks, except that each
+// CEL expression is parsed, type-checked and compiled the first time a
+// call its rule applies to reaches it, so a call pays only for the rules
+// its tool triggers. An expression that fails then is that rule's error on
+// the call, as a rule that errors is (a block or ask rule's call is
+// denied). Use it on a profile Compile accepted before, such as a built
+// bundle's.
+func CompileDeferred(p Profile) (*Engine, error) { return compile(p, true) }
+
+func compile(p Profile, deferCEL bool) (*Engine, error) {
 	e := &Engine{
 		families:    make(map[string][]string),
 		familyTools: make(map[string][]string),
 		byTool:      make(map[string]*[2][]*compiledRule),
-		adapter:     env.CELTypeAdapter(),
+	}
+	// Deferred, the CEL environment too is built by the first expression
+	// a call reaches (callValue then uses its adapter).
+	var env *cel.Env
+	if !deferCEL {
+		var err error
+		if env, err = celEnv(); err != nil {
+			return nil, fmt.Errorf("building the CEL environment: %w", err)
+		}
+		e.adapter = env.CELTypeAdapter()
 	}
 	var errs []error
 
@@ -116,7 +135,7 @@ func Compile(p Profile) (*Engine, error) {
 			errs = append(errs, &CheckError{Rule: r.ID, Field: "id", Msg: "the rule is defined twice; give each rule its own id"})
 			continue
 		}
-		cr, rerrs := compileRule(env, r)
+		cr, rerrs := compileRule(env, r, deferCEL, len(p.ToolFamilies))
 		errs = append(errs, rerrs...)
 		if len(rerrs) > 0 || !r.Enabled {
 			continue
@@ -247,8 +266,9 @@ func (e *Engine) Profile() Profile { return e.profile }
 // not modify the result.
 func (e *Engine) Families(tool string) []string { return e.families[tool] }
 
-// compileRule checks one rule and compiles its condition.
-func compileRule(env *cel.Env, r Rule) (*compiledRule, []error) {
+// compileRule checks one rule and compiles its condition (deferred:
+// see CompileDeferred), for a profile of families tool families.
+func compileRule(env *cel.Env, r Rule, deferCEL bool, families int) (*compiledRule, []error) {
 	var errs []error
 	fail := func(field, format string, args ...any) {
 		errs = append(errs, &CheckError{Rule: r.ID, Field: field, Msg: fmt.Sprintf(format, args...)})
@@ -277,7 +297,7 @@ func compileRule(env *cel.Env, r Rule) (*compiledRule, []error) {
 		cr.message = r.Text
 	}
 	if r.Condition != nil {
-		cond, cerrs := compileCondition(env, *r.Condition)
+		cond, cerrs := compileCondition(env, *r.Condition, deferCEL, families)
 		for _, err := range cerrs {
 			err.Rule = r.ID
 			errs = append(errs, err)
@@ -287,9 +307,9 @@ func compileRule(env *cel.Env, r Rule) (*compiledRule, []error) {
 	return cr, errs
 }
 
-// compileCondition checks a condition and compiles it. Errors leave Rule
-// empty for the caller to fill.
-func compileCondition(env *cel.Env, c Condition) (condition, []*CheckError) {
+// compileCondition checks a condition and compiles it, for a profile of
+// families tool families. Errors leave Rule empty for the caller to fill.
+func compileCondition(env *cel.Env, c Condition, deferCEL bool, families int) (condition, []*CheckError) {
 	var errs []*CheckError
 	fail := func(field, format string, args ...any) {
 		errs = append(errs, &CheckError{Field: "condition." + field, Msg: fmt.Sprintf(format, args...)})
@@ -362,7 +382,22 @@ func compileCondition(env *cel.Env, c Condition) (condition, []*CheckError) {
 		fail("expr", "an expr condition needs expr: a CEL expression over call and session that yields a bool")
 		return nil, errs
 	}
-	prg, cerr := compileExpr(env, c.Expr)
+	if deferCEL {
+		src := c.Expr
+		return &deferredExprCond{compile: sync.OnceValues(func() (cel.Program, error) {
+			env, err := celEnv()
+			if err != nil {
+				return nil, fmt.Errorf("building the CEL environment: %w", err)
+			}
+			prg, cerr := compileExpr(env, src, families)
+			if cerr != nil {
+				cerr.Field = "condition.expr"
+				return nil, cerr
+			}
+			return prg, nil
+		})}, nil
+	}
+	prg, cerr := compileExpr(env, c.Expr, families)
 	if cerr != nil {
 		cerr.Field = "condition.expr"
 		return nil, []*CheckError{cerr}
@@ -370,8 +405,9 @@ func compileCondition(env *cel.Env, c Condition) (condition, []*CheckError) {
 	return &exprCond{prg: prg}, nil
 }
 
-// compileExpr type-checks a CEL condition and makes its program.
-func compileExpr(env *cel.Env, src string) (cel.Program, *CheckError) {
+// compileExpr type-checks a CEL condition and makes its program, for a
+// profile of families tool families.
+func compileExpr(env *cel.Env, src string, families int) (cel.Program, *CheckError) {
 	parsed, iss := env.Parse(src)
 	if iss != nil && iss.Err() != nil {
 		return nil, celIssue("the expression does not parse", iss)
@@ -389,10 +425,16 @@ func compileExpr(env *cel.Env, src string) (cel.Program, *CheckError) {
 	}
 	// Every expression runs under the cost limit, and the functions whose
 	// result can outgrow their input many times over (replace, split,
-	// join, lists.range) refuse a result past maxCELResult before they
+	// join, lists.range, flatten) refuse a result past maxCELResult before they
 	// make it: the cost limit counts a result only once it exists. A call
 	// that makes a large string costs by its size (resultSizeCost).
-	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(costLimit), cel.CostTracking(resultSizeCost{}), cel.CustomDecoratorV2(guardAllocations))
+	// An expression whose cost is bounded within the limit whatever the
+	// call runs without the tracker (boundedCost).
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.CustomDecoratorV2(guardAllocations)}
+	if !boundedCost(env, ast, families) {
+		opts = append(opts, cel.CostLimit(costLimit), cel.CostTracking(resultSizeCost{}))
+	}
+	prg, err := env.Program(ast, opts...)
 	if err != nil {
 		return nil, &CheckError{Line: 1, Column: 1, Msg: fmt.Sprintf("the expression cannot run: %v", err)}
 	}
@@ -492,7 +534,7 @@ func CheckRule(r Rule) error {
 	if err != nil {
 		return fmt.Errorf("building the CEL environment: %w", err)
 	}
-	_, errs := compileRule(env, r)
+	_, errs := compileRule(env, r, false, 0)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -509,7 +551,7 @@ func CheckCondition(c Condition) error {
 	if err != nil {
 		return fmt.Errorf("building the CEL environment: %w", err)
 	}
-	_, errs := compileCondition(env, c)
+	_, errs := compileCondition(env, c, false, 0)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -564,6 +606,20 @@ func (c *exprCond) holds(ev *evaluation) (bool, error) {
 		return false, fmt.Errorf("the expression yielded %s, not a bool", typeName(out))
 	}
 	return bool(b), nil
+}
+
+// deferredExprCond is an exprCond compiled on its first call
+// (CompileDeferred).
+type deferredExprCond struct {
+	compile func() (cel.Program, error)
+}
+
+func (c *deferredExprCond) holds(ev *evaluation) (bool, error) {
+	prg, err := c.compile()
+	if err != nil {
+		return false, err
+	}
+	return (&exprCond{prg: prg}).holds(ev)
 }
 
 func typeName(v ref.Val) string {

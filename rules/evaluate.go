@@ -168,11 +168,11 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 		args = boundArgs(call.Args, MaxStringBytes)
 	}
 	tool := cutString(call.Tool, MaxHistoryStringBytes)
-	cmds := newCommandCache(args)
+	ev := &evaluation{e: e, s: s, tool: tool, args: args, rawResult: call.Result, cmds: newCommandCache(args)}
 	if e.gate != nil && phase == Pre {
 		// What the agent may call comes first: no rule runs on a call
 		// it may not make.
-		f, note, ok := e.gate.check(tool, args, cmds)
+		f, note, ok := e.gate.check(tool, args, &ev.cmds)
 		if !ok {
 			v.Decision = Blocked
 			v.Fired = append(v.Fired, f)
@@ -187,7 +187,6 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 	if len(list) == 0 {
 		return v
 	}
-	ev := evaluation{e: e, s: s, tool: tool, args: args, rawResult: call.Result, cmds: cmds}
 	index := s.Len()
 	var failed []string
 	asked := false
@@ -198,7 +197,7 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 			}
 		}
 		if r.cond != nil {
-			ok, err := r.cond.holds(&ev)
+			ok, err := r.cond.holds(ev)
 			if err != nil {
 				v.Errors = append(v.Errors, RuleError{Rule: r.id, Error: err.Error()})
 				if r.action == Block || r.action == Ask {
@@ -247,9 +246,12 @@ type evaluation struct {
 	args      map[string]any // within the limits
 	rawResult any
 
-	fp   string
-	act  *activation
-	cmds *commandCache
+	fp      string
+	cmds    commandCache
+	actDone bool
+	act     activation
+	call    celCall
+	sess    sessionVal
 }
 
 func (ev *evaluation) boundedArgs() map[string]any { return ev.args }
@@ -273,23 +275,24 @@ func (ev *evaluation) fieldString(field string) (string, bool) {
 }
 
 func (ev *evaluation) activation() *activation {
-	if ev.act == nil {
+	if !ev.actDone {
 		args := ev.boundedArgs()
-		c := celCall{
+		ev.call = celCall{
 			Tool:        ev.tool,
 			Args:        args,
 			Result:      boundValue(ev.rawResult, MaxStringBytes),
 			Path:        callPath(args),
 			Fingerprint: ev.fingerprint(),
 			Index:       int64(ev.s.Len()),
-			cmds:        ev.cmds,
+			cmds:        &ev.cmds,
 		}
-		ev.act = &activation{
-			call:    ev.e.callValue(c),
-			session: &sessionVal{s: ev.s, e: ev.e},
-		}
+		// The call's view, the session's and the activation live in
+		// the evaluation: one allocation for all of them.
+		ev.sess = sessionVal{s: ev.s, e: ev.e}
+		ev.act = activation{call: ev.e.callValuePtr(&ev.call), session: &ev.sess}
+		ev.actDone = true
 	}
-	return ev.act
+	return &ev.act
 }
 
 // checkLiteralPatterns compiles every literal pattern given to

@@ -213,3 +213,39 @@ func TestUnreadableCommandDenied(t *testing.T) {
 		t.Errorf("a command past the parser's limit: %+v", v)
 	}
 }
+
+// lists' flatten makes a list as long as its lists together, and a list
+// can hold the same list many times: it errors before it makes more
+// than the items an expression may (l.map(x, l).flatten() on 1,100
+// items was 1.2 million, on the 100,000 a call may hold 10^10), and
+// flattens as before within them.
+func TestCELFlattenGuard(t *testing.T) {
+	l := make([]any, 1100)
+	for i := range l {
+		l[i] = int64(i)
+	}
+	for _, expr := range []string{
+		"call.args.l.map(x, call.args.l).flatten().size() > 0",
+		"call.args.l.map(x, [call.args.l]).flatten(2).size() > 0",
+		"call.args.l.map(x, call.args.l.map(y, [])).flatten(2).size() >= 0",
+	} {
+		e := mustCompile(t, rule("flat", "bash", rules.Block, &rules.Condition{Type: rules.Expr, Expr: expr}))
+		v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"l": l}}, nil)
+		if v.Decision != rules.Blocked || len(v.Errors) != 1 || !strings.Contains(v.Errors[0].Error, "more than") {
+			t.Errorf("%s: %+v", expr, v)
+		}
+	}
+	for expr, errs := range map[string]int{
+		"[[1], [2, 3], 4, []].flatten() == [1, 2, 3, 4]":   0,
+		"[1, [2, [3, [4]]]].flatten(2) == [1, 2, 3, [4]]":  0,
+		"[1, [2]].flatten(0) == [1, [2]]":                  0,
+		"call.args.l.map(x, [x]).flatten().size() == 1100": 0,
+		"[1, [2]].flatten(-1).size() > 0":                  1,
+	} {
+		e := mustCompile(t, rule("flat", "bash", rules.Block, &rules.Condition{Type: rules.Expr, Expr: expr}))
+		v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"l": l}}, nil)
+		if v.Decision != rules.Blocked || len(v.Errors) != errs {
+			t.Errorf("%s: %+v", expr, v)
+		}
+	}
+}

@@ -151,7 +151,6 @@ func (g *Gate) mapsTo(tool string) bool {
 
 // admits says why a call breaks the constraint, or "".
 func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
-	param := fmt.Sprintf("%s's %s", c.Behavior, c.Param)
 	v, present := args[c.Field]
 	if !present {
 		return ""
@@ -160,22 +159,23 @@ func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 	switch c.Check {
 	case CheckValues:
 		if !isString || !slices.Contains(c.Values, s) {
-			return fmt.Sprintf("its %s must be one of what %s names (%s)", c.Field, param, list(c.Values))
+			return fmt.Sprintf("its %s must be one of what %s names (%s)", c.Field, c.param(), list(c.Values))
 		}
 		return ""
 	case CheckPrograms:
 		if !isString {
-			return fmt.Sprintf("its %s is not a string, so charter cannot tell the programs it runs; %s admits only %s", c.Field, param, list(c.Values))
+			return fmt.Sprintf("its %s is not a string, so charter cannot tell the programs it runs; %s admits only %s", c.Field, c.param(), list(c.Values))
 		}
 		var parsed []shell.Command
 		var err error
 		if cmds != nil && cmds.has && cmds.src == s {
 			parsed, err = cmds.commands()
 		} else {
-			parsed, err = shell.Parse(s)
+			p := parseLine(s)
+			parsed, err = p.cmds, p.err
 		}
 		if err != nil {
-			return fmt.Sprintf("charter cannot read the command (%v), and %s admits only commands it can read that run %s", err, param, list(c.Values))
+			return fmt.Sprintf("charter cannot read the command (%v), and %s admits only commands it can read that run %s", err, c.param(), list(c.Values))
 		}
 		var bad []string
 		for _, cmd := range parsed {
@@ -187,9 +187,9 @@ func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 			switch {
 			case cmd.Inert():
 			case !cmd.Known:
-				return fmt.Sprintf("it runs a program charter cannot name (%s), and %s admits only %s", cmd.Reason, param, list(c.Values))
+				return fmt.Sprintf("it runs a program charter cannot name (%s), and %s admits only %s", cmd.Reason, c.param(), list(c.Values))
 			case len(cmd.RunChanging()) > 0:
-				return fmt.Sprintf("it sets %s for %s, which changes what runs whatever the program's name, and %s admits only the programs %s", strings.Join(cmd.RunChanging(), ", "), cmd.Program, param, list(c.Values))
+				return fmt.Sprintf("it sets %s for %s, which changes what runs whatever the program's name, and %s admits only the programs %s", strings.Join(cmd.RunChanging(), ", "), cmd.Program, c.param(), list(c.Values))
 			case !slices.Contains(c.Values, cmd.Program) && !slices.Contains(c.Values, cmd.Path):
 				if !slices.Contains(bad, cmd.Program) {
 					bad = append(bad, cmd.Program)
@@ -206,11 +206,14 @@ func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 			if len(bad) > 1 {
 				verb = "are"
 			}
-			return fmt.Sprintf("it may run only the programs %s names (%s), and %s %s not among them", param, list(c.Values), strings.Join(bad, ", "), verb)
+			return fmt.Sprintf("it may run only the programs %s names (%s), and %s %s not among them", c.param(), list(c.Values), strings.Join(bad, ", "), verb)
 		}
 	}
 	return ""
 }
+
+// param names the behavior parameter, for messages.
+func (c Constraint) param() string { return c.Behavior + "'s " + c.Param }
 
 // systemPath reports whether a program's path is its name in one of the
 // system's program folders (/usr/bin/git), which only an administrator

@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A session is saved as JSON Lines, one event per line, in order. A call:
@@ -33,7 +34,9 @@ import (
 // another order, is decoded whole.
 // Empty lines are ignored.
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+// crcTable is made on first use: a process that reads no session (charter
+// version, lint) does not build it.
+var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // callHeader is the part of a call line before the call.
 type callHeader struct {
@@ -87,7 +90,7 @@ func (s *Session) appendCallLine(buf []byte, i int) ([]byte, error) {
 			return buf, fmt.Errorf("encoding call %d: %w", i, err)
 		}
 	}
-	size, sum, argsSize := len(body), crc32.Checksum(body, crcTable), len(rawArgs)
+	size, sum, argsSize := len(body), crc32.Checksum(body, crcTable()), len(rawArgs)
 	head, err := marshalNoEscape(callHeader{Tool: e.tool, ID: e.id, Path: e.path, Fingerprint: e.fingerprint, Size: &size, CRC: &sum, ArgsSize: &argsSize})
 	if err != nil {
 		return buf, fmt.Errorf("encoding call %d: %w", i, err)
@@ -346,7 +349,7 @@ func (s *Session) readLine(b []byte, clone bool) error {
 				return errors.New("call has no tool")
 			case len(body) != *h.Size:
 				return fmt.Errorf("call is %d bytes, its header says %d (a torn or edited line)", len(body), *h.Size)
-			case crc32.Checksum(body, crcTable) != *h.CRC:
+			case crc32.Checksum(body, crcTable()) != *h.CRC:
 				return errors.New("call does not match its checksum (an edited or damaged line)")
 			case body[0] != '{':
 				return errors.New("call is not a JSON object")

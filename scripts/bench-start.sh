@@ -9,7 +9,9 @@
 #   charter lint on the starter repository            (target <= 10x hello)
 #
 # Also GODEBUG=inittrace=1's sums for charter version (package
-# initialisation: clock and heap). Needs Go.
+# initialisation: clock and heap). Needs Go. BASE=PATH (another charter
+# binary, e.g. main's) runs it too, in the same alternation, for a
+# before/after on a busy machine.
 set -euo pipefail
 
 dir=${1:?usage: scripts/bench-start.sh DIR}
@@ -43,7 +45,8 @@ ms() {
 	t1=$(date +%s%N)
 	echo $(((t1 - t0) / 1000))
 }
-hook() { "$bin" eval --bundle "$dir/starter-dist" --agent "$agent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
+base=${BASE:-}
+hook() { "${1:-$bin}" eval --bundle "$dir/starter-dist" --agent "$agent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
 median() { sort -n | awk '{a[NR] = $1} END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f", m / 1000}'; }
 
 declare -A samples
@@ -54,16 +57,26 @@ for ((i = 0; i < runs; i++)); do
 	samples[hook]+="$(t0=$(date +%s%N); hook >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
 	samples[hello]+="$(ms "$dir/hello-bin") "
 	samples[lint]+="$(ms "$bin" -C "$starter" lint) "
+	if [[ -n $base ]]; then
+		samples[base-version]+="$(ms "$base" version) "
+		samples[base-hook]+="$(t0=$(date +%s%N); hook "$base" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
+		samples[base-lint]+="$(ms "$base" -C "$starter" lint) "
+	fi
 done
 h=$(tr ' ' '\n' <<<"${samples[hello]}" | grep . | median)
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; $runs alternating runs, medians"
 printf '%-34s %7s ms\n' "hello world (same toolchain)" "$h"
-for k in version hook lint; do
+keys="version hook lint"
+[[ -n $base ]] && keys+=" base-version base-hook base-lint"
+for k in $keys; do
 	m=$(tr ' ' '\n' <<<"${samples[$k]}" | grep . | median)
 	case $k in
 	version) name="charter version" target=3 ;;
 	hook) name="hook, one PreToolUse" target=5 ;;
 	lint) name="charter lint (starter)" target=10 ;;
+	base-version) name="BASE: charter version" target=3 ;;
+	base-hook) name="BASE: hook, one PreToolUse" target=5 ;;
+	base-lint) name="BASE: charter lint (starter)" target=10 ;;
 	esac
 	awk -v n="$name" -v m="$m" -v h="$h" -v t="$target" 'BEGIN { printf "%-34s %7.1f ms %6.1fx hello (target <= %dx)\n", n, m, m / h, t }'
 done

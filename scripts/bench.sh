@@ -14,6 +14,9 @@
 #                             5,000 commits (1,000 change the config), or
 #                             50,000 (10,000) with COMMITS=50000
 #   charter lint on the starter repository                (target < 50 ms)
+#   charter lint --staged after a one-agent edit, through the cache,
+#                         vs  --no-cache                  (target <= 25%;
+#                             scripts/bench-cache.sh)
 #
 # It also prints the bundle's size (all files, and team.json), which must
 # grow linearly with the agents: above 500 agents team.json holds no
@@ -138,7 +141,7 @@ rm -rf "$dir"/fresh.* "$dir"/.fresh.*
 # of the same bundle into a new directory is that floor on this machine.
 pair "charter build (new dir)" "cp -r of the bundle" "exec $bin -C $cfg build --out \$(mktemp -u -d $dir/fresh.XXXXXX)" "exec cp -r $dir/dist \$(mktemp -u -d $dir/copy.XXXXXX)"
 rm -rf "$dir"/fresh.* "$dir"/copy.* "$dir"/.fresh.* 
-pair "charter lint" "charter validate" "exec $bin -C $cfg lint" "exec $bin -C $cfg validate"
+pair "charter lint" "charter validate" "exec $bin -C $cfg lint --no-cache" "exec $bin -C $cfg validate"
 pair "charter diff HEAD~1 HEAD" "charter build" "exec $bin -C $cfg diff HEAD~1 HEAD" "exec $bin -C $cfg build --out $dir/dist"
 pair "charter log $agent" "git log -- config" "exec $bin -C $hist/config log $agent" "exec git -C $hist log --format=%H main -- config"
 # The pre-commit case: lint of the starter repository (target: under 50 ms
@@ -148,3 +151,5 @@ mkdir -p "$starter"
 (cd "$starter" && "$bin" init >/dev/null)
 runs=$((runs * 4)) pair "charter lint (starter)" "charter --version" "exec $bin -C $starter lint" "exec $bin --version"
 echo; "$repo/scripts/bench-start.sh" "$dir/start"
+# lint --staged after a one-agent edit, through the cache and in full.
+echo; N=$n RUNS=$runs "$repo/scripts/bench-cache.sh" "$dir/cache"

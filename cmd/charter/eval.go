@@ -212,6 +212,12 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 		loader = hintedLoader{judge.Program{P: prog}}
 	}
 	j := judge.New(loader, o.policy())
+	if o.bundle != "" && o.protocol != "" {
+		// A hook judges one call per process, of a bundle charter build
+		// checked: it compiles only the expressions of the rules the call
+		// reaches.
+		j.DeferExpressions()
+	}
 	return j.Source(o.agent, o.profile, o.protocol), nil
 }
 

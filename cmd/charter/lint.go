@@ -1,10 +1,11 @@
 package main
 
 import (
-	"runtime/debug"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/internal/config/evalcache"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/lint"
@@ -17,6 +18,7 @@ type lintOptions struct {
 	failLevel       string
 	noInlineIgnores bool
 	newFromRev      string
+	noCache         bool
 	revFlags
 }
 
@@ -61,6 +63,7 @@ a REV that does not validate is named and lint exits 1, as diff does.`,
 	f.StringVar(&o.failLevel, "fail-level", "warning", "exit 1 when a finding has this severity or higher: error, warning or info")
 	f.BoolVar(&o.noInlineIgnores, "no-inline-ignores", false, "ignore every // charter:ignore comment (for audits)")
 	f.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings that this Git revision did not already have (matched by rule, path and message, not line)")
+	f.BoolVar(&o.noCache, "no-cache", false, "evaluate everything, neither reading nor writing charter's cache of earlier results (CHARTER_CACHE_DIR=off does the same)")
 	o.register(cmd, true)
 	return cmd
 }
@@ -94,32 +97,22 @@ func runLint(g *globals, o *lintOptions) error {
 	if err != nil {
 		return err
 	}
-	rev, err := evaluate(g, o.source(g))
+	src := o.source(g)
+	if src.Rev != "" && src.Staged {
+		return usage("--rev and --staged exclude each other: choose one")
+	}
+	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
+	out, err := evalcache.Lint(src, evalcache.Options{Dir: cacheDir(g, o.noCache), Lint: opts, Log: cacheLog(g)})
 	if err != nil {
 		return err
 	}
 
 	// Validation and compilation first: their errors stop lint.
-	prog, ds := rev.Program, rev.Diagnostics
-	if prog == nil {
+	ds := out.Diags
+	if !out.OK {
 		return lintStopped(g, o, ds)
 	}
-
-	// What is live now is the evaluation (the CUE values, hundreds of MB
-	// at thousands of agents); the rules allocate a small part of that, so
-	// a collection while they run would mark all of it to free little.
-	// Only while they run: --new-from-rev evaluates another revision
-	// after, and a GOGC the user set (off included) is theirs.
-	gc := debug.SetGCPercent(400)
-	if gc < 0 || gc > 400 {
-		debug.SetGCPercent(gc)
-	}
-	opts := lint.Options{Enable: o.enable, Disable: o.disable, NoInlineIgnores: o.noInlineIgnores}
-	found, err := lint.Run(prog, rev.Validation.Repo().Files, opts)
-	debug.SetGCPercent(gc)
-	if err != nil {
-		return err // rule ids were checked above: none is unknown
-	}
+	found := out.Lint
 	if o.newFromRev != "" {
 		old, err := lintRev(g, o.newFromRev, opts)
 		if err != nil {
@@ -127,17 +120,17 @@ func runLint(g *globals, o *lintOptions) error {
 		}
 		found = lint.NewFindings(found, old)
 	}
-	ds = diag.Sort(append(ds, found...))
+	ds = diag.Sort(append(slices.Clone(ds), found...))
 	var infos []diag.RuleInfo
 	if o.format == "junit" {
-		infos = lint.EnabledInfos(rev.Validation.Config.Lint, lint.Options{Enable: o.enable, Disable: o.disable}) // one test case per rule that ran
+		infos = lint.EnabledInfos(out.Settings, lint.Options{Enable: o.enable, Disable: o.disable}) // one test case per rule that ran
 	} else {
 		infos = sarifRules() // SARIF describes every rule
 	}
 	if err := writeLint(g, o.format, ds, infos, failLevel); err != nil {
 		return err
 	}
-	return lintVerdict(g, o.format, ds, len(prog.Agents), failLevel)
+	return lintVerdict(g, o.format, ds, out.Agents, failLevel)
 }
 
 // lintStopped prints the errors of validation and compilation, which stop

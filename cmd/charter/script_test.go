@@ -20,6 +20,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The tests write no cache into the user's cache folder: scripts set
+	// one of their own (Setup), the other tests none.
+	if os.Getenv("CHARTER_CACHE_DIR") == "" {
+		os.Setenv("CHARTER_CACHE_DIR", "off")
+	}
 	testscript.Main(guard{m}, map[string]func(){
 		"charter": func() {
 			// Registries are reached without DNS: a name other than
@@ -60,6 +65,9 @@ func TestScript(t *testing.T) {
 			env.Setenv("JUNIT_XSD", junitXSD)
 			// The npm packages the scripts run (node_modules under it).
 			env.Setenv("NPMTOOLS", npmtools.Dir())
+			// charter's cache of lint results: beside $WORK, never in it
+			// (scripts check what a command wrote there), one per script.
+			env.Setenv("CHARTER_CACHE_DIR", filepath.Join(filepath.Dir(env.WorkDir), "cache-"+filepath.Base(env.WorkDir)))
 			// Deterministic git: fixed identities and dates, no user config.
 			for k, v := range map[string]string{
 				"GIT_AUTHOR_NAME":     "Ada Author",

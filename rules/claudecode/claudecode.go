@@ -47,6 +47,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charter-dev/charter/rules"
@@ -242,11 +243,11 @@ func (h *Handler) Respond(data []byte) *Output {
 	return out
 }
 
-var eventField = regexp.MustCompile(`"hook_event_name"\s*:\s*"(\w+)"`)
+var eventField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"hook_event_name"\s*:\s*"(\w+)"`) })
 
 // sniffEvent finds the event of an input that does not decode.
 func sniffEvent(data []byte) string {
-	if m := eventField.FindSubmatch(data[:min(len(data), 1<<20)]); m != nil {
+	if m := eventField().FindSubmatch(data[:min(len(data), 1<<20)]); m != nil {
 		return string(m[1])
 	}
 	return ""

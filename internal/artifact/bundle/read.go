@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -42,10 +43,12 @@ var maxEntries = 100_000
 
 // layout matches the path of every file a bundle holds (docs/bundle.md):
 // an agent id and a profile name are slugs.
-var layout = regexp.MustCompile(`^(?:manifest|categories|flows|team)\.json$|^manifest\.jws$|^profiles/[a-z0-9][a-z0-9_-]*\.json$|^agents/[a-z0-9][a-z0-9_-]*/(?:agent\.json|prompt\.md|card\.json)$`)
+var layout = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:manifest|categories|flows|team)\.json$|^manifest\.jws$|^profiles/[a-z0-9][a-z0-9_-]*\.json$|^agents/[a-z0-9][a-z0-9_-]*/(?:agent\.json|prompt\.md|card\.json)$`)
+})
 
 // InLayout reports whether name is the path of a file a bundle holds.
-func InLayout(name string) bool { return layout.MatchString(name) }
+func InLayout(name string) bool { return layout().MatchString(name) }
 
 // ReadArchive reads a tar.gz that WriteArchive wrote into a tree. It
 // refuses any file but those of a bundle's layout (InLayout: no

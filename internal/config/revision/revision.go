@@ -133,6 +133,40 @@ type Evaluator struct {
 
 // Evaluate reads and evaluates what src selects.
 func (e *Evaluator) Evaluate(src Source) (*Revision, error) {
+	o, err := Open(src)
+	if err != nil {
+		return nil, err
+	}
+	defer o.Close()
+	r, err := e.EvaluateFS(o.FS, o.Name)
+	if err != nil {
+		return nil, err
+	}
+	r.Commit = o.Commit
+	return r, nil
+}
+
+// Opened is what a Source selects, open for reading.
+type Opened struct {
+	// FS holds the config root's files.
+	FS fs.FS
+	// Name is what messages call the revision (Revision.Name).
+	Name string
+	// Commit is the commit read, nil for the working tree and the index.
+	Commit *Commit
+	close  func()
+}
+
+// Close releases what Open opened.
+func (o *Opened) Close() {
+	if o.close != nil {
+		o.close()
+	}
+}
+
+// Open opens what src selects, for an evaluation that reads it itself
+// (EvaluateFS, or a cache that first compares its files).
+func Open(src Source) (*Opened, error) {
 	switch {
 	case src.Rev != "" && src.Staged:
 		return nil, &Error{Err: errors.New("a commit and the staged files exclude each other: read one")}
@@ -141,30 +175,27 @@ func (e *Evaluator) Evaluate(src Source) (*Revision, error) {
 		if err != nil {
 			return nil, err
 		}
-		return e.EvaluateFS(fsys, src.name(src.Dir))
+		return &Opened{FS: fsys, Name: src.name(src.Dir)}, nil
 	}
 	repo, err := source.Open(src.Dir)
 	if err != nil {
 		return nil, &Error{Err: err}
 	}
-	defer repo.Close()
 	if src.Staged {
 		fsys, err := repo.Index()
 		if err != nil {
+			repo.Close()
 			return nil, &Error{Err: err}
 		}
-		return e.EvaluateFS(fsys, src.name(src.Dir+" (staged)"))
+		return &Opened{FS: fsys, Name: src.name(src.Dir + " (staged)"), close: func() { repo.Close() }}, nil
 	}
 	snap, err := Snapshot(repo, src.Rev)
 	if err != nil {
+		repo.Close()
 		return nil, err
 	}
-	r, err := e.EvaluateFS(snap.FS, src.name(src.Rev))
-	if err != nil {
-		return nil, err
-	}
-	r.Commit = &Commit{Hash: snap.CommitHash.String(), Tree: snap.TreeHash.String(), Time: snap.Committer.When}
-	return r, nil
+	return &Opened{FS: snap.FS, Name: src.name(src.Rev), close: func() { repo.Close() },
+		Commit: &Commit{Hash: snap.CommitHash.String(), Tree: snap.TreeHash.String(), Time: snap.Committer.When}}, nil
 }
 
 func (s Source) name(def string) string {

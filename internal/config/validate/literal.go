@@ -3,6 +3,7 @@ package validate
 import (
 	"encoding/json"
 	"regexp"
+	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -28,7 +29,7 @@ func literalJSON(user cue.Value) ([]byte, bool) {
 	return appendLiteral(nil, f.Value)
 }
 
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+var jsonNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`) })
 
 func appendLiteral(b []byte, n ast.Expr) ([]byte, bool) {
 	switch n := n.(type) {
@@ -79,7 +80,7 @@ func appendLiteral(b []byte, n ast.Expr) ([]byte, bool) {
 			}
 			return appendString(b, s)
 		case token.INT, token.FLOAT:
-			if !jsonNumber.MatchString(n.Value) {
+			if !jsonNumber().MatchString(n.Value) {
 				return nil, false
 			}
 			return append(b, n.Value...), true
@@ -92,7 +93,7 @@ func appendLiteral(b []byte, n ast.Expr) ([]byte, bool) {
 		}
 	case *ast.UnaryExpr:
 		if lit, ok := n.X.(*ast.BasicLit); ok && n.Op == token.SUB &&
-			(lit.Kind == token.INT || lit.Kind == token.FLOAT) && jsonNumber.MatchString(lit.Value) {
+			(lit.Kind == token.INT || lit.Kind == token.FLOAT) && jsonNumber().MatchString(lit.Value) {
 			return append(append(b, '-'), lit.Value...), true
 		}
 	}

@@ -251,7 +251,7 @@ func literalScalar(x ast.Expr) (scalar, bool) {
 	}
 	switch lit.Kind {
 	case token.INT, token.FLOAT:
-		if !jsonNumber.MatchString(lit.Value) || hugeExponent(lit.Value) {
+		if !jsonNumber().MatchString(lit.Value) || hugeExponent(lit.Value) {
 			return scalar{}, false
 		}
 		r, ok := new(big.Rat).SetString(lit.Value)

@@ -448,7 +448,7 @@ func (s *Server) run(ctx context.Context, ev *revision.Evaluator, root string, f
 		snap.valid = true
 		snap.cfg = rev.Program.Config
 		snap.linted = time.Since(t1)
-		snap.g = newGraph(repo.Files, snap.agentsOnly, rev.Program)
+		snap.g = newGraph(repo.Files, rev.Program)
 	} else if !rev.Validation.Incomplete {
 		// Decoded as far as it validated: better help than none while
 		// no evaluation of this session has validated yet.

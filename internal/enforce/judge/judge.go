@@ -2,7 +2,8 @@
 // calls: one per agent (or per profile), compiled from the agent's
 // flattened profile, gated by its agent.json, with the operator's
 // on-error policy. charter eval, the Claude Code hook and charter serve
-// all judge through a Judge, so that they give one verdict.
+// all judge through a Judge, so that they give one verdict (but for a
+// bundle holding an expression that does not compile: see rules.CompileDeferred).
 package judge
 
 import (
@@ -33,9 +34,10 @@ type Loader interface {
 // a built repository), compiling each once. It is safe for concurrent
 // use; the engines it returns are too (a Session is not).
 type Judge struct {
-	loader  Loader
-	onError rules.OnError
-	roster  *rules.Agents
+	loader   Loader
+	onError  rules.OnError
+	roster   *rules.Agents
+	deferCEL bool
 
 	mu    sync.Mutex
 	cache map[key]*compiled
@@ -55,6 +57,13 @@ type key struct{ agent, profile, runtime string }
 func New(loader Loader, onError rules.OnError) *Judge {
 	return &Judge{loader: loader, onError: onError, roster: rules.NewAgents(loader.AgentIDs()), cache: map[key]*compiled{}}
 }
+
+// DeferExpressions makes the judge compile its engines with
+// rules.CompileDeferred: each CEL expression compiled by the first call
+// that reaches it. For a process that judges one call of a configuration
+// already checked (the Claude Code hook on a built bundle); call it before
+// the first Engine.
+func (j *Judge) DeferExpressions() { j.deferCEL = true }
 
 // HasAgent reports whether the configuration has an agent of that id.
 func (j *Judge) HasAgent(id string) bool { return j.loader.HasAgent(id) }
@@ -83,7 +92,11 @@ func (j *Judge) compile(k key, runtime string) (*rules.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := rules.Compile(p)
+	compile := rules.Compile
+	if j.deferCEL {
+		compile = rules.CompileDeferred
+	}
+	e, err := compile(p)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,9 @@ package serve
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +50,41 @@ func BenchmarkDecide(b *testing.B) {
 	st, _ := s.o.Sessions.View(rules.AgentKey("bench", "marco"))
 	if st.Len() != 1000 {
 		b.Fatalf("the session has %d calls", st.Len())
+	}
+}
+
+// BenchmarkDecideHTTP is one decision through the HTTP handler, in
+// process (no socket): the body read and decoded, the decision, the
+// answer encoded; marco on a session of 1,000 calls, as BenchmarkDecide.
+func BenchmarkDecideHTTP(b *testing.B) {
+	s := New(context.Background(), Options{Bundle: golden})
+	h := s.Handler()
+	post := func(body string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/decide", strings.NewReader(body)))
+		return w
+	}
+	for i := range 1000 {
+		body := fmt.Sprintf(`{"agent":"marco","session":"bench","phase":"post","tool":"read_file","input":{"path":"src/f%d.py"},"result":"ok"}`, i%50)
+		if i%3 == 0 {
+			body = fmt.Sprintf(`{"agent":"marco","session":"bench","phase":"post","tool":"run_bash","input":{"command":"python -m pytest tests/t%d.py"},"result":"ok"}`, i%7)
+		}
+		if w := post(body); w.Code != 200 {
+			b.Fatal(w.Body.String())
+		}
+	}
+	bodies := []string{
+		`{"agent":"marco","session":"bench","phase":"pre","tool":"run_bash","input":{"command":"python -m pytest -q"}}`,
+		`{"agent":"marco","session":"bench","phase":"pre","tool":"read_file","input":{"path":"src/app.py"}}`,
+		`{"agent":"marco","session":"bench","phase":"pre","tool":"create_file","input":{"path":"src/new.py","content":"x = 1\n"}}`,
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		w := post(bodies[i%len(bodies)])
+		i++
+		if w.Code != 200 {
+			b.Fatal(w.Body.String())
+		}
 	}
 }

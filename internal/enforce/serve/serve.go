@@ -161,8 +161,10 @@ func (s *Server) authorized(r *http.Request) bool {
 
 func newID() string {
 	var b [16]byte
+	var h [32]byte
 	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	hex.Encode(h[:], b[:])
+	return string(h[:])
 }
 
 // failure is the verdict on a call charter cannot judge: deny with the

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // destructive says how a command destroys data, or "". What it catches:
@@ -110,9 +111,11 @@ func (c *Command) sql() []string {
 	return nil
 }
 
-var sqlWord = regexp.MustCompile(`(?i)drop|truncate`)
+var sqlWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)drop|truncate`) })
 
-var sqlDrop = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|view|index)|truncate(\s+table)?\s+[\w"` + "`" + `.]+)\b`)
+var sqlDrop = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|view|index)|truncate(\s+table)?\s+[\w"` + "`" + `.]+)\b`)
+})
 
 // DestructiveSQL says how a SQL text destroys data (DROP TABLE, DATABASE,
 // SCHEMA, VIEW or INDEX; TRUNCATE), or "". Comments and string literals
@@ -121,11 +124,11 @@ var sqlDrop = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|view|inde
 // its /*! ... */ that runs, PostgreSQL's $$ strings, quoted identifiers),
 // so the text is read each way, and a statement any reading finds counts.
 func DestructiveSQL(sql string) string {
-	if !sqlWord.MatchString(sql) {
+	if !sqlWord().MatchString(sql) {
 		return ""
 	}
 	for _, d := range sqlDialects {
-		m := sqlDrop.FindString(d.code(sql))
+		m := sqlDrop().FindString(d.code(sql))
 		if m == "" {
 			continue
 		}

@@ -18,13 +18,19 @@ var adkGuard string
 // adkConfig is an LlmAgent's Agent Config (adk-python's LlmAgentConfig),
 // the fields charter fills, in the order written.
 type adkConfig struct {
-	AgentClass          string    `yaml:"agent_class"`
-	Name                string    `yaml:"name"`
-	Description         string    `yaml:"description,omitempty"`
-	Model               string    `yaml:"model,omitempty"`
-	Instruction         string    `yaml:"instruction"`
-	Tools               []adkName `yaml:"tools"`
-	BeforeToolCallbacks []adkName `yaml:"before_tool_callbacks"`
+	AgentClass  string    `yaml:"agent_class"`
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description,omitempty"`
+	Model       string    `yaml:"model,omitempty"`
+	Instruction string    `yaml:"instruction"`
+	Tools       []adkName `yaml:"tools"`
+	// ADK lets an agent hand the conversation to its parent and its peers
+	// (a transfer_to_agent tool it adds) unless told not to; charter does
+	// not carry delegation into ADK, so an exported agent may hand off to
+	// no one, whatever tree a user mounts it in.
+	DisallowTransferToParent bool      `yaml:"disallow_transfer_to_parent"`
+	DisallowTransferToPeers  bool      `yaml:"disallow_transfer_to_peers"`
+	BeforeToolCallbacks      []adkName `yaml:"before_tool_callbacks"`
 }
 
 type adkName struct {
@@ -81,7 +87,7 @@ func adk(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: ADK's Agent Config has no field for a turn limit, so max_turns (%d) is not carried", a.ID, a.Decl.MaxTurns))
 		}
 		c := adkConfig{AgentClass: "LlmAgent", Name: ns[i], Description: a.Description, Model: mdl, Instruction: a.Prompt,
-			Tools: []adkName{}, BeforeToolCallbacks: []adkName{{Name: ns[i] + ".charter_guard.before_tool"}}}
+			Tools: []adkName{}, DisallowTransferToParent: true, DisallowTransferToPeers: true, BeforeToolCallbacks: []adkName{{Name: ns[i] + ".charter_guard.before_tool"}}}
 		// The guard maps what ADK calls a tool back to charter's tool: a
 		// dotted name's function is called by its last part.
 		tools := map[string]string{}

@@ -16,6 +16,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -154,7 +155,7 @@ func (c *conv) declare(kind, from, want string, implicit bool) *Decl {
 	return d
 }
 
-var slugBad = regexp.MustCompile(`[^a-z0-9_-]+`)
+var slugBad = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_-]+`) })
 
 // Slug makes an id of a name: lower case ASCII letters, digits, "_" and
 // "-" (accents dropped, every other run of characters one "-"), starting
@@ -167,7 +168,7 @@ func Slug(s string) string {
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}
-	out := slugBad.ReplaceAllString(b.String(), "-")
+	out := slugBad().ReplaceAllString(b.String(), "-")
 	out = strings.TrimLeft(out, "-_")
 	out = strings.TrimRight(out, "-")
 	if out == "" {

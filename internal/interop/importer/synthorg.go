@@ -3,6 +3,7 @@ package importer
 import (
 	"regexp"
 	"slices"
+	"sync"
 )
 
 // SynthOrg's agent identity (004, "Full agent identity YAML"): charter's
@@ -80,7 +81,7 @@ func declareRoles(c *conv, auth *Node, self string) {
 		}
 	}
 	for _, n := range names {
-		if n == self || c.authorityName(n) || !roleName.MatchString(n) || slices.ContainsFunc(c.res.Decls, func(d *Decl) bool { return d.Kind == "roles" && d.ID == n }) {
+		if n == self || c.authorityName(n) || !roleName().MatchString(n) || slices.ContainsFunc(c.res.Decls, func(d *Decl) bool { return d.Kind == "roles" && d.ID == n }) {
 			continue
 		}
 		c.res.Decls = append(c.res.Decls, &Decl{Kind: "roles", From: n, ID: n, Body: &Node{Kind: Map}, Implicit: true,
@@ -89,7 +90,7 @@ func declareRoles(c *conv, auth *Node, self string) {
 }
 
 // roleName is a name a role is declared under as it is.
-var roleName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var roleName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 
 // moveFirst puts the named fields of a map first, in that order.
 func moveFirst(n *Node, keys ...string) {

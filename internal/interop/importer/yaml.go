@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -18,8 +19,8 @@ import (
 const maxExpanded = 100_000
 
 var (
-	yamlLine   = regexp.MustCompile(`^yaml: line (\d+): `)
-	jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	yamlLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
+	jsonNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`) })
 )
 
 // yamlReader converts a yaml.Node tree, expanding aliases and merge keys.
@@ -70,7 +71,7 @@ func parseYAML(src []byte) (*Node, int, error) {
 func yamlError(err error) error {
 	msg := err.Error()
 	line := 1
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
 	}
@@ -191,7 +192,7 @@ func scalar(y *yaml.Node) (*Node, error) {
 		if err := y.Decode(&i); err == nil {
 			return &Node{Kind: Number, Pos: p, Text: strconv.FormatInt(i, 10)}, nil
 		}
-		if jsonNumber.MatchString(y.Value) && finite(y.Value) == nil {
+		if jsonNumber().MatchString(y.Value) && finite(y.Value) == nil {
 			return &Node{Kind: Number, Pos: p, Text: y.Value}, nil
 		}
 		return nil, &SyntaxError{Pos: p, Msg: fmt.Sprintf("integer %s is out of range: write one between -1.8e308 and 1.8e308", y.Value)}
@@ -203,7 +204,7 @@ func scalar(y *yaml.Node) (*Node, error) {
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, &SyntaxError{Pos: p, Msg: fmt.Sprintf("%s is not a number CUE can hold; write a finite number", y.Value)}
 		}
-		if jsonNumber.MatchString(y.Value) {
+		if jsonNumber().MatchString(y.Value) {
 			return &Node{Kind: Number, Pos: p, Text: y.Value}, nil
 		}
 		s := strconv.FormatFloat(f, 'g', -1, 64)

@@ -192,16 +192,22 @@ func MayContain(s string) bool {
 }
 
 // shapesByFirstByte indexes Shapes by the first byte of their prefix, and
-// prefixStart holds the first two bytes of every prefix.
-var shapesByFirstByte, prefixStart = func() (idx [256][]*Shape, two [1 << 16]bool) {
+// prefixStart holds the first two bytes of every prefix. They are filled
+// in place by init: a function returning the 64 KiB table grew the
+// start-up goroutine's stack to copy it, in every charter process.
+var (
+	shapesByFirstByte [256][]*Shape
+	prefixStart       [1 << 16]bool
+)
+
+func init() {
 	for _, k := range Shapes {
 		if k.Prefix != "" {
-			idx[k.Prefix[0]] = append(idx[k.Prefix[0]], k)
-			two[uint16(k.Prefix[0])<<8|uint16(k.Prefix[1])] = true
+			shapesByFirstByte[k.Prefix[0]] = append(shapesByFirstByte[k.Prefix[0]], k)
+			prefixStart[uint16(k.Prefix[0])<<8|uint16(k.Prefix[1])] = true
 		}
 	}
-	return
-}()
+}
 
 // awsSecretLen is the length of an AWS secret access key.
 const awsSecretLen = 40

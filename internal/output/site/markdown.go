@@ -9,12 +9,12 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/charter-dev/charter/internal/gmtable"
 	"github.com/charter-dev/charter/internal/output/docsgen"
 )
 
@@ -32,7 +32,7 @@ func markdown(md []byte) (string, template.HTML, error) {
 		title, md = string(line), body
 	}
 	gm := goldmark.New(
-		goldmark.WithExtensions(extension.Table),
+		goldmark.WithExtensions(gmtable.Table),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithASTTransformers(util.Prioritized(mdLinks{}, 100))),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(rawAsText{}, 100))),
 	)

@@ -236,6 +236,7 @@ func TestMarkdown(t *testing.T) {
 		`A &lt;script&gt;alert(1)&lt;/script&gt; description.`,
 		`&lt;div onclick=x&gt;block&lt;/div&gt;`,
 		`one<br>two`,
+		"<thead>\n<tr>\n<th>rule</th>\n<th>text</th>", // the table extension (internal/gmtable)
 		`href="profiles.html#dev"`,
 		`href="agents/ann.html"`,
 		`href="https://example.com/a.md"`,

@@ -44,7 +44,6 @@ import (
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
-	"oras.land/oras-go/v2"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/errdef"
 	"oras.land/oras-go/v2/registry"
@@ -235,7 +234,7 @@ func attachClassic(ctx context.Context, repo *remote.Repository, dockerRef strin
 	if err != nil {
 		return err
 	}
-	_, err = oras.TagBytes(ctx, repo, ocispec.MediaTypeImageManifest, mb, tag)
+	_, err = tagBytes(ctx, repo, ocispec.MediaTypeImageManifest, mb, tag)
 	return err
 }
 
@@ -253,7 +252,7 @@ func pushBlob(ctx context.Context, repo *remote.Repository, d ocispec.Descriptor
 // fetchManifest reads the image manifest at reference (a tag or digest),
 // bounded and checked against its digest.
 func fetchManifest(ctx context.Context, repo *remote.Repository, reference string) (*ocispec.Manifest, ocispec.Descriptor, error) {
-	desc, b, err := oras.FetchBytes(ctx, repo, reference, oras.FetchBytesOptions{MaxBytes: maxManifest})
+	desc, b, err := fetchBytes(ctx, repo, reference, maxManifest)
 	if err != nil {
 		return nil, desc, err
 	}
@@ -353,14 +352,10 @@ func attachBundle(ctx context.Context, repo *remote.Repository, target ocispec.D
 		return ocispec.Descriptor{}, err
 	}
 	subject := ocispec.Descriptor{MediaType: target.MediaType, Digest: target.Digest, Size: target.Size}
-	return oras.PackManifest(ctx, repo, oras.PackManifestVersion1_1, sigstoreBundleType, oras.PackManifestOptions{
-		Subject: &subject,
-		Layers:  []ocispec.Descriptor{layer},
-		ManifestAnnotations: map[string]string{
-			"dev.sigstore.bundle.content":       "dsse-envelope",
-			"dev.sigstore.bundle.predicateType": cosignPredicate,
-			ocispec.AnnotationCreated:           created.UTC().Format(time.RFC3339),
-		},
+	return packManifest(ctx, repo, sigstoreBundleType, &subject, []ocispec.Descriptor{layer}, map[string]string{
+		"dev.sigstore.bundle.content":       "dsse-envelope",
+		"dev.sigstore.bundle.predicateType": cosignPredicate,
+		ocispec.AnnotationCreated:           created.UTC().Format(time.RFC3339),
 	})
 }
 

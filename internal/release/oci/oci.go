@@ -40,7 +40,6 @@ import (
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
-	"oras.land/oras-go/v2"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/errdef"
 	"oras.land/oras-go/v2/registry"
@@ -411,7 +410,7 @@ func Publish(ctx context.Context, ref string, t bundle.Tree, archive []byte, met
 		return nil, err
 	}
 	o.progress("tagging %s", r.String())
-	desc, err := oras.TagBytes(ctx, repo, ocispec.MediaTypeImageManifest, mbytes, r.Reference)
+	desc, err := tagBytes(ctx, repo, ocispec.MediaTypeImageManifest, mbytes, r.Reference)
 	if err != nil {
 		return nil, classify("publish", r, err)
 	}
@@ -457,9 +456,9 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 		return nil, err
 	}
 	o.progress("fetching %s", r.String())
-	// FetchBytes checks the bytes against the digest: the one in ref, or
+	// fetchBytes checks the bytes against the digest: the one in ref, or
 	// the one the registry gives for the tag.
-	desc, mbytes, err := oras.FetchBytes(ctx, repo, r.Reference, oras.FetchBytesOptions{MaxBytes: maxManifest})
+	desc, mbytes, err := fetchBytes(ctx, repo, r.Reference, maxManifest)
 	if err != nil {
 		return nil, classify("pull", r, err)
 	}

@@ -1,8 +1,9 @@
 // Package adkconfig checks, for tests, an ADK Agent Config
-// (root_agent.yaml) as adk-python's loader judges it. ADK's loaders cannot
-// run here as the judge: the Python one is not installable offline, and
-// the Go one (google.golang.org/adk) is lenient (it loads unknown fields)
-// and drops before_tool_callbacks without a word. So the file is checked
+// (root_agent.yaml) as adk-python's loader judges it. adk-python cannot
+// be installed here (it is on PyPI only), and ADK-Go's loader, which the
+// tests do run (internal/testkit/adkgo), judges only part of a file: it
+// loads unknown fields, does not read before_tool_callbacks, and cannot
+// load a tool that names a Python object. So the file is checked
 // against adk-python's published AgentConfig.json (testdata, commit
 // 4810ddcf), on the branch the loader picks (LlmAgentConfig when
 // agent_class is absent or LlmAgent; that branch refuses unknown fields,

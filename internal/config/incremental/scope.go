@@ -457,8 +457,13 @@ func (g *Graph) Advance(changed map[string]*Edit, files []*load.File, prog *comp
 	n.Names, n.NamedBy = maps.Clone(g.Names), maps.Clone(g.NamedBy)
 	n.Reports, n.Delegates, n.Delegators = maps.Clone(g.Reports), maps.Clone(g.Delegates), maps.Clone(g.Delegators)
 	n.all = maps.Clone(g.agentSet())
-	without := func(list []string, x string) []string {
-		return slices.DeleteFunc(slices.Clone(list), func(y string) bool { return y == x })
+	// drop removes x from m[key], and key when nothing is left.
+	drop := func(m map[string][]string, key, x string) {
+		if l := slices.DeleteFunc(slices.Clone(m[key]), func(y string) bool { return y == x }); len(l) > 0 {
+			m[key] = l
+		} else {
+			delete(m, key)
+		}
 	}
 	syntax := map[string]*ast.File{}
 	for _, f := range files {
@@ -469,11 +474,11 @@ func (g *Graph) Advance(changed map[string]*Edit, files []*load.File, prog *comp
 	touched := map[string]bool{} // the agents whose declarations or edges may have changed
 	for rel, e := range changed {
 		for _, id := range n.Declared[rel] {
-			n.DeclaredIn[id] = without(n.DeclaredIn[id], rel)
+			drop(n.DeclaredIn, id, rel)
 			touched[id] = true
 		}
 		for _, id := range n.Names[rel] {
-			n.NamedBy[id] = without(n.NamedBy[id], rel)
+			drop(n.NamedBy, id, rel)
 		}
 		f := syntax[rel]
 		if e.Src == nil || f == nil {
@@ -502,7 +507,7 @@ func (g *Graph) Advance(changed map[string]*Edit, files []*load.File, prog *comp
 			n.all[id] = true
 		}
 		for _, to := range n.Delegates[id] {
-			n.Delegators[to] = without(n.Delegators[to], id)
+			drop(n.Delegators, to, id)
 		}
 		delete(n.Reports, id)
 		delete(n.Delegates, id)

@@ -47,7 +47,8 @@ import (
 // Graph is what the incremental path needs of a full evaluation that
 // validated: who declares and who names each agent, and the authority
 // edges, for cycles. Its fields are plain data, so that it can be kept on
-// disk.
+// disk. Plan fills a cache the first time: calls on one Graph are not
+// safe at the same time.
 type Graph struct {
 	// Files tells, for every file the evaluation read, whether it
 	// declares agents and nothing else.

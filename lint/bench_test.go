@@ -123,6 +123,20 @@ func BenchmarkLint2000(b *testing.B) {
 	}
 }
 
+// BenchmarkGlobal10000 times the rules of lint.Global over a compiled
+// 10,000-agent repository: the editor runs them over every agent after
+// each edit, so their cost per agent is paid on every keystroke.
+func BenchmarkGlobal10000(b *testing.B) {
+	repo, prog := prepare(b, 10000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := lint.Run(prog, repo.Files, lint.Options{Subset: lint.Global()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkValidate2000 times what charter validate does on the same
 // repository (load and validate), the baseline BenchmarkLint2000 is
 // compared with.

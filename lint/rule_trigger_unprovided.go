@@ -36,6 +36,7 @@ agents: ana: {profile: "ops", behaviors: [{type: "FileToolsBehavior"}, {type: "D
 		}
 		verdicts := map[key]*verdict{}
 		var order []key
+		provided := map[string]map[string]bool{} // profile -> the tools its users get
 		known := p.KnownTools()
 		for _, pn := range model.Sorted(users) {
 			flat := p.Program.Profiles[pn]
@@ -60,13 +61,27 @@ agents: ana: {profile: "ops", behaviors: [{type: "FileToolsBehavior"}, {type: "D
 					continue
 				}
 				for _, a := range users[pn] {
-					if len(v.agents) < 4 {
-						v.agents = append(v.agents, a.ID)
+					if len(v.agents) == 4 {
+						break
 					}
-					for _, t := range tools {
-						if provides(a, t) {
-							v.fired = true
+					v.agents = append(v.agents, a.ID)
+				}
+				// The tools every user gets, once a profile: a profile's
+				// rules are many, its users thousands (an editor runs this
+				// rule over every agent after each edit).
+				got := provided[pn]
+				if got == nil {
+					got = map[string]bool{}
+					for _, a := range users[pn] {
+						for _, t := range a.Tools {
+							got[t.Name] = true
 						}
+					}
+					provided[pn] = got
+				}
+				for _, t := range tools {
+					if got[t] {
+						v.fired = true
 					}
 				}
 			}

@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"slices"
-
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/output/diag"
 )
@@ -17,22 +15,31 @@ agents: ann: presets: ["conservative"]`,
 		`presets: careful: behavior: approval: email_send: "require_approval"
 agents: ann: presets: ["careful"]`),
 	Run: func(p *Pass) {
+		// The candidates are few (the user's presets); the agents many:
+		// the scan stops once every candidate is used, and an editor
+		// runs this rule over every agent after each edit.
 		cfg := p.Config
-		used := map[string]bool{}
+		unused := map[string]bool{}
+		for n := range cfg.Presets {
+			if !cfg.Builtin["presets."+n] {
+				unused[n] = true
+			}
+		}
 		for _, t := range cfg.AgentTypes {
 			for _, n := range t.Presets {
-				used[n] = true
+				delete(unused, n)
 			}
 		}
 		for _, a := range cfg.Agents {
+			if len(unused) == 0 {
+				break
+			}
 			for _, n := range a.Presets {
-				used[n] = true
+				delete(unused, n)
 			}
 		}
-		for _, n := range model.Sorted(cfg.Presets) {
-			if !used[n] && !cfg.Builtin["presets."+n] {
-				p.Reportf([]string{"presets", n}, "preset %s is used by no agent type or agent: list it under presets where it applies, or remove it", n)
-			}
+		for _, n := range model.Sorted(unused) {
+			p.Reportf([]string{"presets", n}, "preset %s is used by no agent type or agent: list it under presets where it applies, or remove it", n)
 		}
 	},
 }
@@ -48,15 +55,20 @@ agents: ann: type: "support"`,
 agents: ann: type: "triage"`),
 	Run: func(p *Pass) {
 		cfg := p.Config
-		var used []string
-		for _, a := range cfg.Agents {
-			used = append(used, a.Type)
-		}
-		slices.Sort(used)
-		for _, n := range model.Sorted(cfg.AgentTypes) {
-			if _, found := slices.BinarySearch(used, n); !found && !cfg.Builtin["agentTypes."+n] {
-				p.Reportf([]string{"agentTypes", n}, "agent type %s is used by no agent: give an agent this type, or remove it", n)
+		unused := map[string]bool{}
+		for n := range cfg.AgentTypes {
+			if !cfg.Builtin["agentTypes."+n] {
+				unused[n] = true
 			}
+		}
+		for _, a := range cfg.Agents {
+			if len(unused) == 0 {
+				break
+			}
+			delete(unused, a.Type)
+		}
+		for _, n := range model.Sorted(unused) {
+			p.Reportf([]string{"agentTypes", n}, "agent type %s is used by no agent: give an agent this type, or remove it", n)
 		}
 	},
 }

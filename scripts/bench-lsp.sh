@@ -23,18 +23,19 @@ driver=$repo/internal/testkit/npmtools/lspdrive.mjs
 mkdir -p "$dir"
 go build -o "$dir/charter" "$repo/cmd/charter"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+trap 'echo "load average at the end: $(cut -d" " -f1-3 /proc/loadavg)"' EXIT
 for n in $sizes; do
 	rm -rf "$dir/gen-$n"
 	(cd "$repo" && go run -tags gen ./internal/testkit/gen/cmd/gen -n "$n" -o "$dir/gen-$n")
 	node "$driver" --charter "$dir/charter" --root "$dir/gen-$n" --edits "$edits" --min 0.2 --max 3 --seed 1 >"$dir/lsp-$n.json" || true
 	node -e '
 		const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-		console.log(`${process.argv[2]} agents: ${r.edits} edits, didChange -> publishDiagnostics p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms; first evaluation ${r.firstEvaluationMs} ms; ${r.failure ?? (r.mismatch ? "DIFFERS from charter lint" : "equal to charter lint")}`);
+		console.log(`${process.argv[2]} agents: ${r.edits} edits, didChange -> publishDiagnostics p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms, server CPU ${r.cpuMsPerEdit} ms an edit; first evaluation ${r.firstEvaluationMs} ms; ${r.failure ?? (r.mismatch ? "DIFFERS from charter lint" : "equal to charter lint")}`);
 	' "$dir/lsp-$n.json" "$n"
 	(cd "$repo" && go run -tags gen ./internal/testkit/gen/cmd/gen -n "$n" -o "$dir/gen-$n")
 	node "$driver" --charter "$dir/charter" --root "$dir/gen-$n" --edits "$memedits" --min 0.02 --max 0.1 --seed 2 --rss-every 100 >"$dir/lsp-mem-$n.json" || true
 	node -e '
 		const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-		console.log(`${process.argv[2]} agents, ${r.edits} quick edits: RSS MiB ` + r.rss.map((x) => `${x.edit}:${Math.round(x.rss / 1048576)}`).join(" ") + `; p95 ${r.p95} ms; ${r.failure ?? (r.mismatch ? "DIFFERS from charter lint" : "equal to charter lint")}`);
+		console.log(`${process.argv[2]} agents, ${r.edits} quick edits: RSS MiB ` + r.rss.map((x) => `${x.edit}:${Math.round(x.rss / 1048576)}`).join(" ") + `; p95 ${r.p95} ms, server CPU ${r.cpuMsPerEdit} ms an edit; ${r.failure ?? (r.mismatch ? "DIFFERS from charter lint" : "equal to charter lint")}`);
 	' "$dir/lsp-mem-$n.json" "$n"
 done

@@ -42,6 +42,15 @@ type Result struct {
 // scope in place. name is what messages call the revision. It reports
 // false when base cannot give an agent.
 func (p *Plan) Evaluate(ev *revision.Evaluator, fsys fs.FS, name string, base Agents, opts lint.Options) (*Result, bool, error) {
+	return p.EvaluateWith(ev, fsys, name, func(scoped *compiler.Program) (*compiler.Program, bool) {
+		return Merge(scoped, p.Elsewhere, base)
+	}, opts)
+}
+
+// EvaluateWith is Evaluate with the merge of the base's agents into the
+// scope's program given whole: an editor holding the base's program
+// merges it in one pass (MergeProgram).
+func (p *Plan) EvaluateWith(ev *revision.Evaluator, fsys fs.FS, name string, merge func(scoped *compiler.Program) (*compiler.Program, bool), opts lint.Options) (*Result, bool, error) {
 	rev, err := ev.EvaluateScope(fsys, name, p.Elsewhere)
 	if err != nil {
 		return nil, false, err
@@ -58,7 +67,7 @@ func (p *Plan) Evaluate(ev *revision.Evaluator, fsys fs.FS, name string, base Ag
 	if !rev.OK() {
 		return res, true, nil
 	}
-	merged, ok := Merge(rev.Program, p.Elsewhere, base)
+	merged, ok := merge(rev.Program)
 	if !ok {
 		return nil, false, nil
 	}
@@ -95,4 +104,33 @@ func Merge(scoped *compiler.Program, elsewhere map[string]bool, base Agents) (*c
 	slices.SortFunc(agents, func(a, b *compiler.Agent) int { return cmp.Compare(a.ID, b.ID) })
 	m.Config, m.Agents = &cfg, agents
 	return &m, true
+}
+
+// MergeProgram is Merge with the base's agents taken from base, the
+// program of the evaluation g was made from (or Result.Program, once
+// advanced), whose Agents are in id order. It copies base's map whole and
+// merges the two lists in one pass: with thousands of agents elsewhere,
+// this runs after every edit of an editor.
+func (p *Plan) MergeProgram(scoped, base *compiler.Program) *compiler.Program {
+	m := *scoped
+	cfg := *scoped.Config
+	cfg.Agents = maps.Clone(base.Config.Agents)
+	for id := range p.left {
+		delete(cfg.Agents, id)
+	}
+	maps.Copy(cfg.Agents, scoped.Config.Agents)
+	agents := make([]*compiler.Agent, 0, len(base.Agents)+len(scoped.Agents))
+	in := scoped.Agents
+	for _, a := range base.Agents {
+		if !p.Elsewhere[a.ID] {
+			continue
+		}
+		for len(in) > 0 && in[0].ID < a.ID {
+			agents, in = append(agents, in[0]), in[1:]
+		}
+		agents = append(agents, a)
+	}
+	agents = append(agents, in...)
+	m.Config, m.Agents = &cfg, agents
+	return &m
 }

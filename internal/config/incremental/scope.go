@@ -14,7 +14,10 @@
 //     declare, before or after the edit (a manager's budget, a pair's
 //     compatibility, an unknown reports_to), or declare it too;
 //   - those of the agents on a reporting or delegation cycle through an
-//     edited agent, before or after the edit;
+//     edited agent, before or after the edit, or through an agent of
+//     another file redone (a cycle in the base, which an advanced base,
+//     see Graph.Advance, can hold: its finding would be lost if only
+//     part of the cycle were evaluated);
 //   - those of the files that declare more than agents (a flow's agent,
 //     a test), which are always evaluated;
 //   - the rules that judge a declaration by every agent (lint.Global: an
@@ -44,7 +47,8 @@ import (
 // Graph is what the incremental path needs of a full evaluation that
 // validated: who declares and who names each agent, and the authority
 // edges, for cycles. Its fields are plain data, so that it can be kept on
-// disk.
+// disk. Plan fills a cache the first time: calls on one Graph are not
+// safe at the same time.
 type Graph struct {
 	// Files tells, for every file the evaluation read, whether it
 	// declares agents and nothing else.
@@ -70,6 +74,22 @@ type Graph struct {
 	// are not plain names: who depends on whom is not in the strings, so
 	// no edit is answered incrementally.
 	Opaque bool
+	// all is the set of DeclaredIn's keys, built once (Plan clones it
+	// rather than walk thousands of agents per edit) and kept up to date
+	// by Advance; not stored (gob skips it).
+	all map[string]bool
+}
+
+// agentSet returns the agents agents-only files declare, as a set the
+// caller must not change.
+func (g *Graph) agentSet() map[string]bool {
+	if g.all == nil {
+		g.all = make(map[string]bool, len(g.DeclaredIn))
+		for id := range g.DeclaredIn {
+			g.all[id] = true
+		}
+	}
+	return g.all
 }
 
 // NewGraph indexes a validated evaluation: its user files and program.
@@ -383,6 +403,11 @@ type Plan struct {
 	// Elsewhere are the agents declared in files out of Scope, as the
 	// base found them: the files in scope may name them.
 	Elsewhere map[string]bool
+
+	// left are the base's agents of agents-only files that are not in
+	// Elsewhere (those of Scope's files and of files removed): few,
+	// where Elsewhere holds nearly every agent (MergeProgram).
+	left map[string]bool
 }
 
 // Edit is the text of an edited file now; Src is nil when it was removed.
@@ -478,6 +503,29 @@ func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Pla
 	for id := range g.onCycles(ids, out) {
 		addAgent(redo, id)
 	}
+	// The agents of the other files redone that sit on a cycle of the
+	// base: the whole cycle is evaluated with them, or its finding would
+	// be lost (the cycle rule reports on every member it sees).
+	around, aroundOut := map[string]bool{}, map[string]edges{}
+	for rel := range redo {
+		if _, ok := changed[rel]; ok {
+			continue
+		}
+		for _, id := range g.Declared[rel] {
+			if ids[id] {
+				continue
+			}
+			around[id] = true
+			e := edges{delegates: g.Delegates[id]}
+			if r := g.Reports[id]; r != "" {
+				e.reports = []string{r}
+			}
+			aroundOut[id] = e
+		}
+	}
+	for id := range g.onCycles(around, aroundOut) {
+		addAgent(redo, id)
+	}
 	scope := maps.Clone(redo)
 	for rel := range redo {
 		var named []string
@@ -499,13 +547,118 @@ func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Pla
 			delete(scope, rel) // removed: nothing to read, nothing to report
 		}
 	}
-	elsewhere := map[string]bool{}
-	for id, files := range g.DeclaredIn {
-		inScope := slices.ContainsFunc(files, func(f string) bool { return scope[f] })
-		kept := slices.ContainsFunc(files, func(f string) bool { e, ok := changed[f]; return !ok || e.Src != nil })
-		if !inScope && kept {
-			elsewhere[id] = true
+	// Elsewhere is every agent but those of the scope's files and those
+	// whose every file was removed: computed from those few, not by
+	// looking at thousands of agents, for an editor does this per edit.
+	left := map[string]bool{}
+	for rel := range scope {
+		for _, id := range g.Declared[rel] {
+			left[id] = true
 		}
 	}
-	return &Plan{Changed: changed, Redo: redo, Scope: scope, Elsewhere: elsewhere}, true
+	for rel, e := range changed {
+		if e.Src != nil {
+			continue
+		}
+		for _, id := range g.Declared[rel] {
+			if !slices.ContainsFunc(g.DeclaredIn[id], func(f string) bool { e, ok := changed[f]; return !ok || e.Src != nil }) {
+				left[id] = true
+			}
+		}
+	}
+	elsewhere := maps.Clone(g.agentSet())
+	for id := range left {
+		delete(elsewhere, id)
+	}
+	return &Plan{Changed: changed, Redo: redo, Scope: scope, Elsewhere: elsewhere, left: left}, true
+}
+
+// Advance returns the graph of the evaluation a plan of g made, when it
+// validated: the edited files' declarations, names and authority edges
+// as they are now (files, the user files the evaluation read; prog, its
+// program merged with the base's agents, Result.Program). Nothing of g
+// changes: what differs is copied. An editor advances its base after
+// every edit that validates, so that the next edit's scope is that
+// edit's alone, not everything edited since the last full evaluation.
+func (g *Graph) Advance(changed map[string]*Edit, files []*load.File, prog *compiler.Program) *Graph {
+	n := *g
+	n.Files, n.Declared, n.DeclaredIn = maps.Clone(g.Files), maps.Clone(g.Declared), maps.Clone(g.DeclaredIn)
+	n.Names, n.NamedBy = maps.Clone(g.Names), maps.Clone(g.NamedBy)
+	n.Reports, n.Delegates, n.Delegators = maps.Clone(g.Reports), maps.Clone(g.Delegates), maps.Clone(g.Delegators)
+	n.all = maps.Clone(g.agentSet())
+	// drop removes x from m[key], and key when nothing is left.
+	drop := func(m map[string][]string, key, x string) {
+		if l := slices.DeleteFunc(slices.Clone(m[key]), func(y string) bool { return y == x }); len(l) > 0 {
+			m[key] = l
+		} else {
+			delete(m, key)
+		}
+	}
+	syntax := map[string]*ast.File{}
+	for _, f := range files {
+		if _, ok := changed[f.Path]; ok {
+			syntax[f.Path] = f.Syntax
+		}
+	}
+	// The names an authority field may give, as NewGraph indexes them:
+	// the agents and the roles (an agent added later may take a role's
+	// name).
+	who := make(map[string]bool, len(prog.Config.Agents)+len(prog.Config.Roles))
+	for id := range prog.Config.Agents {
+		who[id] = true
+	}
+	for name := range prog.Config.Roles {
+		who[name] = true
+	}
+	touched := map[string]bool{} // the agents whose declarations or edges may have changed
+	for rel, e := range changed {
+		for _, id := range n.Declared[rel] {
+			drop(n.DeclaredIn, id, rel)
+			touched[id] = true
+		}
+		for _, id := range n.Names[rel] {
+			drop(n.NamedBy, id, rel)
+		}
+		f := syntax[rel]
+		if e.Src == nil || f == nil {
+			delete(n.Files, rel)
+			delete(n.Declared, rel)
+			delete(n.Names, rel)
+			continue
+		}
+		ids, _ := load.AgentsOnly(f)
+		n.Files[rel] = true
+		n.Declared[rel] = ids
+		for _, id := range ids {
+			n.DeclaredIn[id] = append(slices.Clone(n.DeclaredIn[id]), rel)
+			touched[id] = true
+		}
+		n.Names[rel] = NamedAgents(f, who)
+		for _, id := range n.Names[rel] {
+			n.NamedBy[id] = append(slices.Clone(n.NamedBy[id]), rel)
+		}
+	}
+	for id := range touched {
+		if len(n.DeclaredIn[id]) == 0 {
+			delete(n.DeclaredIn, id)
+			delete(n.all, id)
+		} else {
+			n.all[id] = true
+		}
+		for _, to := range n.Delegates[id] {
+			drop(n.Delegators, to, id)
+		}
+		delete(n.Reports, id)
+		delete(n.Delegates, id)
+		if a, ok := prog.Config.Agents[id]; ok {
+			if a.Authority.ReportsTo != "" {
+				n.Reports[id] = a.Authority.ReportsTo
+			}
+			n.Delegates[id] = a.Authority.CanDelegateTo
+			for _, to := range a.Authority.CanDelegateTo {
+				n.Delegators[to] = append(slices.Clone(n.Delegators[to]), id)
+			}
+		}
+	}
+	return &n
 }

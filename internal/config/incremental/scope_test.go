@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/charter-dev/charter/internal/config/incremental"
 	"github.com/charter-dev/charter/internal/config/revision"
@@ -76,5 +77,104 @@ func TestPlan(t *testing.T) {
 				t.Errorf("Plan (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestAdvance: a graph advanced over an edit knows the edit's agents,
+// names and edges, and a later plan redoes a file on a cycle with the
+// whole cycle, though no edit touches that cycle.
+func TestAdvance(t *testing.T) {
+	g := graph(t)
+	now := maps.Clone(repo)
+	now["ernst.cue"] = "package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: can_delegate_to: [\"frieda\"]}\n"
+	now["frieda.cue"] = "package charter\n\nagents: frieda: {name: \"Frieda\", type: \"helper\", authority: can_delegate_to: [\"ernst\"]}\n"
+	delete(now, "carl.cue")
+	now["dora.cue"] = "package charter\n\nagents: dora: {name: \"Dora\", type: \"helper\"}\n"
+	now["gus.cue"] = "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: \"dora\"}\n"
+	changed := map[string]*incremental.Edit{"carl.cue": {}}
+	for _, p := range []string{"ernst.cue", "frieda.cue", "dora.cue", "gus.cue"} {
+		changed[p] = &incremental.Edit{Src: []byte(now[p])}
+	}
+	fsys := fstest.MapFS{}
+	for p, s := range now {
+		fsys[p] = &fstest.MapFile{Data: []byte(s)}
+	}
+	rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
+	if err != nil || !rev.OK() {
+		t.Fatalf("%v %v", err, rev.Diagnostics)
+	}
+	adv := g.Advance(changed, rev.Validation.Repo().Files, rev.Program)
+	fresh := incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+	norm := cmp.Transformer("sorted", func(in []string) []string {
+		out := slices.Sorted(slices.Values(in))
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	})
+	if d := cmp.Diff(fresh, adv, norm, cmpopts.IgnoreUnexported(incremental.Graph{})); d != "" {
+		t.Errorf("Advance differs from a fresh graph (-fresh +advanced):\n%s", d)
+	}
+	if d := cmp.Diff(g, graph(t), cmpopts.IgnoreUnexported(incremental.Graph{})); d != "" {
+		t.Errorf("Advance changed the graph it advanced:\n%s", d)
+	}
+	for _, gr := range []*incremental.Graph{adv, fresh} {
+		// bob's edit redoes ann's file; ann's file is dirty with ernst's
+		// (an earlier edit's): ernst's cycle is redone whole.
+		p, ok := gr.Plan(map[string]*incremental.Edit{"bob.cue": {Src: []byte(now["bob.cue"] + "// x\n")}}, []string{"ernst.cue"}, false)
+		if !ok {
+			t.Fatal("Plan refused an edit of agents")
+		}
+		if d := cmp.Diff([]string{"ann.cue", "bob.cue", "ernst.cue", "frieda.cue", "types.cue"}, slices.Sorted(maps.Keys(p.Redo))); d != "" {
+			t.Errorf("Redo (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]string{"dora", "gus"}, slices.Sorted(maps.Keys(p.Elsewhere))); d != "" {
+			t.Errorf("Elsewhere (-want +got):\n%s", d)
+		}
+		// gus names dora: an edit of dora redoes gus's file.
+		p, _ = gr.Plan(map[string]*incremental.Edit{"dora.cue": {Src: []byte(now["dora.cue"])}}, nil, false)
+		if !p.Redo["gus.cue"] {
+			t.Errorf("an edit of dora does not redo gus.cue: %v", slices.Sorted(maps.Keys(p.Redo)))
+		}
+	}
+}
+
+// After an editor advances its base, a file naming a role is still known
+// to name it: an agent added later under the role's name redoes it (the
+// advanced graph indexed the agents' names only, so a reports_to naming
+// the role was forgotten and the new manager's checks left stale).
+func TestAdvanceKeepsRoleNames(t *testing.T) {
+	files := map[string]string{
+		"types.cue": repo["types.cue"] + "\nroles: boss: members: [\"bob\"]\n",
+		"ann.cue":   "package charter\n\nagents: ann: {name: \"Ann\", type: \"helper\", authority: reports_to: \"boss\"}\n",
+		"bob.cue":   repo["bob.cue"],
+	}
+	eval := func() *revision.Revision {
+		fsys := fstest.MapFS{}
+		for p, s := range files {
+			fsys[p] = &fstest.MapFile{Data: []byte(s)}
+		}
+		rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
+		if err != nil || !rev.OK() {
+			t.Fatalf("%v %v", err, rev.Diagnostics)
+		}
+		return rev
+	}
+	rev := eval()
+	g := incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+	files["ann.cue"] += "// edited\n"
+	changed := map[string]*incremental.Edit{"ann.cue": {Src: []byte(files["ann.cue"])}}
+	if _, ok := g.Plan(changed, nil, false); !ok {
+		t.Fatal("the edit of ann.cue is not incremental")
+	}
+	rev = eval()
+	g = g.Advance(changed, rev.Validation.Repo().Files, rev.Program)
+	added := map[string]*incremental.Edit{"boss.cue": {Src: []byte("package charter\n\nagents: boss: {name: \"Boss\", type: \"helper\"}\n")}}
+	p, ok := g.Plan(added, nil, true)
+	if !ok {
+		t.Fatal("adding boss.cue is not incremental")
+	}
+	if !p.Redo["ann.cue"] {
+		t.Errorf("adding agent boss does not redo ann.cue, which reports to the role boss; redo: %v", slices.Sorted(maps.Keys(p.Redo)))
 	}
 }

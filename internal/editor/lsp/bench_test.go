@@ -5,6 +5,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,19 +21,25 @@ import (
 // kept out of the loop. BenchmarkEdit2000Full times the full evaluation.
 // Run them with -benchtime=3x: the set-up evaluates the whole repository.
 func BenchmarkEdit2000(b *testing.B) {
-	benchEdit(b, func(o *Options) { o.FastAfter, o.FullDelay = 0, time.Hour }) // the server's default FastAfter
+	benchEdit(b, 2000, func(o *Options) { o.FastAfter, o.FullDelay = 0, time.Hour }) // the server's default FastAfter
+}
+
+// BenchmarkEdit10000 is BenchmarkEdit2000 at 10,000 agents: what an edit
+// costs that grows with the repository shows as the difference.
+func BenchmarkEdit10000(b *testing.B) {
+	benchEdit(b, 10000, func(o *Options) { o.FastAfter, o.FullDelay = 0, time.Hour })
 }
 
 // BenchmarkEdit2000Full is BenchmarkEdit2000 with every edit evaluated in
 // full; metrics split the time between evaluation through package
 // revision (load, validate, compile) and lint.
 func BenchmarkEdit2000Full(b *testing.B) {
-	benchEdit(b, func(o *Options) { o.FastAfter = time.Hour })
+	benchEdit(b, 2000, func(o *Options) { o.FastAfter = time.Hour })
 }
 
-func benchEdit(b *testing.B, opt func(*Options)) {
+func benchEdit(b *testing.B, n int, opt func(*Options)) {
 	root := b.TempDir()
-	if err := gen.Write(root, 2000); err != nil {
+	if err := gen.Write(root, n); err != nil {
 		b.Fatal(err)
 	}
 	t := &testing.T{}
@@ -47,6 +54,17 @@ func benchEdit(b *testing.B, opt func(*Options)) {
 	c.open(rel, string(src))
 	c.wait()
 	var eval, lint time.Duration
+	if p := os.Getenv("CHARTER_BENCH_CPUPROFILE"); p != "" {
+		// The edits alone, without the set-up's full evaluations.
+		f, err := os.Create(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := range b.N {

@@ -15,7 +15,6 @@ import (
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/incremental"
 	"github.com/charter-dev/charter/internal/config/load"
-	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/lint"
 )
@@ -30,27 +29,16 @@ import (
 // closed or changed on disk, or a base that did not validate makes a full
 // evaluation instead.
 
-// graph is the base's index (incremental.Graph) with its agents, which
-// stand in for those an incremental evaluation leaves out.
+// graph is the base's index (incremental.Graph) with its program, whose
+// agents stand in for those an incremental evaluation leaves out.
 type graph struct {
 	*incremental.Graph
-	agents map[string]*compiler.Agent
-	cfg    *model.Config
+	prog *compiler.Program
 }
 
 // newGraph indexes a validated evaluation.
 func newGraph(files []*load.File, prog *compiler.Program) *graph {
-	g := &graph{Graph: incremental.NewGraph(files, prog), agents: map[string]*compiler.Agent{}, cfg: prog.Config}
-	for _, a := range prog.Agents {
-		g.agents[a.ID] = a
-	}
-	return g
-}
-
-// agent gives the base's agent id (incremental.Agents).
-func (g *graph) agent(id string, _ *compiler.Program) (*compiler.Agent, *model.Agent, bool) {
-	a, ok := g.agents[id]
-	return a, g.cfg.Agents[id], ok
+	return &graph{Graph: incremental.NewGraph(files, prog), prog: prog}
 }
 
 // fast evaluates what the edits since the base can change and publishes
@@ -120,7 +108,9 @@ func (s *Server) fast(ctx context.Context) bool {
 		fmt.Fprintf(os.Stderr, "incremental: %d changed, %d redone, %d in scope\n", len(changed), len(redo), len(plan.Scope))
 	}
 	start := time.Now()
-	res, ok, err := plan.Evaluate(&s.ev, fsys, root, base.g.agent, lint.Options{})
+	res, ok, err := plan.EvaluateWith(&s.ev, fsys, root, func(scoped *compiler.Program) (*compiler.Program, bool) {
+		return plan.MergeProgram(scoped, base.g.prog), true
+	}, lint.Options{})
 	if err != nil || !ok || ctx.Err() != nil {
 		return false
 	}
@@ -145,7 +135,10 @@ func (s *Server) fast(ctx context.Context) bool {
 		}
 	}
 	next.valid = valid
-	next.compose()
+	var only map[string]bool
+	if next.composeOnly(s.snap, redo) {
+		only = redo
+	}
 	for rel := range redo {
 		s.markDirty(&next, rel)
 	}
@@ -158,7 +151,14 @@ func (s *Server) fast(ctx context.Context) bool {
 	}
 	next.took = time.Since(start)
 	s.snap = &next
-	out2 := s.publishLocked(root, &next, open, changed, vers)
+	if valid && s.full == base {
+		// What was published is now what a full evaluation would give:
+		// it becomes the base, so the next edit's scope is that edit's
+		// alone, not everything edited since the last full evaluation.
+		s.full, s.fullGen = base.advance(&next, changed, plan, res), gen
+		s.dirty = map[string]bool{}
+	}
+	out2 := s.publishLocked(root, &next, open, changed, vers, only)
 	s.fastRuns.Add(1)
 	s.mu.Unlock()
 	for i := range out2 {
@@ -207,4 +207,20 @@ func (s *Server) resetDirty() {
 			s.markDirty(s.snap, rel)
 		}
 	}
+}
+
+// advance returns the base brought up to an incremental evaluation that
+// validated (next, which published every file's diagnostics): its graph
+// advanced over the edited files (incremental.Graph.Advance), the agents
+// as the evaluation merged them, the edited texts. Nothing of base is
+// changed.
+func (base *snapshot) advance(next *snapshot, changed map[string]*text, plan *incremental.Plan, res *incremental.Result) *snapshot {
+	nb := *base
+	nb.g = &graph{Graph: base.g.Advance(plan.Changed, res.Rev.Validation.Repo().Files, res.Program), prog: res.Program}
+	nb.inputs = maps.Clone(base.inputs)
+	for rel, t := range changed {
+		nb.inputs[rel] = t.src
+	}
+	nb.vdiags, nb.ldiags = next.vdiags, next.ldiags
+	return &nb
 }

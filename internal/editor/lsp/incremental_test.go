@@ -44,7 +44,7 @@ categories: communication: settings: verbosity: options: chatty: text: "Say ever
 func TestIncrementalEqualsLint(t *testing.T) {
 	agents, edits, seeds := 150, 30, uint64(1)
 	if !testing.Short() {
-		agents, edits, seeds = 300, 50, 2
+		agents, edits, seeds = 300, 50, 3
 	}
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) { incrementalEquals(t, agents, edits, seed) })

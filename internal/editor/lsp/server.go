@@ -46,7 +46,8 @@ type Options struct {
 	// Root is the config root used when the client names no workspace.
 	Root string
 	// Debounce is how long the server waits after an edit before it
-	// evaluates; 0 means 150 ms.
+	// evaluates; 0 means adaptive: half what the last evaluation took,
+	// at least 20 ms and at most 150 ms (see debounce).
 	Debounce time.Duration
 	// StdlibDir is where the read-only copy of the standard library that
 	// go to definition opens is written; empty means a folder in the
@@ -87,8 +88,11 @@ type Server struct {
 	full      *snapshot                    // the last full evaluation: the base of incremental ones
 	good      *snapshot                    // the last evaluation that validated
 	published map[string][]diag.Diagnostic // by URI, as last sent
+	conv      map[string]converted         // by URI, the files not open (convertCached)
 	gen       uint64                       // bumped by every change
 	cancel    context.CancelFunc           // cancels the evaluation under way
+	bgCancel  context.CancelFunc           // cancels the background full evaluation
+	lastCost  time.Duration                // what the last evaluation of an edit took (debounce)
 	said      map[string]bool              // messages shown once
 	started   func()                       // called as an evaluation starts (tests)
 	shutdown  bool
@@ -133,9 +137,6 @@ func (d *document) setText(src string) {
 
 // New returns a server.
 func New(opts Options) *Server {
-	if opts.Debounce == 0 {
-		opts.Debounce = 150 * time.Millisecond
-	}
 	if opts.FastAfter == 0 {
 		opts.FastAfter = 250 * time.Millisecond
 	}
@@ -145,7 +146,7 @@ func New(opts Options) *Server {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string][]diag.Diagnostic{},
+	s := &Server{opts: opts, docs: map[string]*document{}, published: map[string][]diag.Diagnostic{}, conv: map[string]converted{},
 		said: map[string]bool{}, dirty: map[string]bool{}, kick: make(chan struct{}, 1)}
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,
@@ -527,6 +528,11 @@ func (s *Server) changed() {
 	s.gen++
 	if s.cancel != nil {
 		s.cancel()
+	}
+	if s.bgCancel != nil {
+		// The edit comes first: the background evaluation would take
+		// the processors from it. It starts again after the next pause.
+		s.bgCancel()
 	}
 	s.mu.Unlock()
 	s.request()

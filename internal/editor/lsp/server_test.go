@@ -21,6 +21,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/charter-dev/charter/internal/editor/cuefmt"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/testkit/gen"
 )
 
@@ -1010,5 +1011,133 @@ func TestDocumentSizeCap(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "dropped a message of 64 MiB") {
 		t.Errorf("no message says the 64 MiB message was dropped:\n%.2000s", out.String())
+	}
+}
+
+// TestBackgroundYieldsToEdit: an edit that comes while the background full
+// evaluation reads the files abandons it (it would take the processors
+// from the edit's own evaluation); the base stays the last one, and the
+// edit is answered.
+func TestBackgroundYieldsToEdit(t *testing.T) {
+	c := start(t, copyDir(t, "../../../examples/dev-team"), func(o *Options) {
+		o.FastAfter, o.FullDelay = -1, 50*time.Millisecond
+	})
+	c.wait()
+	src := c.read(marco)
+	c.open(marco, src)
+	c.wait() // fast
+	c.wait() // the full evaluation after the pause
+	c.srv.mu.Lock()
+	base := c.srv.full
+	var once sync.Once
+	c.srv.started = func() {
+		if c.srv.bgRunning.Load() {
+			once.Do(func() {
+				c.srv.mu.Lock()
+				c.srv.opts.FullDelay = time.Hour // no other background evaluation in this test
+				c.srv.mu.Unlock()
+				c.change(marco, strings.Replace(src, "budget_limit: 1.00", "budget_limit: 900", 1))
+			})
+			// The edit reaches the server before the evaluation reads.
+			deadline := time.Now().Add(10 * time.Second)
+			for time.Now().Before(deadline) {
+				c.srv.mu.Lock()
+				edited := c.srv.lastEdited == marco && c.srv.docs[c.uri(marco)].version == version
+				c.srv.mu.Unlock()
+				if edited {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	abandoned := c.srv.abandoned.Load()
+	c.srv.mu.Unlock()
+	c.change(marco, strings.Replace(src, "budget_limit: 1.00", "budget_limit: 2", 1))
+	c.wait() // fast; then the pause starts the background evaluation, which the edit abandons
+	c.wait() // the edit's, fast
+	if got := c.srv.abandoned.Load() - abandoned; got != 1 {
+		t.Errorf("%d evaluations abandoned, want the background one", got)
+	}
+	// The base advanced with the edits' incremental evaluations, which
+	// keep the full evaluation's time; another full one has its own.
+	c.srv.mu.Lock()
+	same := c.srv.full.took == base.took
+	c.srv.mu.Unlock()
+	if !same {
+		t.Error("the abandoned background evaluation became the base")
+	}
+	if got := messages(c.diagnostics(marco)); !strings.Contains(got, "budget_limit 900 exceeds") {
+		t.Errorf("the edit during the background evaluation: got\n%s", got)
+	}
+}
+
+// TestAdaptiveDebounce: without a Debounce, the server waits half what the
+// last evaluation took, within its bounds.
+func TestAdaptiveDebounce(t *testing.T) {
+	for _, tc := range []struct{ cost, want time.Duration }{
+		{0, minDebounce},
+		{10 * time.Millisecond, minDebounce},
+		{80 * time.Millisecond, 40 * time.Millisecond},
+		{15 * time.Second, maxDebounce},
+	} {
+		s := New(Options{})
+		s.lastCost = tc.cost
+		if got := s.debounce(); got != tc.want {
+			t.Errorf("after an evaluation of %v: debounce %v, want %v", tc.cost, got, tc.want)
+		}
+	}
+	if got := New(Options{Debounce: time.Second}).debounce(); got != time.Second {
+		t.Errorf("Debounce set: %v, want 1s", got)
+	}
+}
+
+// TestConvertCached: the diagnostics of a file that is not open are
+// converted from its text once while they and the disk stay the same
+// (they come back for thousands of files when the repository validates
+// again); a change on disk converts them again.
+func TestConvertCached(t *testing.T) {
+	root := t.TempDir()
+	const rel = "a.cue"
+	path := filepath.Join(root, rel)
+	if err := os.WriteFile(path, []byte("x: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{})
+	uri := pathURI(path)
+	ds := []diag.Diagnostic{{File: rel, Line: 1, Column: 4, Severity: diag.Warning, Message: "m"}}
+	first := s.convertCached(root, rel, uri, nil, ds)
+	// Another text on disk, unannounced: the conversion is reused.
+	if err := os.WriteFile(path, []byte("\u00e9\u00e9\u00e9: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.convertCached(root, rel, uri, nil, slices.Clone(ds)); &got[0] != &first[0] {
+		t.Error("the same diagnostics were converted again")
+	}
+	s.disk++
+	again := s.convertCached(root, rel, uri, nil, ds)
+	if &again[0] == &first[0] {
+		t.Error("a change on disk reused the old conversion")
+	}
+	if again[0].Range == first[0].Range {
+		t.Errorf("not converted from the new text: %+v, as from the old", again[0].Range)
+	}
+}
+
+// TestPublishOpenFirst: the diagnostics of the open documents are sent
+// before those of the files that are not, however many.
+func TestPublishOpenFirst(t *testing.T) {
+	root := t.TempDir()
+	s := New(Options{})
+	snap := &snapshot{diags: map[string][]diag.Diagnostic{}}
+	for i := range 200 {
+		rel := fmt.Sprintf("agents/a%03d.cue", i)
+		snap.diags[rel] = []diag.Diagnostic{{File: rel, Line: 1, Column: 1, Message: "m"}}
+	}
+	const open = "agents/a150.cue"
+	uri := pathURI(filepath.Join(root, open))
+	out := s.publishLocked(root, snap, map[string]*text{open: newText("x\n")}, map[string]*text{open: newText("x\n")}, map[string]protocol.UInteger{uri: 7}, nil)
+	if len(out) != 200 || out[0].URI != uri || out[0].Version == nil || *out[0].Version != 7 {
+		t.Fatalf("%d notifications, the first %s, want 200 with %s (version 7) first", len(out), out[0].URI, uri)
 	}
 }

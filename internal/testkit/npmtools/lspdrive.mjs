@@ -6,7 +6,8 @@
 // for that file whose version is the edit's or later. At the end it
 // checks that the diagnostics it holds equal those of `charter lint
 // --format json` on the same text (the buffers written to disk), and
-// prints a JSON report on stdout.
+// prints a JSON report on stdout, with the server's CPU time per edit
+// (cpuMsPerEdit, from /proc).
 //
 //	node lspdrive.mjs --charter BIN --root DIR [--edits 50] [--min 0.2]
 //	  [--max 3] [--seed 1] [--files 5] [--rss-every 0] [--no-check]
@@ -76,6 +77,18 @@ function published(uri, version, timeout = args.timeout) {
   });
 }
 
+// cpu is the server's CPU time so far (user and system) in ms: the cost
+// of the edits, which a loaded machine does not inflate as it does the
+// wall time.
+function cpu() {
+  try {
+    const f = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
 function rss() {
   try {
     const m = readFileSync(`/proc/${server.pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
@@ -121,6 +134,7 @@ const mutators = [
 
 const edits = [];
 const rssSeries = [{ edit: 0, rss: rss() }];
+const cpu0 = cpu();
 let failure = null;
 let fixNext = null;
 for (let i = 0; i < args.edits && !failure; i++) {
@@ -154,6 +168,8 @@ for (let i = 0; i < args.edits && !failure; i++) {
   edits.push({ kind, file: d.path.slice(args.root.length + 1), ms: Math.round(outcome.value * 10) / 10 });
   if (args["rss-every"] > 0 && (i + 1) % args["rss-every"] === 0) rssSeries.push({ edit: i + 1, rss: rss() });
 }
+
+const cpuEdits = cpu0 === null || edits.length === 0 ? null : Math.round(((cpu() - cpu0) / edits.length) * 10) / 10;
 
 // Let the last edit's evaluation land, then compare with charter lint.
 let mismatch = null;
@@ -199,6 +215,7 @@ const report = {
   p50: q(0.5),
   p95: q(0.95),
   max: q(1),
+  cpuMsPerEdit: cpuEdits,
   failure,
   mismatch,
   rss: rssSeries,

@@ -7,6 +7,7 @@
 #   the Claude Code hook: one PreToolUse call         (target <= 5x hello)
 #     (charter eval --protocol claude-code --bundle, on the starter's bundle)
 #   charter lint on the starter repository            (target <= 10x hello)
+#     (as pre-commit runs it, through its cache; and with --no-cache)
 #
 # Also GODEBUG=inittrace=1's sums for charter version (package
 # initialisation: clock and heap). Needs Go. BASE=PATH (another charter
@@ -57,6 +58,8 @@ for ((i = 0; i < runs; i++)); do
 	samples[hook]+="$(t0=$(date +%s%N); hook >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
 	samples[hello]+="$(ms "$dir/hello-bin") "
 	samples[lint]+="$(ms "$bin" -C "$starter" lint) "
+	samples[hello]+="$(ms "$dir/hello-bin") "
+	samples[lintfresh]+="$(ms "$bin" -C "$starter" lint --no-cache) "
 	if [[ -n $base ]]; then
 		samples[base-version]+="$(ms "$base" version) "
 		samples[base-hook]+="$(t0=$(date +%s%N); hook "$base" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
@@ -66,7 +69,7 @@ done
 h=$(tr ' ' '\n' <<<"${samples[hello]}" | grep . | median)
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; $runs alternating runs, medians"
 printf '%-34s %7s ms\n' "hello world (same toolchain)" "$h"
-keys="version hook lint"
+keys="version hook lint lintfresh"
 [[ -n $base ]] && keys+=" base-version base-hook base-lint"
 for k in $keys; do
 	m=$(tr ' ' '\n' <<<"${samples[$k]}" | grep . | median)
@@ -74,6 +77,7 @@ for k in $keys; do
 	version) name="charter version" target=3 ;;
 	hook) name="hook, one PreToolUse" target=5 ;;
 	lint) name="charter lint (starter)" target=10 ;;
+	lintfresh) name="charter lint --no-cache (starter)" target=10 ;;
 	base-version) name="BASE: charter version" target=3 ;;
 	base-hook) name="BASE: hook, one PreToolUse" target=5 ;;
 	base-lint) name="BASE: charter lint (starter)" target=10 ;;

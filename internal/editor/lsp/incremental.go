@@ -33,12 +33,22 @@ import (
 // agents stand in for those an incremental evaluation leaves out.
 type graph struct {
 	*incremental.Graph
-	prog *compiler.Program
+	prog *compiler.Program // without its CUE values: see sourceless
 }
 
 // newGraph indexes a validated evaluation.
 func newGraph(files []*load.File, prog *compiler.Program) *graph {
-	return &graph{Graph: incremental.NewGraph(files, prog), prog: prog}
+	return &graph{Graph: incremental.NewGraph(files, prog), prog: sourceless(prog)}
+}
+
+// sourceless is a copy of prog without the CUE values it was compiled
+// from (hundreds of megabytes at thousands of agents): an incremental
+// edit merges the base's agents and model (Plan.MergeProgram), never its
+// positions, and the base is kept from edit to edit.
+func sourceless(prog *compiler.Program) *compiler.Program {
+	c := *prog
+	c.ReleaseSource()
+	return &c
 }
 
 // fast evaluates what the edits since the base can change and publishes
@@ -216,7 +226,7 @@ func (s *Server) resetDirty() {
 // changed.
 func (base *snapshot) advance(next *snapshot, changed map[string]*text, plan *incremental.Plan, res *incremental.Result) *snapshot {
 	nb := *base
-	nb.g = &graph{Graph: base.g.Advance(plan.Changed, res.Rev.Validation.Repo().Files, res.Program), prog: res.Program}
+	nb.g = &graph{Graph: base.g.Advance(plan.Changed, res.Rev.Validation.Repo().Files, res.Program), prog: sourceless(res.Program)}
 	nb.inputs = maps.Clone(base.inputs)
 	for rel, t := range changed {
 		nb.inputs[rel] = t.src

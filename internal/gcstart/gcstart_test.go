@@ -2,17 +2,22 @@ package gcstart
 
 import (
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 )
 
 // The start-up percent holds while the live heap is small, and the default
 // comes back once it passes Live.
+// It runs in a process of its own, started here without GOGC and
+// GOMEMLIMIT (and within For of its start, whatever ran before).
 func TestStartThenDefault(t *testing.T) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		t.Skip("GOGC or GOMEMLIMIT is set: the package leaves the GC alone, as it should")
+	if os.Getenv(childEnv) != "start" {
+		inChild(t, "start", "^TestStartThenDefault$")
+		return
 	}
 	runtime.GC()
 	runtime.GC()
@@ -37,6 +42,44 @@ func TestStartThenDefault(t *testing.T) {
 	runtime.GC()
 	debug.SetGCPercent(Percent)
 	arm(time.Now())
+}
+
+// A GOGC or GOMEMLIMIT the user set is theirs: the package leaves the
+// collector alone.
+func TestUserSetting(t *testing.T) {
+	switch os.Getenv(childEnv) {
+	case "":
+		inChild(t, "gogc", "^TestUserSetting$", "GOGC=250")
+		inChild(t, "memlimit", "^TestUserSetting$", "GOMEMLIMIT=1GiB")
+	case "gogc":
+		if p := percent(); p != 250 {
+			t.Fatalf("GC percent %d with GOGC=250, want 250", p)
+		}
+	case "memlimit":
+		if p := percent(); p != 100 {
+			t.Fatalf("GC percent %d with GOMEMLIMIT set, want the default 100", p)
+		}
+	}
+}
+
+const childEnv = "GCSTART_TEST_CHILD"
+
+// inChild runs the test binary's test run in a new process, with the GC
+// environment of env alone (GOGC and GOMEMLIMIT removed first), and
+// fails when it fails.
+func inChild(t *testing.T, child, run string, env ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run="+run, "-test.count=1", "-test.v")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, childEnv+"="+child), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Fatalf("%s: %v\n%s", child, err, out)
+	}
 }
 
 func percent() int {

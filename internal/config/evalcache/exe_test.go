@@ -1,3 +1,7 @@
+//go:build linux
+
+// The running image is read through /proc/self/exe, on Linux only.
+
 package evalcache_test
 
 import (
@@ -5,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/charter-dev/charter/internal/config/evalcache"
@@ -33,9 +36,6 @@ func TestExecutableReplaced(t *testing.T) {
 			t.Fatalf("identity %q after the file was replaced, %q before", after, before)
 		}
 		return
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("the running image is read through /proc/self/exe on Linux only")
 	}
 	self, err := os.Executable()
 	if err != nil {

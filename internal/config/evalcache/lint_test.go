@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -19,21 +18,6 @@ import (
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/testkit/gen"
 )
-
-// extra gives the generated repository declarations that one agent's edit
-// can make used or unused (lint.Global's rules).
-const extra = `package charter
-
-presets: rare: behavior: communication: verbosity: "detailed"
-
-agentTypes: solo: {
-	name:          "Solo"
-	description:   "Works alone."
-	system_prompt: "You are {agent.name}, {agent.role}."
-}
-
-categories: communication: settings: verbosity: options: chatty: text: "Say everything twice."
-`
 
 // TestCachedLintEqualsFresh: after random sequences of edits of a
 // generated repository (budgets, managers, delegates, personalities,
@@ -88,73 +72,13 @@ func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64, staged bool
 		}
 		return string(b)
 	}
-	write("extra.cue", extra)
-	// One agent outside the edited files uses the extra declarations.
-	outside := fmt.Sprintf("agents/a%04d.cue", agents-1)
-	src := read(outside)
-	if strings.Contains(src, "presets: [") {
-		src = strings.Replace(src, "presets: [", "presets: [\"rare\", ", 1)
-	} else {
-		src = strings.Replace(src, "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
+	if err := gen.WriteExtra(root, agents); err != nil {
+		t.Fatal(err)
 	}
-	write(outside, regexp.MustCompile(`verbosity: "[a-z]+"`).ReplaceAllString(src, `verbosity: "chatty"`))
-
 	r := rand.New(rand.NewPCG(seed, 30))
 	id := func() string { return fmt.Sprintf("a%04d", r.IntN(agents)) }
 	files := []string{"agents/a0001.cue", "agents/a0005.cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue"}
-	own := func(src string) int {
-		if m := regexp.MustCompile(`agents: a(\d+)`).FindStringSubmatch(src); m != nil {
-			k, _ := strconv.Atoi(m[1])
-			return k
-		}
-		return 0
-	}
-	sub := func(src, re string, repl func(m string) string) string {
-		return regexp.MustCompile(re).ReplaceAllStringFunc(src, repl)
-	}
-	mutators := []func(string) string{
-		func(s string) string {
-			return sub(s, `budget_limit: \d+`, func(string) string { return fmt.Sprintf("budget_limit: %d", r.IntN(120)) })
-		},
-		func(s string) string {
-			return sub(s, `reports_to: "[^"]*"`, func(string) string { return fmt.Sprintf("reports_to: %q", id()) })
-		},
-		func(s string) string {
-			return sub(s, `can_delegate_to: \[[^\]]*\]`, func(string) string { return fmt.Sprintf("can_delegate_to: [%q, %q]", id(), id()) })
-		},
-		func(s string) string {
-			return sub(s, `(openness|agreeableness|conscientiousness): [0-9.]+`, func(m string) string {
-				k, _, _ := strings.Cut(m, ":")
-				return fmt.Sprintf("%s: %.2f", k, r.Float64())
-			})
-		},
-		func(s string) string {
-			return sub(s, `\n\ttype: +"[a-z]+"`, func(string) string { return "\n\ttype: \"solo\"" })
-		},
-		func(s string) string {
-			return strings.Replace(s, "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
-		},
-		func(s string) string {
-			return sub(s, `verbosity: "[a-z]+"`, func(string) string { return `verbosity: "chatty"` })
-		},
-		func(s string) string {
-			return strings.Replace(s, "\t\tbudget_limit:", "\t\t// charter:ignore budget-exceeds-manager TODO: the test says why\n\t\tbudget_limit:", 1)
-		},
-		func(s string) string { // a reporting cycle of three
-			k := own(s)
-			return sub(s, `reports_to: "[^"]*"`, func(string) string { return fmt.Sprintf("reports_to: \"a%04d\"", (16*k+5)%agents) })
-		},
-		func(s string) string { // a delegation cycle of three
-			k := own(s)
-			return sub(s, `can_delegate_to: \[`, func(m string) string { return fmt.Sprintf("%s\"a%04d\", ", m, max(0, ((k-1)/4-1)/4)) })
-		},
-		// Breaking ones last.
-		func(s string) string { return strings.Replace(s, `verbosity: "`, `verbosity: "x`, 1) },
-		func(s string) string { return sub(s, `agents: a\d+`, func(m string) string { return m + "x" }) },
-		func(s string) string { return sub(s, `agents: a\d+`, func(string) string { return "agents: " + id() }) },
-		func(s string) string { return strings.TrimSuffix(strings.TrimRight(s, "\n"), "}") },
-	}
-	breaking := len(mutators) - 4
+	mutators, breaking := gen.Mutators(r, agents)
 	texts := map[string][]string{}
 	for _, rel := range files {
 		texts[rel] = []string{read(rel)}
@@ -224,7 +148,7 @@ func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64, staged bool
 		case k == 1: // a new agent in a new file
 			added++
 			rel := fmt.Sprintf("agents/new%d.cue", added)
-			src := sub(texts[files[0]][0], `agents: a\d+`, func(string) string { return fmt.Sprintf("agents: n%04d", added) })
+			src := regexp.MustCompile(`agents: a\d+`).ReplaceAllString(texts[files[0]][0], fmt.Sprintf("agents: n%04d", added))
 			write(rel, src)
 			step = "added " + rel
 		case k == 2 && added > 0: // an added agent removed

@@ -6,9 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,21 +17,6 @@ import (
 	"github.com/charter-dev/charter/internal/testkit/gen"
 	"github.com/charter-dev/charter/lint"
 )
-
-// extra gives the generated repository declarations that one agent's edit
-// can make used or unused (lint.Global's rules).
-const extra = `package charter
-
-presets: rare: behavior: communication: verbosity: "detailed"
-
-agentTypes: solo: {
-	name:          "Solo"
-	description:   "Works alone."
-	system_prompt: "You are {agent.name}, {agent.role}."
-}
-
-categories: communication: settings: verbosity: options: chatty: text: "Say everything twice."
-`
 
 // TestIncrementalEqualsLint: after random sequences of edits of agents'
 // files on a generated repository (budgets, managers, delegates, option
@@ -56,19 +39,7 @@ func incrementalEquals(t *testing.T, agents, edits int, seed uint64) {
 	if err := gen.Write(root, agents); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "extra.cue"), []byte(extra), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// One agent outside the edited files uses the extra declarations:
-	// whether an edit makes them unused depends on it.
-	outside := filepath.Join(root, "agents", fmt.Sprintf("a%04d.cue", agents-1))
-	b, err := os.ReadFile(outside)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := strings.Replace(string(b), "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
-	src = regexp.MustCompile(`verbosity: "[a-z]+"`).ReplaceAllString(src, `verbosity: "chatty"`)
-	if err := os.WriteFile(outside, []byte(src), 0o644); err != nil {
+	if err := gen.WriteExtra(root, agents); err != nil {
 		t.Fatal(err)
 	}
 	c := start(t, root, func(o *Options) { o.FastAfter, o.FullDelay = -1, time.Hour })
@@ -87,69 +58,7 @@ func incrementalEquals(t *testing.T, agents, edits int, seed uint64) {
 			c.wait()
 		}
 	}
-	own := func(src string) int {
-		if m := regexp.MustCompile(`agents: a(\d+)`).FindStringSubmatch(src); m != nil {
-			k, _ := strconv.Atoi(m[1])
-			return k
-		}
-		return 0
-	}
-	sub := func(src, re string, repl func(m string) string) string {
-		return regexp.MustCompile(re).ReplaceAllStringFunc(src, repl)
-	}
-	mutators := []func(string) string{
-		func(s string) string {
-			return sub(s, `budget_limit: \d+`, func(string) string { return fmt.Sprintf("budget_limit: %d", r.IntN(120)) })
-		},
-		func(s string) string {
-			return sub(s, `reports_to: "[^"]*"`, func(string) string {
-				return fmt.Sprintf("reports_to: %q", id())
-			})
-		},
-		func(s string) string {
-			return sub(s, `can_delegate_to: \[[^\]]*\]`, func(string) string {
-				return fmt.Sprintf("can_delegate_to: [%q, %q]", id(), id())
-			})
-		},
-		func(s string) string {
-			return sub(s, `(openness|agreeableness|conscientiousness): [0-9.]+`, func(m string) string {
-				k, _, _ := strings.Cut(m, ":")
-				return fmt.Sprintf("%s: %.2f", k, r.Float64())
-			})
-		},
-		func(s string) string {
-			return sub(s, `\n\ttype: +"[a-z]+"`, func(string) string { return "\n\ttype: \"solo\"" })
-		},
-		func(s string) string {
-			return strings.Replace(s, "\tbehaviors: [", "\tpresets: [\"rare\"]\n\tbehaviors: [", 1)
-		},
-		func(s string) string {
-			return sub(s, `verbosity: "[a-z]+"`, func(string) string { return `verbosity: "chatty"` })
-		},
-		func(s string) string {
-			return strings.Replace(s, "\t\tbudget_limit:", "\t\t// charter:ignore budget-exceeds-manager TODO: the test says why\n\t\tbudget_limit:", 1)
-		},
-		func(s string) string { // a reporting cycle of three: report to a grandchild
-			k := own(s)
-			return sub(s, `reports_to: "[^"]*"`, func(string) string { return fmt.Sprintf("reports_to: \"a%04d\"", (16*k+5)%agents) })
-		},
-		func(s string) string { // a delegation cycle of three: delegate to the grandparent
-			k := own(s)
-			return sub(s, `can_delegate_to: \[`, func(m string) string { return fmt.Sprintf("%s\"a%04d\", ", m, max(0, ((k-1)/4-1)/4)) })
-		},
-		// Breaking ones last.
-		func(s string) string { return strings.Replace(s, `verbosity: "`, `verbosity: "x`, 1) },
-		func(s string) string { // rename the agent: who reports to it breaks
-			return sub(s, `agents: a\d+`, func(m string) string { return m + "x" })
-		},
-		func(s string) string { // the same agent in another file's place
-			return sub(s, `agents: a\d+`, func(string) string { return "agents: " + id() })
-		},
-		func(s string) string { return strings.TrimSuffix(strings.TrimRight(s, "\n"), "}") }, // syntax error
-	}
-	// The mutators from here on make errors, which stop lint everywhere:
-	// the next edit undoes them, mostly.
-	breaking := len(mutators) - 4
+	mutators, breaking := gen.Mutators(r, agents)
 	fix := ""
 	broken := map[string]bool{}
 	for i := range edits {

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/charter-dev/charter/internal/config/model"
 )
 
 // Department is a department's agents and how well they fit together.
@@ -21,19 +19,17 @@ type Department struct {
 }
 
 // allPairs scores every pair of agents ids (tr their traits, in the same
-// order) and returns the mean of all pairs and each department's agents
-// with the mean of the pairs within it. With full it keeps every score in
-// t.Compatibility; without, only the extremes in t.Top and t.Lowest, so
-// that memory stays linear in the number of agents. Rows are scored in
-// parallel; each row's sum, and each department's, is added in pair order.
-func allPairs(t *Team, ids []string, agents map[string]*model.Agent, tr []traits, full bool) (*float64, map[string]Department) {
+// order) and returns the sums of the scores, of all pairs and of each
+// department's. With full it keeps every score in t.Compatibility;
+// without, only the Kept highest and lowest pairs, so that memory stays
+// linear in the number of agents. Rows are scored in parallel; scores are
+// whole numbers of ten-thousandths, whose sums are exact in any order.
+func allPairs(t *Team, ids []string, members map[string]Member, tr []Traits, full bool) *Pairing {
 	n := len(ids)
 	if full {
 		t.Compatibility = make([][]float64, n)
-	} else {
-		t.Pairs = n * (n - 1) / 2
 	}
-	rowSum := make([]float64, n)
+	rowSum := make([]int64, n)
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/64))
 	tops, lows := make([]extremes, workers), make([]extremes, workers)
 	var next atomic.Int64
@@ -52,16 +48,16 @@ func allPairs(t *Team, ids []string, agents map[string]*model.Agent, tr []traits
 				if full {
 					row = make([]float64, 0, n-i-1)
 				}
-				var sum float64
+				var sum int64
 				for j := i + 1; j < n; j++ {
-					sc := x.score(tr[j])
-					sum += sc
+					u := x.units(tr[j])
+					sum += u
 					if full {
-						row = append(row, sc)
+						row = append(row, fromUnits(u))
 						continue
 					}
-					top.offer(sc, ids, i, j)
-					low.offer(sc, ids, i, j)
+					top.offer(fromUnits(u), ids[i], ids[j])
+					low.offer(fromUnits(u), ids[i], ids[j])
 				}
 				rowSum[i] = sum
 				if full {
@@ -71,51 +67,39 @@ func allPairs(t *Team, ids []string, agents map[string]*model.Agent, tr []traits
 		})
 	}
 	wg.Wait()
+	p := &Pairing{Agents: n, Departments: map[string]int64{}}
 	if !full {
-		t.Top, t.Lowest = merge(tops), merge(lows)
+		p.Top, p.Lowest = merge(tops), merge(lows)
 	}
-
-	deps := map[string]Department{}
-	members := map[string][]int{}
+	for _, s := range rowSum {
+		p.Sum += s
+	}
+	byDept := map[string][]int{}
 	for i, id := range ids {
-		if d := agents[id].Department; d != "" {
-			members[d] = append(members[d], i)
+		if d := members[id].Department; d != "" {
+			byDept[d] = append(byDept[d], i)
 		}
 	}
-	for name, ms := range members {
-		d := Department{Agents: make([]string, len(ms))}
-		var sum float64
-		for p, i := range ms {
-			d.Agents[p] = ids[i]
-			for _, j := range ms[p+1:] {
-				sum += tr[i].score(tr[j])
-				d.Pairs++
+	for name, ms := range byDept {
+		var sum int64
+		for k, i := range ms {
+			for _, j := range ms[k+1:] {
+				sum += tr[i].units(tr[j])
 			}
 		}
-		if d.Pairs > 0 {
-			avg := round(sum / float64(d.Pairs))
-			d.Average = &avg
-		}
-		deps[name] = d
+		p.Departments[name] = sum
 	}
-	if n < 2 {
-		return nil, deps
-	}
-	var all float64
-	for _, s := range rowSum {
-		all += s
-	}
-	avg := round(all / float64(n*(n-1)/2))
-	return &avg, deps
+	return p
 }
 
-// extremes keeps the Extremes highest (higher) or lowest pairs offered,
-// best first; ties go by A, then B.
+// extremes keeps the Kept highest (higher) or lowest pairs offered, best
+// first; ties go by A, then B.
 type extremes struct {
 	higher bool
 	pairs  []Pair
 }
 
+// before reports whether x ranks before y.
 func (e *extremes) before(x, y Pair) bool {
 	if x.Score != y.Score {
 		return (x.Score > y.Score) == e.higher
@@ -123,29 +107,36 @@ func (e *extremes) before(x, y Pair) bool {
 	return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) < 0
 }
 
-func (e *extremes) offer(sc float64, ids []string, i, j int) {
-	if len(e.pairs) == Extremes {
-		last := e.pairs[Extremes-1].Score
+func (e *extremes) compare(x, y Pair) int {
+	if e.before(x, y) {
+		return -1
+	}
+	if e.before(y, x) {
+		return 1
+	}
+	return 0
+}
+
+// offer offers pair a, b (a < b) scoring sc.
+func (e *extremes) offer(sc float64, a, b string) {
+	if len(e.pairs) == Kept {
+		last := e.pairs[Kept-1].Score
 		if (e.higher && sc < last) || (!e.higher && sc > last) {
 			return
 		}
 	}
-	p := Pair{A: ids[i], B: ids[j], Score: sc}
-	k, _ := slices.BinarySearchFunc(e.pairs, p, func(x, y Pair) int {
-		if e.before(x, y) {
-			return -1
-		}
-		return 1
-	})
-	if k >= Extremes {
+	p := Pair{A: a, B: b, Score: sc}
+	k, _ := slices.BinarySearchFunc(e.pairs, p, e.compare)
+	if k >= Kept {
 		return
 	}
 	e.pairs = slices.Insert(e.pairs, k, p)
-	if len(e.pairs) > Extremes {
-		e.pairs = e.pairs[:Extremes]
+	if len(e.pairs) > Kept {
+		e.pairs = e.pairs[:Kept]
 	}
 }
 
+// merge is the Kept best pairs of es, which keep the same order.
 func merge(es []extremes) []Pair {
 	if len(es) == 0 {
 		return []Pair{}
@@ -154,11 +145,6 @@ func merge(es []extremes) []Pair {
 	for _, e := range es {
 		all.pairs = append(all.pairs, e.pairs...)
 	}
-	slices.SortFunc(all.pairs, func(x, y Pair) int {
-		if all.before(x, y) {
-			return -1
-		}
-		return 1
-	})
-	return all.pairs[:min(len(all.pairs), Extremes)]
+	slices.SortFunc(all.pairs, all.compare)
+	return all.pairs[:min(len(all.pairs), Kept)]
 }

@@ -81,11 +81,80 @@ type Team struct {
 
 // Build scores every pair of agents and indexes their skills. Up to
 // FullMatrixMax agents it keeps every pair's score; above, the extremes.
-func Build(agents map[string]*model.Agent) *Team { return build(agents, FullMatrixMax) }
+func Build(agents map[string]*model.Agent) *Team {
+	t, _ := build(Members(agents), FullMatrixMax)
+	return t
+}
 
-func build(agents map[string]*model.Agent, matrixMax int) *Team {
-	ids := model.Sorted(agents)
-	t := &Team{
+// Member is what team.json reads of one agent: its traits, department,
+// authority and skills. Plain data: an incremental build keeps every
+// agent's on disk, and builds team.json from them (BuildMembers,
+// Pairing.Update) as Build does from the agents.
+type Member struct {
+	Traits        Traits
+	Department    string
+	ReportsTo     string
+	CanDelegateTo []string
+	// Skills are the agent's skills as the skill index lists them.
+	Skills []Skill
+}
+
+// Skill is one entry of a member's skills: the skill and how the index
+// lists the agent under it.
+type Skill struct {
+	ID     string
+	Holder Holder
+}
+
+// MemberOf is what team.json reads of agent id, declared as a.
+func MemberOf(id string, a *model.Agent) Member {
+	m := Member{Traits: TraitsOf(a.Personality), Department: a.Department, ReportsTo: a.Authority.ReportsTo, CanDelegateTo: a.Authority.CanDelegateTo}
+	for _, tier := range []struct {
+		name   string
+		weight float64
+		skills []model.Skill
+	}{{"primary", WeightPrimary, a.Skills.Primary}, {"secondary", WeightSecondary, a.Skills.Secondary}} {
+		for _, s := range tier.skills {
+			p := 1.0
+			if s.Proficiency != nil {
+				p = *s.Proficiency
+			}
+			m.Skills = append(m.Skills, Skill{ID: s.ID, Holder: Holder{Agent: id, Proficiency: p, Tier: tier.name, Weight: tier.weight, Score: round(tier.weight * p)}})
+		}
+	}
+	return m
+}
+
+// Members is MemberOf every agent.
+func Members(agents map[string]*model.Agent) map[string]Member {
+	out := make(map[string]Member, len(agents))
+	for id, a := range agents {
+		out[id] = MemberOf(id, a)
+	}
+	return out
+}
+
+// BuildMembers is Build from the agents' members, with the Pairing that
+// an update of some of them starts from.
+func BuildMembers(members map[string]Member) (*Team, *Pairing) {
+	return build(members, FullMatrixMax)
+}
+
+func build(members map[string]Member, matrixMax int) (*Team, *Pairing) {
+	ids := model.Sorted(members)
+	t := newTeam(ids)
+	tr := make([]Traits, len(ids))
+	for i, id := range ids {
+		tr[i] = members[id].Traits
+	}
+	p := allPairs(t, ids, members, tr, len(ids) <= matrixMax)
+	p.finish(t, ids, members)
+	return t, p
+}
+
+// newTeam is the team of agents ids before any score.
+func newTeam(ids []string) *Team {
+	return &Team{
 		Weights: map[string]float64{"big_five": WeightBigFive, "collaboration": WeightCollaboration,
 			"conflict": WeightConflict, "extraversion_peak": ExtraversionPeak,
 			"route_primary": WeightPrimary, "route_secondary": WeightSecondary, "route_tags": WeightTags},
@@ -93,41 +162,28 @@ func build(agents map[string]*model.Agent, matrixMax int) *Team {
 		Links:  []Link{},
 		Skills: map[string][]Holder{},
 	}
-	tr := make([]traits, len(ids))
-	for i, id := range ids {
-		tr[i] = traitsOf(agents[id].Personality)
-	}
-	t.Average, t.Departments = allPairs(t, ids, agents, tr, len(ids) <= matrixMax)
+}
+
+// index fills in what reads each agent alone: the authority links and
+// the skill index.
+func index(t *Team, ids []string, members map[string]Member) {
 	for _, id := range ids {
-		a := agents[id]
+		m := members[id]
 		link := func(to, rel string) {
-			if b, ok := agents[to]; ok {
-				sc := Compatibility(a.Personality, b.Personality)
+			if b, ok := members[to]; ok {
+				sc := m.Traits.compatibility(b.Traits)
 				t.Links = append(t.Links, Link{From: id, To: to, Relation: rel, Score: sc.Score,
 					BigFive: sc.BigFive, Collaboration: sc.Collaboration, Conflict: sc.Conflict})
 			}
 		}
-		if a.Authority.ReportsTo != "" {
-			link(a.Authority.ReportsTo, "reports_to")
+		if m.ReportsTo != "" {
+			link(m.ReportsTo, "reports_to")
 		}
-		for _, to := range a.Authority.CanDelegateTo {
+		for _, to := range m.CanDelegateTo {
 			link(to, "can_delegate_to")
 		}
-		for _, tier := range []struct {
-			name   string
-			skills []model.Skill
-		}{{"primary", a.Skills.Primary}, {"secondary", a.Skills.Secondary}} {
-			for _, s := range tier.skills {
-				p := 1.0
-				if s.Proficiency != nil {
-					p = *s.Proficiency
-				}
-				w := WeightPrimary
-				if tier.name == "secondary" {
-					w = WeightSecondary
-				}
-				t.Skills[s.ID] = append(t.Skills[s.ID], Holder{Agent: id, Proficiency: p, Tier: tier.name, Weight: w, Score: round(w * p)})
-			}
+		for _, s := range m.Skills {
+			t.Skills[s.ID] = append(t.Skills[s.ID], s.Holder)
 		}
 	}
 	for _, hs := range t.Skills {
@@ -135,7 +191,6 @@ func build(agents map[string]*model.Agent, matrixMax int) *Team {
 			return cmp.Or(cmp.Compare(y.Score, x.Score), cmp.Compare(x.Tier, y.Tier), cmp.Compare(x.Agent, y.Agent))
 		})
 	}
-	return t
 }
 
 // Breakdown is one pair's score with its parts and the relationships

@@ -39,11 +39,11 @@ func TestMatrixThreshold(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%d agents, max %d", tc.n, tc.max), func(t *testing.T) {
 			agents := crowd(tc.n)
-			got := build(agents, tc.max)
+			got, _ := build(Members(agents), tc.max)
 			if (got.Compatibility != nil) != tc.wantMatrix {
 				t.Fatalf("matrix written = %v, want %v", got.Compatibility != nil, tc.wantMatrix)
 			}
-			full := build(agents, tc.n)
+			full, _ := build(Members(agents), tc.n)
 			if !cmp.Equal(got.Average, full.Average) || !cmp.Equal(got.Departments, full.Departments) || !cmp.Equal(got.Skills, full.Skills) {
 				t.Errorf("averages differ from the full matrix's: %v %v vs %v %v", got.Average, got.Departments, full.Average, full.Departments)
 			}
@@ -97,7 +97,7 @@ func TestTraitsMatchCompatibility(t *testing.T) {
 				for _, fb := range conflicts {
 					a := &model.Personality{Extraversion: f(0.1), Collaboration: ca, ConflictApproach: fa}
 					b := &model.Personality{Extraversion: f(0.9), Openness: f(0.2), Collaboration: cb, ConflictApproach: fb}
-					if got, want := traitsOf(a).score(traitsOf(b)), Compatibility(a, b).Score; got != want {
+					if got, want := TraitsOf(a).score(TraitsOf(b)), Compatibility(a, b).Score; got != want {
 						t.Errorf("%s/%s %s/%s: %v, want %v", ca, cb, fa, fb, got, want)
 					}
 				}

@@ -41,42 +41,60 @@ type Score struct {
 }
 
 // Compatibility scores two personalities; either may be nil.
-func Compatibility(a, b *model.Personality) Score {
-	x, y := traitsOf(a), traitsOf(b)
+func Compatibility(a, b *model.Personality) Score { return TraitsOf(a).compatibility(TraitsOf(b)) }
+
+// Traits is a personality reduced to what the score reads, so that
+// scoring all pairs of a large team is arithmetic and table look-ups:
+// the floats with unset as 0.5, collaboration's rank and conflict's class
+// as table indexes (0 unset). Plain data: an incremental build keeps
+// every agent's on disk.
+type Traits struct {
+	O, C, E, A, S float64
+	Col, Con      uint8
+}
+
+// TraitsOf reduces a personality, which may be nil, to its traits.
+func TraitsOf(p *model.Personality) Traits {
+	if p == nil {
+		p = &model.Personality{}
+	}
+	return Traits{O: val(p.Openness), C: val(p.Conscientiousness), E: val(p.Extraversion),
+		A: val(p.Agreeableness), S: val(p.StressResponse),
+		Col: collabRank[p.Collaboration], Con: conflictClass[p.ConflictApproach]}
+}
+
+func (x Traits) compatibility(y Traits) Score {
 	big := x.bigFive(y)
-	col, con := collabScore[x.col][y.col], conflictScore[x.con][y.con]
+	col, con := collabScore[x.Col][y.Col], conflictScore[x.Con][y.Con]
 	total := WeightBigFive*big + WeightCollaboration*col + WeightConflict*con
 	return Score{Score: round(clamp(total)), BigFive: round(big), Collaboration: round(col), Conflict: round(con)}
 }
 
-// traits is a personality reduced to what the score reads, so that
-// scoring all pairs of a large team is arithmetic and table look-ups:
-// the floats with unset as 0.5, collaboration's rank and conflict's class
-// as table indexes (0 unset).
-type traits struct {
-	o, c, e, a, s float64
-	col, con      uint8
-}
-
-func traitsOf(p *model.Personality) traits {
-	if p == nil {
-		p = &model.Personality{}
-	}
-	return traits{o: val(p.Openness), c: val(p.Conscientiousness), e: val(p.Extraversion),
-		a: val(p.Agreeableness), s: val(p.StressResponse),
-		col: collabRank[p.Collaboration], con: conflictClass[p.ConflictApproach]}
-}
-
-func (x traits) bigFive(y traits) float64 {
+func (x Traits) bigFive(y Traits) float64 {
 	sim := func(p, q float64) float64 { return 1 - math.Abs(p-q) }
-	tent := 1 - math.Abs(math.Abs(x.e-y.e)-ExtraversionPeak)/(1-ExtraversionPeak)
-	return (sim(x.o, y.o) + sim(x.c, y.c) + sim(x.a, y.a) + sim(x.s, y.s) + tent) / 5
+	tent := 1 - math.Abs(math.Abs(x.E-y.E)-ExtraversionPeak)/(1-ExtraversionPeak)
+	return (sim(x.O, y.O) + sim(x.C, y.C) + sim(x.A, y.A) + sim(x.S, y.S) + tent) / 5
 }
 
-// score is Compatibility(...).Score of two agents' traits.
-func (x traits) score(y traits) float64 {
-	total := WeightBigFive*x.bigFive(y) + WeightCollaboration*collabScore[x.col][y.col] + WeightConflict*conflictScore[x.con][y.con]
-	return round(clamp(total))
+// units is Compatibility(...).Score of two agents' traits in
+// ten-thousandths (a score is rounded to 4 places): whole numbers, which
+// add up exactly in any order, so that an edit of one agent can update a
+// sum of millions of pairs.
+func (x Traits) units(y Traits) int64 {
+	total := WeightBigFive*x.bigFive(y) + WeightCollaboration*collabScore[x.Col][y.Col] + WeightConflict*conflictScore[x.Con][y.Con]
+	return int64(math.Round(clamp(total) * 1e4))
+}
+
+// score is Compatibility(...).Score of two agents' traits: units / 1e4,
+// the very float round gives.
+func (x Traits) score(y Traits) float64 { return fromUnits(x.units(y)) }
+
+func fromUnits(u int64) float64 { return float64(u) / 1e4 }
+
+// mean is the mean of pairs scores that add up to sum units, rounded to
+// 4 places as every figure of team.json is.
+func mean(sum int64, pairs int) float64 {
+	return math.Round(float64(sum)/float64(pairs)) / 1e4
 }
 
 func val(x *float64) float64 {

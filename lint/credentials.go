@@ -19,6 +19,9 @@ type Guard struct {
 	// Excused are the values ignore comments with a reason say are no
 	// credentials: the bundle may carry them.
 	Excused []string
+	// ExcusedIn are the files of the ignore comments that excuse them,
+	// one for each of Excused.
+	ExcusedIn []string
 }
 
 // Credentials runs rule secret-literal for build's guard.
@@ -34,7 +37,7 @@ func Credentials(prog *compiler.Program, files []*load.File) Guard {
 	for _, f := range found {
 		d := loc.diag(f, severity)
 		if len(applyIgnores([]diag.Diagnostic{d}, ignores)) == 0 {
-			g.Excused = append(g.Excused, f.value)
+			g.Excused, g.ExcusedIn = append(g.Excused, f.value), append(g.ExcusedIn, d.File)
 			continue
 		}
 		g.Findings = append(g.Findings, d)

@@ -52,15 +52,27 @@ func installFaults(spec string) {
 		}
 	}
 	if len(readonly) > 0 {
-		write := writeDir
-		writeDir = func(dir string, t bundle.Tree) error {
+		refuse := func(dir string) error {
 			parent := filepath.Dir(filepath.Clean(dir))
 			for _, ro := range readonly {
 				if parent == ro {
 					return &fs.PathError{Op: "mkdirtemp", Path: filepath.Join(parent, "."+filepath.Base(dir)+".tmp-*"), Err: fs.ErrPermission}
 				}
 			}
-			return write(dir, t)
+			return nil
+		}
+		write, over := writeDir, writeOver
+		writeDir = func(dir string, t bundle.Tree, known []*bundle.State) (*bundle.State, error) {
+			if err := refuse(dir); err != nil {
+				return nil, err
+			}
+			return write(dir, t, known)
+		}
+		writeOver = func(dir string, files []bundle.File, data bundle.Tree, known []*bundle.State) (*bundle.State, error) {
+			if err := refuse(dir); err != nil {
+				return nil, err
+			}
+			return over(dir, files, data, known)
 		}
 	}
 }

@@ -71,10 +71,11 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if err != nil {
 		return err
 	}
-	tree, _, commit, err := buildTree(g, revision.Source{Rev: o.rev}, sign)
+	b, err := buildTree(g, revision.Source{Rev: o.rev}, sign, nil)
 	if err != nil {
 		return err
 	}
+	tree, commit := b.tree, b.commit
 	// From the commit, never SOURCE_DATE_EPOCH: the digest depends on the
 	// commit alone.
 	archive, err := bundle.Archive(tree, bundle.SourceEpoch(commit))

@@ -23,7 +23,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,6 +67,10 @@ type Options struct {
 	// Versions holds, when building from Git, each agent's version number
 	// as `charter log` counts it; agent.json records it as version.
 	Versions map[string]int
+	// Team, when set, gives team.json's content in place of team.Build
+	// over the program's agents (an incremental build keeps what it is
+	// made of); it runs beside the agents' files.
+	Team func() *team.Team
 }
 
 // Tree is a bundle in memory: slash-separated paths to contents.
@@ -108,13 +115,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	// beside the agents.
 	teamDone := make(chan error, 1)
 	go func() {
-		// It is large: compact, its keys sorted
-		// by the declaration order of team.Team's fields.
-		tm, err := marshal(team.Build(prog.Config.Agents))
-		if err == nil {
-			put("team.json", append(tm, '\n'))
-		}
-		teamDone <- err
+		teamDone <- putTeam(prog, opts, put)
 	}()
 
 	errs := make([]error, len(prog.Agents))
@@ -124,53 +125,180 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 			return nil, err
 		}
 	}
-
-	for name, p := range prog.Profiles {
-		b, err := Pretty(p)
-		if err != nil {
-			return nil, err
-		}
-		put("profiles/"+name+".json", b)
-	}
-	cats, err := Pretty(categories(prog))
-	if err != nil {
+	if err := putShared(prog, delegation(prog), put); err != nil {
 		return nil, err
-	}
-	put("categories.json", cats)
-	dg, err := Pretty(delegation(prog))
-	if err != nil {
-		return nil, err
-	}
-	put(DelegationFile, dg)
-	if len(prog.Config.Flows) > 0 {
-		fl, err := Pretty(flows(prog.Config))
-		if err != nil {
-			return nil, err
-		}
-		put("flows.json", fl)
 	}
 	if err := <-teamDone; err != nil {
 		return nil, err
 	}
 
-	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: []File{}}
+	var files []File
 	for _, p := range t.Paths() {
-		sum := sha256.Sum256(t[p])
-		m.Files = append(m.Files, File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(t[p])})
+		files = append(files, FileOf(p, t[p]))
+	}
+	return t, putManifest(t, files, opts)
+}
+
+// Listing is every file of t as the manifest lists them (with
+// manifest.json and its signature, which it does not), sorted by path.
+func Listing(t Tree) []File {
+	files := make([]File, 0, len(t))
+	for _, p := range t.Paths() {
+		files = append(files, FileOf(p, t[p]))
+	}
+	return files
+}
+
+// FileOf is the manifest's entry of the file p holding b.
+func FileOf(p string, b []byte) File {
+	sum := sha256.Sum256(b)
+	return File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
+}
+
+// putTeam puts team.json.
+func putTeam(prog *compiler.Program, opts Options, put func(string, []byte)) error {
+	var tm *team.Team
+	if opts.Team != nil {
+		tm = opts.Team()
+	} else {
+		tm = team.Build(prog.Config.Agents)
+	}
+	// It is large: compact, its keys sorted by the declaration order of
+	// team.Team's fields.
+	b, err := marshal(tm)
+	if err != nil {
+		return err
+	}
+	put("team.json", append(b, '\n'))
+	return nil
+}
+
+// putShared puts the files that read no agent's declaration but through
+// dg (delegation.json): profiles, categories, delegation, flows.
+func putShared(prog *compiler.Program, dg delegationDoc, put func(string, []byte)) error {
+	for name, p := range prog.Profiles {
+		b, err := Pretty(p)
+		if err != nil {
+			return err
+		}
+		put("profiles/"+name+".json", b)
+	}
+	cats, err := Pretty(categories(prog))
+	if err != nil {
+		return err
+	}
+	put("categories.json", cats)
+	b, err := Pretty(dg)
+	if err != nil {
+		return err
+	}
+	put(DelegationFile, b)
+	if len(prog.Config.Flows) > 0 {
+		fl, err := Pretty(flows(prog.Config))
+		if err != nil {
+			return err
+		}
+		put("flows.json", fl)
+	}
+	return nil
+}
+
+// putManifest puts manifest.json, listing files (sorted by path), and
+// its signature when opts sign it.
+func putManifest(t Tree, files []File, opts Options) error {
+	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: files}
+	if m.Files == nil {
+		m.Files = []File{}
 	}
 	mb, err := Pretty(m)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	t["manifest.json"] = mb
 	if opts.SignManifest != nil {
 		sig, err := opts.SignManifest(mb)
 		if err != nil {
-			return nil, fmt.Errorf("signing manifest.json: %w", err)
+			return fmt.Errorf("signing manifest.json: %w", err)
 		}
 		t[SignatureFile] = sig
 	}
-	return t, nil
+	return nil
+}
+
+// Rebuild builds what of a bundle can differ from the previous one, whose
+// manifest listed prev, when of every agent's declaration only those of
+// agents changed (and no other declaration, nor the set of agents): the
+// files of those agents, compiled in prog (which may hold only part of
+// the repository, but every declaration that is not an agent's), and
+// every file that reads the agents together (delegation.json from
+// delegates, every agent's delegates_to; team.json from opts.Team) or
+// none. It returns those files and the new bundle's every file, as the
+// manifest lists them, with manifest.json (which it holds too). With the
+// bytes of the others from the previous bundle, the bundle is the one
+// Build gives.
+func Rebuild(prog *compiler.Program, agents []string, delegates map[string][]string, prev []File, opts Options) (Tree, []File, error) {
+	if opts.Team == nil {
+		return nil, nil, fmt.Errorf("internal error: a rebuild needs the team")
+	}
+	t := Tree{}
+	var mu sync.Mutex
+	put := func(path string, b []byte) {
+		mu.Lock()
+		t[path] = b
+		mu.Unlock()
+	}
+	redo := map[string]bool{}
+	compiled := make([]*compiler.Agent, len(agents))
+	for i, id := range agents {
+		for _, a := range prog.Agents {
+			if a.ID == id {
+				compiled[i] = a
+			}
+		}
+		if compiled[i] == nil {
+			return nil, nil, fmt.Errorf("internal error: agent %s is not in the program rebuilt", id)
+		}
+		redo["agents/"+id+"/"] = true
+	}
+	errs := make([]error, len(compiled))
+	par.Each(len(compiled), 0, func(i int) { errs[i] = buildAgent(prog, compiled[i], opts, put) })
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	dg := delegationDoc{DelegatesTo: make(map[string][]string, len(delegates))}
+	for id, to := range delegates {
+		dg.DelegatesTo[id] = nonNil(to)
+	}
+	if err := putShared(prog, dg, put); err != nil {
+		return nil, nil, err
+	}
+	if err := putTeam(prog, opts, put); err != nil {
+		return nil, nil, err
+	}
+	var files []File
+	for _, f := range prev {
+		switch dir, _ := path.Split(f.Path); {
+		case f.Path == "manifest.json" || f.Path == SignatureFile || f.Path == "categories.json" || f.Path == DelegationFile ||
+			f.Path == "flows.json" || f.Path == "team.json" || dir == "profiles/" || redo[dir]:
+			continue
+		}
+		files = append(files, f)
+	}
+	for _, p := range t.Paths() {
+		files = append(files, FileOf(p, t[p]))
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	if err := putManifest(t, files, opts); err != nil {
+		return nil, nil, err
+	}
+	files = append(files, FileOf("manifest.json", t["manifest.json"]))
+	if sig, ok := t[SignatureFile]; ok {
+		files = append(files, FileOf(SignatureFile, sig))
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return t, files, nil
 }
 
 func buildAgent(prog *compiler.Program, a *compiler.Agent, opts Options, put func(string, []byte)) error {

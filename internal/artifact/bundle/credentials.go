@@ -44,6 +44,14 @@ func (l Leak) String() string {
 // judged in the resolved configuration (lint's secret-literal), which
 // build checks first. At 2,000 agents (45 MB) this costs about 0.25 s.
 func Credentials(t Tree, excused []string) []Leak {
+	leaks, _ := Scan(t, excused)
+	return leaks
+}
+
+// Scan is Credentials, with the files that hold a credential's shape,
+// excused or not (HoldsShape): the only ones whose judgement another set
+// of excused values can change.
+func Scan(t Tree, excused []string) (leaks []Leak, shaped []string) {
 	isExcused := func(v string) bool {
 		for _, e := range excused {
 			if strings.Contains(e, v) {
@@ -52,16 +60,16 @@ func Credentials(t Tree, excused []string) []Leak {
 		}
 		return false
 	}
-	var out []Leak
-	for _, name := range t.Paths() {
+		for _, name := range t.Paths() {
 		b := t[name]
 		// Most files hold no shape: one pass over the bytes says so (a
 		// JSON string escapes nothing a shape is made of). A credential
 		// only its field's name gives away is judged in the resolved
 		// configuration (lint's secret-literal), which build checks first.
-		if !secret.MayContain(string(b)) || len(secret.Find(string(b))) == 0 {
+		if !HoldsShape(b) {
 			continue
 		}
+		shaped = append(shaped, name)
 		if strings.HasSuffix(name, ".json") {
 			var v any
 			dec := json.NewDecoder(bytes.NewReader(b))
@@ -70,12 +78,12 @@ func Credentials(t Tree, excused []string) []Leak {
 				walkJSON(nil, "", v, func(path fieldpath.Path, label, s string) {
 					for _, m := range secret.Find(s) {
 						if !isExcused(s[m.Start:m.End]) {
-							out = append(out, Leak{File: name, Field: path.String(), What: m.Shape.What})
+							leaks = append(leaks, Leak{File: name, Field: path.String(), What: m.Shape.What})
 							return
 						}
 					}
 					if secret.NamedLiteral(label, s) && !isExcused(s) && len(secret.Find(s)) == 0 {
-						out = append(out, Leak{File: name, Field: path.String(), What: "a credential (its field's name says so)"})
+						leaks = append(leaks, Leak{File: name, Field: path.String(), What: "a credential (its field's name says so)"})
 					}
 				})
 				continue
@@ -84,11 +92,11 @@ func Credentials(t Tree, excused []string) []Leak {
 		s := string(b)
 		for _, m := range secret.Find(s) {
 			if !isExcused(s[m.Start:m.End]) {
-				out = append(out, Leak{File: name, What: m.Shape.What})
+				leaks = append(leaks, Leak{File: name, What: m.Shape.What})
 			}
 		}
 	}
-	return out
+	return leaks, shaped
 }
 
 // walkJSON calls fn with every string of v, its path and its field's
@@ -108,4 +116,11 @@ func walkJSON(path fieldpath.Path, label string, v any, fn func(path fieldpath.P
 			walkJSON(append(path[:len(path):len(path)], fieldpath.Index(i)), "", e, fn)
 		}
 	}
+}
+
+// HoldsShape reports whether b holds a credential's shape, excused or
+// not: only such a file can hold what Credentials reports, whatever it
+// excuses.
+func HoldsShape(b []byte) bool {
+	return secret.MayContain(string(b)) && len(secret.Find(string(b))) > 0
 }

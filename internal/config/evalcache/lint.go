@@ -150,18 +150,26 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 	return out, nil
 }
 
-// inputs are the files a load reads: each one's identity (the sha256 of
+// Inputs are the files a load reads: each one's identity (the sha256 of
 // its bytes, or, in a Git tree or index, its blob id, Git's own hash of
 // them, which needs no read) and its bytes on demand.
-type inputs struct {
+type Inputs struct {
 	fsys  fs.FS
 	git   bool // fsys is a Git tree or index: files are known by blob id
 	sums  map[string][32]byte
 	bytes map[string][]byte
 }
 
-// src returns the bytes of file p, read whole; false when it cannot be.
-func (in *inputs) src(p string) ([]byte, bool) {
+// Sums are every file's identity, by path.
+func (in *Inputs) Sums() map[string][32]byte { return in.sums }
+
+// Digest is one hash of every file's path and identity.
+func (in *Inputs) Digest() [32]byte { return digestOf(in.sums) }
+
+// Src returns the bytes of file p, read whole; false when it cannot be.
+func (in *Inputs) Src(p string) ([]byte, bool) { return in.src(p) }
+
+func (in *Inputs) src(p string) ([]byte, bool) {
 	if b, ok := in.bytes[p]; ok {
 		return b, true
 	}
@@ -178,11 +186,13 @@ func (in *inputs) src(p string) ([]byte, bool) {
 	return b, true
 }
 
-// snapshot is the files as they were identified: the bytes read for a
+// Snapshot is the files as they were identified: the bytes read for a
 // working tree (a file edited since is evaluated as hashed, so that the
 // base never pairs one text's hash with another's diagnostics), the
 // Git tree or index itself, whose blobs do not change.
-func (in *inputs) snapshot() fs.FS {
+func (in *Inputs) Snapshot() fs.FS { return in.snapshot() }
+
+func (in *Inputs) snapshot() fs.FS {
 	if !in.git {
 		m := fstest.MapFS{}
 		for p, b := range in.bytes {
@@ -193,14 +203,16 @@ func (in *inputs) snapshot() fs.FS {
 	return in.fsys
 }
 
-// read identifies every file a load reads; false when one cannot be read
-// whole or the walk has something to say (a link).
-func read(fsys fs.FS) (*inputs, bool) {
+// Read identifies every file a load of fsys reads; false when one cannot
+// be read whole or the walk has something to say (a link).
+func Read(fsys fs.FS) (*Inputs, bool) { return read(fsys) }
+
+func read(fsys fs.FS) (*Inputs, bool) {
 	paths, entries, notes, err := load.CUEFileEntries(fsys)
 	if err != nil || len(notes) > 0 {
 		return nil, false
 	}
-	in := &inputs{fsys: fsys, sums: make(map[string][32]byte, len(paths)), bytes: map[string][]byte{}}
+	in := &Inputs{fsys: fsys, sums: make(map[string][32]byte, len(paths)), bytes: map[string][]byte{}}
 	for i, p := range paths {
 		if h, ok := source.BlobHash(entries[i]); ok {
 			in.sums[p] = sha256.Sum256([]byte("git blob " + h.String()))
@@ -284,7 +296,7 @@ func split(ds []diag.Diagnostic, m map[string][]diag.Diagnostic) bool {
 
 // incrementally evaluates what changed since base, and reports false
 // when that is not possible or not worth it.
-func incrementally(opened *revision.Opened, in *inputs, base *baseEntry, opts lint.Options, say func(string, ...any)) (*Outcome, bool, error) {
+func incrementally(opened *revision.Opened, in *Inputs, base *baseEntry, opts lint.Options, say func(string, ...any)) (*Outcome, bool, error) {
 	if !base.Incremental || base.Graph == nil {
 		say("the base did not validate, or has diagnostics of no file of yours")
 		return nil, false, nil

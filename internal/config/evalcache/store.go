@@ -91,8 +91,13 @@ var build = sync.OnceValue(func() string {
 	return id
 })
 
-// readEntry reads the entry name of dir into v when it was written by this
-// build under key; any problem is a miss (false).
+// Get reads the entry name of dir into v when it was written by this
+// build of charter under key; any problem is a miss (false).
+func Get(dir, name, key string, v any) bool { return readEntry(dir, name, key, v) }
+
+// Put writes v as the entry name of dir under key; see Get.
+func Put(dir, name, key string, v any) error { return writeEntry(dir, name, key, v) }
+
 func readEntry(dir, name, key string, v any) bool {
 	for _, p := range []string{dir, filepath.Join(dir, name)} {
 		if fi, err := os.Lstat(p); err != nil || !private(fi) || fi.Mode().Type()&fs.ModeSymlink != 0 {

@@ -1,0 +1,442 @@
+// Package rebuild builds a bundle over the previous one: after an edit of
+// a few agents, it evaluates what the edit can change (package
+// incremental's scope, as lint --staged and the editor do), renders those
+// agents' files and the files that read every agent (team.json from the
+// pair sums kept, delegation.json, the manifest), and has the writer
+// rewrite only what differs. The bundle is the one a full build gives,
+// byte for byte; a random-edit test holds it so.
+//
+// What it keeps, in the cache directory of package evalcache, is the base:
+// the identity of every input file, the graph of who names whom, what
+// team.json and delegation.json read of each agent, the credentials
+// ignore comments excuse, file by file, and the bundle's listing and
+// folders as the writer left them. Anything it cannot answer (an edit of
+// a file that declares more than agents, an agent added or removed, a
+// base of another build or options, a bundle folder changed by someone
+// else) is a full build, which becomes the base.
+package rebuild
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing/fstest"
+
+	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/team"
+	"github.com/charter-dev/charter/internal/config/evalcache"
+	"github.com/charter-dev/charter/internal/config/incremental"
+	"github.com/charter-dev/charter/internal/config/load"
+	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/lint"
+)
+
+// Base is what a build leaves for the next one to build over.
+type Base struct {
+	// Digest and Files identify the input files built.
+	Digest [32]byte
+	Files  map[string][32]byte
+	Graph  *incremental.Graph
+	// Members and Delegates are what team.json and delegation.json read
+	// of every agent; Pairing the pair sums team.json was made from.
+	Members   map[string]team.Member
+	Delegates map[string][]string
+	Pairing   *team.Pairing
+	// Excused are the values ignore comments excuse from build's
+	// credentials guard, by the file of the comment.
+	Excused map[string][]string
+	// Listing is every file of the bundle written, with manifest.json;
+	// Shaped those that hold a credential's shape (bundle.HoldsShape),
+	// judged again on every build.
+	Listing []bundle.File
+	Shaped  []string
+	// States are the writer's states of the bundle folder written and of
+	// the one it replaced, newest first.
+	States []*bundle.State
+}
+
+// Options configure a Session.
+type Options struct {
+	// Cache is the cache directory (evalcache.Dir); "" keeps nothing.
+	Cache string
+	// Out is the bundle folder.
+	Out string
+	// Log, when set, gets a line saying what was reused.
+	Log io.Writer
+}
+
+// Session is one build of a revision into Out through the cache.
+type Session struct {
+	o      Options
+	opened *revision.Opened
+	in     *evalcache.Inputs
+	entry  string
+	base   *Base
+}
+
+// Open opens src for a build into o.Out and reads the base the last build
+// there left. A Session whose files cannot all be read whole still
+// builds in full, without keeping a base.
+func Open(src revision.Source, o Options) (*Session, error) {
+	opened, err := revision.Open(src)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{o: o, opened: opened}
+	in, ok := evalcache.Read(opened.FS)
+	if !ok {
+		s.say("not used: a file could not be read whole")
+		return s, nil
+	}
+	s.in = in
+	abs, err := filepath.Abs(o.Out)
+	if err != nil || o.Cache == "" {
+		return s, nil
+	}
+	kind := "worktree"
+	if src.Staged {
+		kind = "staged"
+	}
+	sum := sha256.Sum256([]byte(abs))
+	s.entry = kind + "-build-" + hex.EncodeToString(sum[:8])
+	var b Base
+	if evalcache.Get(o.Cache, s.entry, abs, &b) && b.Graph != nil && b.Pairing != nil {
+		s.base = &b
+	} else {
+		s.say("no base for this folder and this build of charter")
+	}
+	return s, nil
+}
+
+// Close releases what Open opened.
+func (s *Session) Close() { s.opened.Close() }
+
+// FS is the files to evaluate in full: those the session identified (a
+// file edited since is built as it was read).
+func (s *Session) FS() fs.FS {
+	if s.in == nil {
+		return s.opened.FS
+	}
+	return s.in.Snapshot()
+}
+
+// Name is what messages call the revision.
+func (s *Session) Name() string { return s.opened.Name }
+
+func (s *Session) say(format string, args ...any) {
+	if s.o.Log != nil {
+		fmt.Fprintf(s.o.Log, "charter: cache: "+format+"\n", args...)
+	}
+}
+
+// Update is what a build over the previous bundle writes.
+type Update struct {
+	// Data are the files rendered again; Files the bundle's every file.
+	Data  bundle.Tree
+	Files []bundle.File
+	// Agents counts the bundle's agents.
+	Agents int
+	next   *Base
+}
+
+// maxScope is the share of the files past which evaluating a scope is
+// not worth it.
+const maxScope = 4
+
+// Incremental builds what an edit since the base changed, with opts
+// (which neither sign nor give versions: a rebuild is of the working
+// tree or the index). It reports false, and says why in the log, when it
+// cannot: then the build is a full one, which also says what is wrong
+// with the repository, if anything is.
+func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
+	b := s.base
+	if b == nil {
+		return nil, false
+	}
+	sums := s.in.Sums()
+	changed := map[string]*incremental.Edit{}
+	for p, sum := range sums {
+		if old, ok := b.Files[p]; !ok || old != sum {
+			src, ok := s.in.Src(p)
+			if !ok {
+				s.say("%s could not be read whole", p)
+				return nil, false
+			}
+			changed[p] = &incremental.Edit{Src: src}
+		}
+	}
+	for p := range b.Files {
+		if _, ok := sums[p]; !ok {
+			changed[p] = &incremental.Edit{}
+		}
+	}
+	plan, ok := b.Graph.Plan(changed, nil, true)
+	if !ok {
+		s.say("%d files changed, one of them declares more than agents", len(changed))
+		return nil, false
+	}
+	if len(plan.Scope)*maxScope > len(sums) {
+		s.say("%d files changed, %d to evaluate of %d: a full build is as cheap", len(changed), len(plan.Scope), len(sums))
+		return nil, false
+	}
+	fsys := fstest.MapFS{}
+	for p := range plan.Scope {
+		src, ok := s.in.Src(p)
+		if !ok {
+			s.say("%s could not be read whole", p)
+			return nil, false
+		}
+		fsys[p] = &fstest.MapFile{Data: src}
+	}
+	rev, err := new(revision.Evaluator).EvaluateScope(fsys, s.opened.Name, plan.Elsewhere)
+	if err != nil || !rev.OK() {
+		s.say("the files changed do not validate: a full build says why")
+		return nil, false
+	}
+	prog, files := rev.Program, rev.Validation.Repo().Files
+
+	// The agents whose files changed, before or after: all that can
+	// render differently, since the rest of the repository and the set
+	// of agents (by which delegates_to resolves) are the same.
+	edited := map[string]bool{}
+	for rel := range changed {
+		for _, id := range b.Graph.Declared[rel] {
+			edited[id] = true
+		}
+	}
+	for _, f := range files {
+		if _, ok := changed[f.Path]; ok {
+			ids, _ := load.AgentsOnly(f.Syntax)
+			for _, id := range ids {
+				edited[id] = true
+			}
+		}
+	}
+	compiled := map[string]*compiler.Agent{}
+	for _, a := range prog.Agents {
+		compiled[a.ID] = a
+	}
+	for id := range edited {
+		if _, ok := b.Members[id]; !ok {
+			s.say("agent %s is new: a full build", id)
+			return nil, false
+		}
+		if compiled[id] == nil {
+			s.say("agent %s is gone: a full build", id)
+			return nil, false
+		}
+	}
+
+	guard := lint.Credentials(prog, files)
+	if len(guard.Findings) > 0 {
+		s.say("a credential in the files changed: a full build says where")
+		return nil, false
+	}
+	excused := map[string][]string{}
+	for rel, vs := range b.Excused {
+		if _, ok := changed[rel]; !ok && !plan.Scope[rel] {
+			excused[rel] = vs
+		}
+	}
+	for i, v := range guard.Excused {
+		excused[guard.ExcusedIn[i]] = append(excused[guard.ExcusedIn[i]], v)
+	}
+
+	members, delegates := maps.Clone(b.Members), maps.Clone(b.Delegates)
+	for id := range edited {
+		members[id] = team.MemberOf(id, prog.Config.Agents[id])
+		delegates[id] = compiled[id].Delegates
+	}
+	var pairing *team.Pairing
+	opts.Team = func() *team.Team {
+		t, p := b.Pairing.Update(b.Members, members, slices.Sorted(maps.Keys(edited)))
+		pairing = p
+		return t
+	}
+	data, listing, err := bundle.Rebuild(prog, slices.Sorted(maps.Keys(edited)), delegates, b.Listing, opts)
+	if err != nil {
+		s.say("%v", err)
+		return nil, false
+	}
+
+	// Judge what the bundle carries as a full build does: the files
+	// rendered again, and those of before that hold a credential's
+	// shape (the excused values may have changed); no other file can
+	// hold what the judgement reports.
+	judged := maps.Clone(data)
+	for _, p := range b.Shaped {
+		if _, ok := judged[p]; ok {
+			continue
+		}
+		f, ok := find(listing, p)
+		if !ok {
+			continue
+		}
+		src, ok := s.read(f)
+		if !ok {
+			s.say("%s is not as the last build wrote it", p)
+			return nil, false
+		}
+		judged[p] = src
+	}
+	if leaks, _ := bundle.Scan(judged, slices.Concat(slices.Collect(maps.Values(excused))...)); len(leaks) > 0 {
+		s.say("a credential in the bundle: a full build says where")
+		return nil, false
+	}
+	var shaped []string
+	for _, f := range listing {
+		if src, ok := data[f.Path]; ok {
+			if bundle.HoldsShape(src) {
+				shaped = append(shaped, f.Path)
+			}
+		} else if slices.Contains(b.Shaped, f.Path) {
+			shaped = append(shaped, f.Path)
+		}
+	}
+
+	next := &Base{Digest: s.in.Digest(), Files: sums, Members: members, Delegates: delegates, Pairing: pairing,
+		Excused: excused, Listing: listing, Shaped: shaped}
+	next.Graph = b.Graph.Advance(changed, files, everyAgent(prog, members))
+	s.say("%d files changed; evaluated %d of %d files, rendered %d of %d agents again", len(changed), len(plan.Scope), len(sums), len(edited), len(members))
+	return &Update{Data: data, Files: listing, Agents: len(members), next: next}, true
+}
+
+// everyAgent is prog with every agent of members in its configuration
+// (those out of the scope as empty declarations): what Graph.Advance
+// reads, the names an authority field may give and the edited agents'
+// authority, which the scope holds.
+func everyAgent(prog *compiler.Program, members map[string]team.Member) *compiler.Program {
+	p := *prog
+	cfg := *prog.Config
+	cfg.Agents = make(map[string]*model.Agent, len(members))
+	for id := range members {
+		if a, ok := prog.Config.Agents[id]; ok {
+			cfg.Agents[id] = a
+		} else {
+			cfg.Agents[id] = &model.Agent{}
+		}
+	}
+	p.Config = &cfg
+	return &p
+}
+
+// find returns the entry of path p.
+func find(listing []bundle.File, p string) (bundle.File, bool) {
+	i, ok := slices.BinarySearchFunc(listing, p, func(f bundle.File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok {
+		return bundle.File{}, false
+	}
+	return listing[i], true
+}
+
+// read reads f from the bundle folder, false unless it holds the bytes f
+// lists.
+func (s *Session) read(f bundle.File) ([]byte, bool) {
+	src, err := os.ReadFile(filepath.Join(s.o.Out, filepath.FromSlash(f.Path)))
+	if err != nil {
+		return nil, false
+	}
+	return src, bundle.FileOf(f.Path, src) == f
+}
+
+// Known are the writer's states of the bundle folder and of the one it
+// replaced, for the next write (bundle.WriteOver, bundle.WriteDirState).
+func (s *Session) Known() []*bundle.State {
+	if s.base == nil {
+		return nil
+	}
+	return s.base.States
+}
+
+// Wrote keeps u's base, once u is written and the writer left st.
+func (s *Session) Wrote(u *Update, st *bundle.State) {
+	u.next.States = s.states(st)
+	s.keep(u.next)
+}
+
+// states are the states to keep after a write that left st: it, and the
+// one of the folder it replaced, which the next write starts from.
+func (s *Session) states(st *bundle.State) []*bundle.State {
+	out := []*bundle.State{st}
+	if k := s.Known(); len(k) > 0 {
+		out = append(out, k[0])
+	}
+	return out
+}
+
+// Recording is what a full build keeps of its evaluation for the base.
+type Recording struct {
+	s    *Session
+	base *Base
+}
+
+// Record notes what the base needs of a full evaluation that validated
+// and passed the credentials guard: its user files and program (before
+// their sources are released).
+func (s *Session) Record(files []*load.File, prog *compiler.Program, guard lint.Guard) *Recording {
+	if s.in == nil || s.entry == "" {
+		return nil
+	}
+	b := &Base{Digest: s.in.Digest(), Files: s.in.Sums(), Graph: incremental.NewGraph(files, prog),
+		Members: team.Members(prog.Config.Agents), Delegates: make(map[string][]string, len(prog.Agents)), Excused: map[string][]string{}}
+	for _, a := range prog.Agents {
+		b.Delegates[a.ID] = a.Delegates
+	}
+	for i, v := range guard.Excused {
+		b.Excused[guard.ExcusedIn[i]] = append(b.Excused[guard.ExcusedIn[i]], v)
+	}
+	return &Recording{s: s, base: b}
+}
+
+// Team is team.json of the recorded program, for bundle.Options.Team:
+// it keeps the pair sums an update starts from.
+func (r *Recording) Team() *team.Team {
+	t, p := team.BuildMembers(r.base.Members)
+	r.base.Pairing = p
+	return t
+}
+
+// WroteFull keeps, when r is set, the full build's tree, once it is
+// written and the writer left st, as the base; shaped are the tree's
+// files that hold a credential's shape (bundle.Scan).
+func (s *Session) WroteFull(r *Recording, tree bundle.Tree, shaped []string, st *bundle.State) {
+	if r == nil || r.base.Pairing == nil {
+		return
+	}
+	var m bundle.Manifest
+	if err := json.Unmarshal(tree["manifest.json"], &m); err != nil {
+		return // no base: the next build is a full one too
+	}
+	b := r.base
+	// The manifest's hashes, not the tree's again: 268 MB at 10,000
+	// agents.
+	b.Listing = append(m.Files, bundle.FileOf("manifest.json", tree["manifest.json"]))
+	if sig, ok := tree[bundle.SignatureFile]; ok {
+		b.Listing = append(b.Listing, bundle.FileOf(bundle.SignatureFile, sig))
+	}
+	slices.SortFunc(b.Listing, func(x, y bundle.File) int { return strings.Compare(x.Path, y.Path) })
+	b.Shaped = shaped
+	b.States = s.states(st)
+	s.keep(b)
+}
+
+// keep writes b as the base; a failure only costs the next build time.
+func (s *Session) keep(b *Base) {
+	abs, err := filepath.Abs(s.o.Out)
+	if err != nil {
+		return
+	}
+	if err := evalcache.Put(s.o.Cache, s.entry, abs, b); err != nil {
+		s.say("not written: %v", err)
+	}
+}

@@ -60,7 +60,7 @@ func Scan(t Tree, excused []string) (leaks []Leak, shaped []string) {
 		}
 		return false
 	}
-		for _, name := range t.Paths() {
+	for _, name := range t.Paths() {
 		b := t[name]
 		// Most files hold no shape: one pass over the bytes says so (a
 		// JSON string escapes nothing a shape is made of). A credential

@@ -3,7 +3,9 @@
 // the files an edit can change (package incremental, the scope the editor
 // uses too), from a base kept here, with every other file's diagnostics
 // as the base had them. The result is the one a full run gives, exactly;
-// a test of random edits holds it so.
+// a test of random edits holds it so. Its entries (Get, Put) and input
+// identities (Read) also keep the base of a build over the previous
+// bundle (package rebuild).
 //
 // The cache is a directory of the user's own (os.UserCacheDir()/charter,
 // or CHARTER_CACHE_DIR; "off" turns it off), one folder per config root,

@@ -79,7 +79,7 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 		texts[rel] = []string{read(rel)}
 	}
 
-	over, added := 0, 0
+	over, added, broken := 0, 0, ""
 	for i := range edits + 1 {
 		step := "first build"
 		if i > 0 {
@@ -104,10 +104,14 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 				step = "removed " + rel
 			default:
 				rel := files[r.IntN(len(files))]
+				undo := broken != "" && r.IntN(4) > 0 // mostly, an error is fixed next
+				if undo {
+					rel = broken
+				}
 				hist := texts[rel]
 				next := ""
 				switch k := r.IntN(10); {
-				case k < 2 && len(hist) > 1:
+				case undo || k < 2 && len(hist) > 1:
 					next = hist[len(hist)-2]
 				case k < 3 && len(hist) > 1:
 					next = hist[r.IntN(len(hist)-1)]
@@ -121,6 +125,9 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 			}
 		}
 		code, stdout, log := build("--out", out)
+		if broken = ""; code != 0 && strings.HasPrefix(step, "edit of ") {
+			broken = strings.TrimPrefix(step, "edit of ")
+		}
 		wantCode, wantStdout, wantErr := build("--no-cache", "--out", fresh)
 		if code != wantCode || strings.ReplaceAll(stdout, fresh, out) != strings.ReplaceAll(wantStdout, fresh, out) {
 			t.Fatalf("%d (%s): exit %d, %q; a fresh build: exit %d, %q, %s\ncache: %s", i, step, code, stdout, wantCode, wantStdout, wantErr, log)

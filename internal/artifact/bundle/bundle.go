@@ -139,16 +139,6 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	return t, putManifest(t, files, opts)
 }
 
-// Listing is every file of t as the manifest lists them (with
-// manifest.json and its signature, which it does not), sorted by path.
-func Listing(t Tree) []File {
-	files := make([]File, 0, len(t))
-	for _, p := range t.Paths() {
-		files = append(files, FileOf(p, t[p]))
-	}
-	return files
-}
-
 // FileOf is the manifest's entry of the file p holding b.
 func FileOf(p string, b []byte) File {
 	sum := sha256.Sum256(b)

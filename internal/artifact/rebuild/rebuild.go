@@ -149,10 +149,6 @@ type Update struct {
 	next   *Base
 }
 
-// maxScope is the share of the files past which evaluating a scope is
-// not worth it.
-const maxScope = 4
-
 // Incremental builds what an edit since the base changed, with opts
 // (which neither sign nor give versions: a rebuild is of the working
 // tree or the index). It reports false, and says why in the log, when it
@@ -164,28 +160,17 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 		return nil, false
 	}
 	sums := s.in.Sums()
-	changed := map[string]*incremental.Edit{}
-	for p, sum := range sums {
-		if old, ok := b.Files[p]; !ok || old != sum {
-			src, ok := s.in.Src(p)
-			if !ok {
-				s.say("%s could not be read whole", p)
-				return nil, false
-			}
-			changed[p] = &incremental.Edit{Src: src}
-		}
-	}
-	for p := range b.Files {
-		if _, ok := sums[p]; !ok {
-			changed[p] = &incremental.Edit{}
-		}
+	changed, ok := s.in.Changed(b.Files)
+	if !ok {
+		s.say("a file changed could not be read whole")
+		return nil, false
 	}
 	plan, ok := b.Graph.Plan(changed, nil, true)
 	if !ok {
 		s.say("%d files changed, one of them declares more than agents", len(changed))
 		return nil, false
 	}
-	if len(plan.Scope)*maxScope > len(sums) {
+	if !evalcache.Worth(len(plan.Scope), len(sums)) {
 		s.say("%d files changed, %d to evaluate of %d: a full build is as cheap", len(changed), len(plan.Scope), len(sums))
 		return nil, false
 	}

@@ -70,6 +70,10 @@ type baseEntry struct {
 // evaluation is not worth it: a full one refreshes the base instead.
 var maxScope = 4
 
+// Worth reports whether evaluating a scope of scope files of files is
+// worth it, rather than evaluating every file.
+func Worth(scope, files int) bool { return scope*maxScope <= files }
+
 // Lint evaluates and lints what src selects, reusing the cache in o.Dir:
 // the same outcome as a full run, from the last run's when the files are
 // the same, from an incremental evaluation when only files that declare
@@ -184,6 +188,28 @@ func (in *Inputs) src(p string) ([]byte, bool) {
 	}
 	in.bytes[p] = b
 	return b, true
+}
+
+// Changed are the files that differ from those of a base, identified by
+// sums: each one's text now, nil for a file removed; false when one
+// cannot be read whole.
+func (in *Inputs) Changed(sums map[string][32]byte) (map[string]*incremental.Edit, bool) {
+	changed := map[string]*incremental.Edit{}
+	for p, s := range in.sums {
+		if old, ok := sums[p]; !ok || old != s {
+			b, ok := in.src(p)
+			if !ok {
+				return nil, false
+			}
+			changed[p] = &incremental.Edit{Src: b}
+		}
+	}
+	for p := range sums {
+		if _, ok := in.sums[p]; !ok {
+			changed[p] = &incremental.Edit{}
+		}
+	}
+	return changed, true
 }
 
 // Snapshot is the files as they were identified: the bytes read for a
@@ -301,28 +327,17 @@ func incrementally(opened *revision.Opened, in *Inputs, base *baseEntry, opts li
 		say("the base did not validate, or has diagnostics of no file of yours")
 		return nil, false, nil
 	}
-	changed := map[string]*incremental.Edit{}
-	for p, s := range in.sums {
-		if old, ok := base.Files[p]; !ok || old != s {
-			b, ok := in.src(p)
-			if !ok {
-				say("%s could not be read whole", p)
-				return nil, false, nil
-			}
-			changed[p] = &incremental.Edit{Src: b}
-		}
-	}
-	for p := range base.Files {
-		if _, ok := in.sums[p]; !ok {
-			changed[p] = &incremental.Edit{}
-		}
+	changed, ok := in.Changed(base.Files)
+	if !ok {
+		say("a file changed could not be read whole")
+		return nil, false, nil
 	}
 	plan, ok := base.Graph.Plan(changed, nil, true)
 	if !ok {
 		say("%d files changed, one of them declares more than agents", len(changed))
 		return nil, false, nil
 	}
-	if len(plan.Scope)*maxScope > len(in.sums) {
+	if !Worth(len(plan.Scope), len(in.sums)) {
 		say("%d files changed, %d to evaluate of %d: a full evaluation is as cheap", len(changed), len(plan.Scope), len(in.sums))
 		return nil, false, nil
 	}

@@ -584,8 +584,7 @@ func (w *writer) file(p string) error {
 		if b, err = w.fromDir(p, want); err != nil {
 			return err
 		}
-	}
-	if fi, ok := sameFile(name, b); ok {
+	} else if fi, ok := sameFile(name, b); ok {
 		w.record(p, fi)
 		return nil
 	}
@@ -604,11 +603,11 @@ func (w *writer) file(p string) error {
 func (w *writer) fromDir(p string, want File) ([]byte, error) {
 	name := filepath.Join(w.from, filepath.FromSlash(p))
 	f, fi, ok := openOwn(name)
-	if opened != nil {
-		opened(name)
-	}
 	if !ok {
 		return nil, staleError(w.from, p, "is missing or is not a file of mode 0644 this user wrote")
+	}
+	if opened != nil {
+		opened(name)
 	}
 	defer f.Close()
 	b, ok := readSize(f, fi, int64(want.Size))
@@ -762,11 +761,11 @@ func createFile(name string, data []byte, chmod, stat bool) (fs.FileInfo, error)
 // holds exactly data, and returns its stat.
 func sameFile(name string, data []byte) (fs.FileInfo, bool) {
 	f, fi, ok := openOwn(name)
-	if opened != nil {
-		opened(name)
-	}
 	if !ok {
 		return nil, false
+	}
+	if opened != nil {
+		opened(name)
 	}
 	defer f.Close()
 	b, ok := readSize(f, fi, int64(len(data)))
@@ -777,11 +776,11 @@ func sameFile(name string, data []byte) (fs.FileInfo, bool) {
 // bytes want lists, and returns its stat.
 func holds(name string, want File) (fs.FileInfo, bool) {
 	f, fi, ok := openOwn(name)
-	if opened != nil {
-		opened(name)
-	}
 	if !ok {
 		return nil, false
+	}
+	if opened != nil {
+		opened(name)
 	}
 	defer f.Close()
 	b, ok := readSize(f, fi, int64(want.Size))

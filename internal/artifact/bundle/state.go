@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/charter-dev/charter/internal/par"
@@ -34,11 +35,16 @@ type State struct {
 	Stats bool
 	// Dev and Ino name the bundle's top folder.
 	Dev, Ino uint64
-	// At is when the stats were taken, in nanoseconds since 1970: a file
-	// or folder changed less than racyWindow before it is verified, since
-	// a change in the same tick of the file system's clock may leave its
+	// At is when the stats were taken, in nanoseconds since 1970, by the
+	// file system's clock (the top folder's ctime once written) or ours,
+	// whichever is earlier: a file or folder whose recorded mtime or ctime
+	// is within the racy window before it is verified by reading, since a
+	// change in the same tick of the file system's clock may leave its
 	// stat as it was.
 	At int64
+	// Coarse says the file system keeps whole seconds (every mtime
+	// recorded is one): the racy window is then 2 s, else 100 ms.
+	Coarse bool
 	// Files holds every file of the bundle, by slash-separated path.
 	Files map[string]FileState
 	// Dirs holds every folder's stat, by slash-separated path ("." for the
@@ -64,22 +70,35 @@ type Stat struct {
 	Ctime int64
 }
 
-// racyWindow is how close to State.At a recorded mtime or ctime makes a
-// file or folder "racily clean", verified by reading: 2 s, the coarsest
-// granularity of the file systems a bundle is written to (FAT's mtime;
-// ext4, XFS, btrfs and tmpfs keep nanoseconds, but their clock ticks in
-// milliseconds).
-const racyWindow = int64(2 * time.Second)
+// The racy window: how close to State.At a recorded mtime or ctime makes
+// a file or folder "racily clean", verified by reading. It is at least a
+// tick of the file system's clock: 2 s where timestamps are whole seconds
+// (FAT's mtime; ext3, HFS+), else 100 ms (ext4, XFS, btrfs and tmpfs keep
+// nanoseconds from a clock that ticks every 1 to 10 ms; exFAT, 10 ms).
+const (
+	racyCoarse = int64(2 * time.Second)
+	racyFine   = int64(100 * time.Millisecond)
+)
+
+func (s *State) racyWindow() int64 {
+	if s.Coarse {
+		return racyCoarse
+	}
+	return racyFine
+}
 
 // trusts reports whether s, the State of the folder being written over,
 // vouches for the entry whose Lstat is fi and whose stat s recorded as rec.
 func (s *State) trusts(rec Stat, fi fs.FileInfo) bool {
-	if rec.Mtime > s.At-racyWindow || rec.Ctime > s.At-racyWindow {
+	if w := s.racyWindow(); rec.Mtime > s.At-w || rec.Ctime > s.At-w {
 		return false
 	}
 	st, ok := statOf(fi)
-	return ok && st == rec && int(st.Uid) == os.Geteuid()
+	return ok && st == rec && int(st.Uid) == euid()
 }
+
+// euid is the process's effective user id, asked once: a system call.
+var euid = sync.OnceValue(os.Geteuid)
 
 // stateFor returns the State of known that names the folder whose Lstat
 // is fi, or nil: none does (another folder, a State of a system without

@@ -288,7 +288,8 @@ func WriteDirState(dir string, t Tree, known []*State) (*State, error) {
 // rewriting every file it lists with the same sha256 and an unchanged
 // Lstat (inode, size, mode, owner, mtime and ctime), and reading every
 // folder whose Lstat is unchanged. Files and folders changed within
-// racyWindow of when that State was taken are read all the same. Without
+// the racy window (State.At) of when that State was taken are read all
+// the same. Without
 // a matching State every file is compared, as WriteDir does: never
 // wrong, only slower. It returns the State of the bundle now in dir.
 func WriteOver(dir string, files []File, data Tree, known []*State) (*State, error) {
@@ -418,6 +419,10 @@ type writer struct {
 	levels [][]string          // folders by depth
 	gone   map[string][]string // with prev: what each folder loses
 	chmod  bool                // the umask or an ACL takes bits from 0644/0755
+	// clean holds the stat of each folder that prev vouched for and that
+	// nothing has changed since (a State of a folder that did change
+	// would only fail to match it, never trust it wrongly)
+	clean map[string]Stat
 
 	written atomic.Int64
 	mu      sync.Mutex
@@ -425,53 +430,56 @@ type writer struct {
 }
 
 func newWriter(dir string, files []File, data Tree) (*writer, error) {
-	w := &writer{from: dir, data: data, byDir: map[string][]string{}}
+	w := &writer{from: dir, data: data, clean: map[string]Stat{}}
 	var paths []string
 	if files == nil {
 		paths = data.Paths()
 	} else {
 		w.files = make(map[string]File, len(files))
 		w.stats = make(map[string]FileState, len(files))
+		paths = make([]string, 0, len(files))
 		for _, f := range files {
 			if _, dup := w.files[f.Path]; dup {
 				return nil, fmt.Errorf("%s is listed twice", f.Path)
 			}
 			w.files[f.Path] = f
+			paths = append(paths, f.Path)
 		}
 		for p := range data {
 			if _, ok := w.files[p]; !ok {
 				return nil, fmt.Errorf("%s is not listed among the bundle's files", p)
 			}
 		}
-		paths = model.Sorted(w.files)
 	}
+	w.byDir = make(map[string][]string, len(paths)/2)
 	for _, p := range paths {
 		if p == "." || !fs.ValidPath(p) {
 			return nil, fmt.Errorf("%q is not a path inside the bundle", p)
 		}
-		for d := path.Dir(p); ; d = path.Dir(d) {
-			if _, ok := w.byDir[d]; !ok {
-				w.byDir[d] = nil
+		d := path.Dir(p)
+		// A folder first seen: it and its parents not seen yet, each at
+		// its depth, so that each level's parents exist.
+		for q := d; ; q = path.Dir(q) {
+			if _, ok := w.byDir[q]; ok {
+				break
 			}
-			if d == "." {
+			if w.isFile(q) {
+				return nil, fmt.Errorf("%s is both a file and a folder of the bundle", q)
+			}
+			w.byDir[q] = nil
+			depth := 0
+			if q != "." {
+				depth = strings.Count(q, "/") + 1
+			}
+			for len(w.levels) <= depth {
+				w.levels = append(w.levels, nil)
+			}
+			w.levels[depth] = append(w.levels[depth], q)
+			if q == "." {
 				break
 			}
 		}
-		w.byDir[path.Dir(p)] = append(w.byDir[path.Dir(p)], p)
-	}
-	// Folders by depth, so that each level's parents exist.
-	for _, d := range model.Sorted(w.byDir) {
-		if w.isFile(d) {
-			return nil, fmt.Errorf("%s is both a file and a folder of the bundle", d)
-		}
-		depth := 0
-		if d != "." {
-			depth = strings.Count(d, "/") + 1
-		}
-		for len(w.levels) <= depth {
-			w.levels = append(w.levels, nil)
-		}
-		w.levels[depth] = append(w.levels[depth], d)
+		w.byDir[d] = append(w.byDir[d], p)
 	}
 	return w, nil
 }
@@ -588,6 +596,7 @@ func (w *writer) file(p string) error {
 		w.record(p, fi)
 		return nil
 	}
+	w.changed(path.Dir(p))
 	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -620,6 +629,13 @@ func (w *writer) fromDir(p string, want File) ([]byte, error) {
 	return b, nil
 }
 
+// changed says folder d has changed since updateDir saw it.
+func (w *writer) changed(d string) {
+	w.mu.Lock()
+	delete(w.clean, d)
+	w.mu.Unlock()
+}
+
 // record keeps what root/p is now, for the State.
 func (w *writer) record(p string, fi fs.FileInfo) {
 	if w.files == nil {
@@ -646,8 +662,18 @@ func (w *writer) state() *State {
 	}
 	s.Dev, _ = devOf(fi)
 	s.Ino = st.Ino
+	var dirs []string
+	for _, level := range w.levels {
+		for _, d := range level {
+			if st, ok := w.clean[d]; ok && d != "." {
+				s.Dirs[d] = st
+			} else {
+				dirs = append(dirs, d)
+			}
+		}
+	}
 	var mu sync.Mutex
-	parallel(model.Sorted(w.byDir), func(d string) {
+	parallel(dirs, func(d string) {
 		fi, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(d)))
 		if err != nil {
 			return // a folder missing from Dirs is never trusted
@@ -657,7 +683,16 @@ func (w *writer) state() *State {
 		s.Dirs[d] = st
 		mu.Unlock()
 	})
-	s.At = time.Now().UnixNano()
+	// The file system's clock may be behind ours (a file server's): the
+	// top folder's ctime, set by the chmod just done, is its now.
+	s.At = min(time.Now().UnixNano(), st.Ctime)
+	s.Coarse = true
+	for _, f := range s.Files {
+		if f.Stat.Mtime%int64(time.Second) != 0 {
+			s.Coarse = false
+			break
+		}
+	}
 	s.Stats = true
 	return s
 }
@@ -691,6 +726,7 @@ func (w *writer) updateDir(d string) error {
 		}
 	}
 	if err != nil || !fi.IsDir() || !ours(fi) {
+		w.changed(path.Dir(d))
 		if err := os.Mkdir(name, 0o755); err != nil {
 			return err
 		}
@@ -702,6 +738,11 @@ func (w *writer) updateDir(d string) error {
 				if err := os.RemoveAll(filepath.Join(name, e)); err != nil {
 					return err
 				}
+			}
+			if len(w.gone[d]) == 0 {
+				w.mu.Lock()
+				w.clean[d] = rec
+				w.mu.Unlock()
 			}
 			return nil
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -166,14 +167,42 @@ func TestWriteOverReadsNoTrustedFile(t *testing.T) {
 	if s := stateFor([]*State{got}, fi); s != got {
 		t.Errorf("the State returned does not name dist")
 	}
-	for p, f := range got.Files {
-		fi, err := os.Lstat(filepath.Join(dir, p))
+	statesMatch(t, dir, got)
+}
+
+// statesMatch fails t unless s records what dir holds: its files and
+// folders, each with its Lstat now (the top folder's changes with renames).
+func statesMatch(t *testing.T, dir string, s *State) {
+	t.Helper()
+	check := func(p string, rec Stat) {
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
+			return
 		}
-		if st, _ := statOf(fi); st != f.Stat {
-			t.Errorf("%s: State records %+v, the file is %+v", p, f.Stat, st)
+		if st, _ := statOf(fi); st != rec {
+			t.Errorf("%s: State records %+v, it is %+v", p, rec, st)
 		}
+	}
+	for p, f := range s.Files {
+		check(p, f.Stat)
+	}
+	for d, rec := range s.Dirs {
+		if d != "." {
+			check(d, rec)
+		}
+	}
+	var files, dirs int
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if e != nil && e.IsDir() {
+			dirs++
+		} else if e != nil {
+			files++
+		}
+		return nil
+	})
+	if files != len(s.Files) || dirs != len(s.Dirs) {
+		t.Errorf("State has %d files and %d folders, %s %d and %d", len(s.Files), len(s.Dirs), dir, files, dirs)
 	}
 }
 
@@ -256,7 +285,7 @@ func TestWriteOverTampered(t *testing.T) {
 }
 
 // A file of .prev its State vouches for but that was written less than
-// racyWindow before the State was taken is read all the same.
+// the racy window before the State was taken is read all the same.
 func TestWriteOverRacilyClean(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dist")
 	a := base()
@@ -555,6 +584,7 @@ func TestWriteSequence(t *testing.T) {
 	}
 	var known []*State
 	prevTree := Tree{}
+	spared := 0 // WriteOvers that a State spared reading half the files
 	steps := 60
 	if testing.Short() {
 		steps = 25
@@ -585,12 +615,16 @@ func TestWriteSequence(t *testing.T) {
 			s, err = WriteDirState(dir, next, known)
 		default:
 			how = "WriteOver"
-			s, err = WriteOver(dir, Listing(next), changed(tree, next), known)
+			opened := reads(t, func() { s, err = WriteOver(dir, Listing(next), changed(tree, next), known) })
+			if len(opened) < len(next)/2 {
+				spared++
+			}
 		}
 		if err != nil {
 			t.Fatalf("step %d, %s: %v", step, how, err)
 		}
 		if s != nil {
+			statesMatch(t, dir, s)
 			known = append(known, aged(s))
 			if len(known) > 3 {
 				known = known[1:]
@@ -607,4 +641,8 @@ func TestWriteSequence(t *testing.T) {
 		}
 		holdsTree(t, filepath.Join(filepath.Dir(dir), ".dist.prev"), with(prevTree, ".gitignore", prevIgnore))
 	}
+	if spared == 0 {
+		t.Error("no WriteOver of the series used a State")
+	}
+	t.Logf("%d WriteOvers used a State", spared)
 }

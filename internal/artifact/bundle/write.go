@@ -335,7 +335,13 @@ func writeTree(dir string, files []File, data Tree, known []*State, verified boo
 
 	ok := false
 	defer func() {
-		if !ok {
+		if ok {
+			return
+		}
+		// A claimed .prev goes back, for the next build (a full one after
+		// ErrStale) to start from: every file and folder this write
+		// changed has a new stat, so no State vouches for it any more.
+		if w.fresh || keepPrev(tmp, prev) != nil {
 			removeTree(tmp)
 		}
 	}()
@@ -383,10 +389,18 @@ func writeTree(dir string, files []File, data Tree, known []*State, verified boo
 	if fi, err := os.Lstat(tmp); err != nil || !fi.IsDir() || !ours(fi) {
 		return state, removeTree(tmp)
 	}
-	if err := os.WriteFile(filepath.Join(tmp, ".gitignore"), []byte(prevIgnore), 0o644); err != nil || os.Rename(tmp, prev) != nil {
+	if keepPrev(tmp, prev) != nil {
 		return state, removeTree(tmp)
 	}
 	return state, nil
+}
+
+// keepPrev makes the folder tmp the previous tree, prev.
+func keepPrev(tmp, prev string) error {
+	if err := os.WriteFile(filepath.Join(tmp, ".gitignore"), []byte(prevIgnore), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, prev)
 }
 
 const prevIgnore = "# charter's previous bundle, kept to make the next build fast; safe to delete.\n*\n"

@@ -449,6 +449,19 @@ func TestWriteOverStale(t *testing.T) {
 			if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".dist.tmp-*")); len(m) > 0 {
 				t.Errorf("left %v", m)
 			}
+			// The full build that follows starts from .prev, which went back.
+			if !isPrev(filepath.Join(filepath.Dir(dir), ".dist.prev")) {
+				t.Errorf(".dist.prev is gone after ErrStale")
+			}
+			opened := reads(t, func() {
+				if _, err := WriteDirState(dir, c, known); err != nil {
+					t.Fatal(err)
+				}
+			})
+			holdsTree(t, dir, c)
+			if len(opened) == 0 {
+				t.Errorf("the full build after ErrStale compared nothing")
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bytes"
+	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,4 +121,28 @@ func BenchmarkLstat30k(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkStateGob30k encodes and decodes the State of a 30,000-file
+// bundle, as a build that keeps it between runs does.
+func BenchmarkStateGob30k(b *testing.B) {
+	out := filepath.Join(b.TempDir(), "dist")
+	s, err := WriteDirState(out, bigTree(1), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int
+	b.ResetTimer()
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+		var got State
+		if err := gob.NewDecoder(&buf).Decode(&got); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(size), "bytes")
 }

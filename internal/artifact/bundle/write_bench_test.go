@@ -146,3 +146,14 @@ func BenchmarkStateGob30k(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "bytes")
 }
+
+// changed returns the part of next that differs from prev.
+func changed(prev, next Tree) Tree {
+	out := Tree{}
+	for p, b := range next {
+		if old, ok := prev[p]; !ok || !bytes.Equal(old, b) {
+			out[p] = b
+		}
+	}
+	return out
+}

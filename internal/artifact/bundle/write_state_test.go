@@ -75,17 +75,6 @@ func holdsTree(t *testing.T, dir string, tree Tree) {
 	}
 }
 
-// changed returns the part of next that differs from prev.
-func changed(prev, next Tree) Tree {
-	out := Tree{}
-	for p, b := range next {
-		if old, ok := prev[p]; !ok || !bytes.Equal(old, b) {
-			out[p] = b
-		}
-	}
-	return out
-}
-
 func with(t Tree, kv ...string) Tree {
 	out := Tree{}
 	for p, b := range t {
@@ -596,7 +585,6 @@ func TestWriteSequence(t *testing.T) {
 		t.Fatal(err)
 	}
 	var known []*State
-	prevTree := Tree{}
 	spared := 0 // WriteOvers that a State spared reading half the files
 	steps := 60
 	if testing.Short() {
@@ -647,7 +635,8 @@ func TestWriteSequence(t *testing.T) {
 		if t.Failed() {
 			t.Fatalf("step %d, %s: dist is not the tree", step, how)
 		}
-		prevTree, tree = tree, next
+		prevTree := tree
+		tree = next
 		// .prev holds the tree before: the next write starts from it.
 		if step == 0 {
 			continue

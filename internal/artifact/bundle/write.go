@@ -287,11 +287,13 @@ func WriteDirState(dir string, t Tree, known []*State) (*State, error) {
 // claimed .<dir>.prev (the same device and inode) spares reading and
 // rewriting every file it lists with the same sha256 and an unchanged
 // Lstat (inode, size, mode, owner, mtime and ctime), and reading every
-// folder whose Lstat is unchanged. Files and folders changed within
-// the racy window (State.At) of when that State was taken are read all
-// the same. Without
-// a matching State every file is compared, as WriteDir does: never
-// wrong, only slower. It returns the State of the bundle now in dir.
+// folder whose Lstat is unchanged. Files and folders changed within the
+// racy window (100 ms, or 2 s where timestamps are whole seconds) before
+// that State was taken are read all the same. Without a matching State
+// every file is compared, as WriteDir does: never wrong, only slower. It
+// returns the State of the bundle now in dir. A write that fails puts a
+// claimed .<dir>.prev back, so the full build after ErrStale starts from
+// it.
 func WriteOver(dir string, files []File, data Tree, known []*State) (*State, error) {
 	return writeTree(dir, files, data, known, false, nil)
 }

@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -239,6 +241,10 @@ func CheckOutput(out, configRoot, what, kind string, ours func(dir string) (bool
 // errKilled is what writeDir returns when its alive function stops it.
 var errKilled = errors.New("build killed (test)")
 
+// opened, when tests set it, is called with the name of every file the
+// writer opens to read: a file a State vouches for is never opened.
+var opened func(name string)
+
 // WriteDir writes t into dir atomically: into a temporary sibling first,
 // which then takes dir's place in one rename (an exchange when dir exists),
 // so readers see the old bundle or the new one, and a failed or killed
@@ -256,10 +262,56 @@ func WriteDir(dir string, t Tree) error { return writeDir(dir, t, nil) }
 // written; when it returns false the process "dies" there: writeDir stops
 // at once, cleaning nothing up, as a killed process would.
 func writeDir(dir string, t Tree, alive func(n int) bool) error {
+	_, err := writeTree(dir, nil, t, nil, false, alive)
+	return err
+}
+
+// WriteDirState is WriteDir that also returns the State of the bundle now
+// in dir, which a later WriteOver needs, and uses known as WriteOver does:
+// a file of .<dir>.prev that a State vouches for, and whose sha256 is that
+// of t's bytes, is not read.
+func WriteDirState(dir string, t Tree, known []*State) (*State, error) {
+	return writeTree(dir, Listing(t), t, known, true, nil)
+}
+
+// WriteOver writes into dir, atomically as WriteDir does, the bundle whose
+// files are listed by files (every path, its sha256 and size: the
+// manifest's File entries plus manifest.json and manifest.jws themselves)
+// and whose bytes are data[p], or, for a path data lacks, the bytes dir/p
+// holds now (the bundle being replaced, which must hold exactly them: the
+// sha256 is checked; when it does not, WriteOver returns an error matching
+// ErrStale and writes nothing in dir, so the caller builds in full). data's
+// bytes must match their listing too (an error otherwise).
+//
+// known are States earlier writes returned; the one whose folder is the
+// claimed .<dir>.prev (the same device and inode) spares reading and
+// rewriting every file it lists with the same sha256 and an unchanged
+// Lstat (inode, size, mode, owner, mtime and ctime), and reading every
+// folder whose Lstat is unchanged. Files and folders changed within the
+// racy window (100 ms, or 2 s where timestamps are whole seconds) before
+// that State was taken are read all the same. Without a matching State
+// every file is compared, as WriteDir does: never wrong, only slower. It
+// returns the State of the bundle now in dir. A write that fails puts a
+// claimed .<dir>.prev back, so the full build after ErrStale starts from
+// it.
+func WriteOver(dir string, files []File, data Tree, known []*State) (*State, error) {
+	return writeTree(dir, files, data, known, false, nil)
+}
+
+// writeTree is the one writer behind WriteDir, WriteDirState and
+// WriteOver. files is nil for WriteDir: the paths are data's, nothing is
+// hashed and no State is returned; verified says data's sha256 are known
+// to be files'. alive is writeDir's.
+func writeTree(dir string, files []File, data Tree, known []*State, verified bool, alive func(n int) bool) (*State, error) {
 	dir = filepath.Clean(dir)
+	w, err := newWriter(dir, files, data)
+	if err != nil {
+		return nil, err
+	}
+	w.alive, w.verified = alive, verified
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	// Builds into one place take turns: each sees only what finished
 	// builds and killed ones left.
@@ -267,39 +319,57 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 	removeStale(parent, base)
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	prev := filepath.Join(parent, "."+base+".prev")
 	// Claiming the previous bundle is one rename, so two builds never
 	// share it; only a real folder of ours is claimed.
-	fresh := true // tmp is empty: nothing to compare or remove
+	w.fresh = true // tmp is empty: nothing to compare or remove
 	if fi, err := os.Lstat(prev); err == nil && fi.IsDir() && ours(fi) && isPrev(prev) {
-		fresh = claim(prev, tmp) != nil
+		w.fresh = claim(prev, tmp) != nil
+	}
+	if !w.fresh && w.files != nil {
+		// The claim is a rename: the folder keeps its device and inode.
+		if fi, err := os.Lstat(tmp); err == nil {
+			w.prev = stateFor(known, fi)
+		}
 	}
 
 	ok := false
 	defer func() {
-		if !ok {
+		if ok {
+			return
+		}
+		// A claimed .prev goes back, for the next build (a full one after
+		// ErrStale) to start from: every file and folder this write
+		// changed has a new stat, so no State vouches for it any more.
+		if w.fresh || keepPrev(tmp, prev) != nil {
 			removeTree(tmp)
 		}
 	}()
-	if err := writeFiles(tmp, t, fresh, alive); err != nil {
+	w.root = tmp
+	if err := w.write(); err != nil {
 		if errors.Is(err, errKilled) {
 			ok = true // a killed process leaves its temporary directory
 		}
-		return err
+		return nil, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
+		return nil, err
+	}
+	var state *State
+	if w.files != nil {
+		// Renames and exchanges keep every stat below the top folder.
+		state = w.state()
 	}
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		err := os.Rename(tmp, dir)
 		if err == nil {
 			ok = true
-			return nil
+			return state, nil
 		}
 		if _, serr := os.Lstat(dir); serr != nil {
-			return err
+			return nil, err
 		}
 		// Another build made dir meanwhile: exchange with it, below.
 	}
@@ -307,11 +377,11 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 		// No atomic exchange (another OS or file system): two renames.
 		old := tmp + ".old"
 		if err := os.Rename(dir, old); err != nil {
-			return err
+			return nil, err
 		}
 		if err := os.Rename(tmp, dir); err != nil {
 			os.Rename(old, dir)
-			return err
+			return nil, err
 		}
 		tmp = old
 	}
@@ -319,12 +389,20 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 	// tmp now holds what dir was: the old bundle, kept for the next build
 	// if it is a real folder of ours (dir may have been a link).
 	if fi, err := os.Lstat(tmp); err != nil || !fi.IsDir() || !ours(fi) {
-		return removeTree(tmp)
+		return state, removeTree(tmp)
 	}
-	if err := os.WriteFile(filepath.Join(tmp, ".gitignore"), []byte(prevIgnore), 0o644); err != nil || os.Rename(tmp, prev) != nil {
-		return removeTree(tmp)
+	if keepPrev(tmp, prev) != nil {
+		return state, removeTree(tmp)
 	}
-	return nil
+	return state, nil
+}
+
+// keepPrev makes the folder tmp the previous tree, prev.
+func keepPrev(tmp, prev string) error {
+	if err := os.WriteFile(filepath.Join(tmp, ".gitignore"), []byte(prevIgnore), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, prev)
 }
 
 const prevIgnore = "# charter's previous bundle, kept to make the next build fast; safe to delete.\n*\n"
@@ -341,66 +419,135 @@ func isPrev(dir string) bool {
 	return err == nil && string(b) == prevIgnore
 }
 
+// writer makes a tree under root hold exactly one bundle.
+type writer struct {
+	root  string          // the tree being written
+	from  string          // the folder being replaced: bytes of paths data lacks
+	files map[string]File // the listing; nil for WriteDir
+	data  Tree
+	fresh bool // root is empty: nothing in it is compared or removed
+	// data's bytes are known to have their listed sha256
+	verified bool
+	prev     *State // what root held, as a State vouches, or nil
+	alive    func(n int) bool
+
+	byDir  map[string][]string // folder: its files, in order
+	levels [][]string          // folders by depth
+	gone   map[string][]string // with prev: what each folder loses
+	chmod  bool                // the umask or an ACL takes bits from 0644/0755
+	// clean holds the stat of each folder that prev vouched for and that
+	// nothing has changed since (a State of a folder that did change
+	// would only fail to match it, never trust it wrongly)
+	clean map[string]Stat
+
+	written atomic.Int64
+	mu      sync.Mutex
+	stats   map[string]FileState // with files: what each file is now
+}
+
+func newWriter(dir string, files []File, data Tree) (*writer, error) {
+	w := &writer{from: dir, data: data, clean: map[string]Stat{}}
+	var paths []string
+	if files == nil {
+		paths = data.Paths()
+	} else {
+		w.files = make(map[string]File, len(files))
+		w.stats = make(map[string]FileState, len(files))
+		paths = make([]string, 0, len(files))
+		for _, f := range files {
+			if _, dup := w.files[f.Path]; dup {
+				return nil, fmt.Errorf("%s is listed twice", f.Path)
+			}
+			w.files[f.Path] = f
+			paths = append(paths, f.Path)
+		}
+		for p := range data {
+			if _, ok := w.files[p]; !ok {
+				return nil, fmt.Errorf("%s is not listed among the bundle's files", p)
+			}
+		}
+	}
+	w.byDir = make(map[string][]string, len(paths)/2)
+	for _, p := range paths {
+		if p == "." || !fs.ValidPath(p) {
+			return nil, fmt.Errorf("%q is not a path inside the bundle", p)
+		}
+		d := path.Dir(p)
+		// A folder first seen: it and its parents not seen yet, each at
+		// its depth, so that each level's parents exist.
+		for q := d; ; q = path.Dir(q) {
+			if _, ok := w.byDir[q]; ok {
+				break
+			}
+			if w.isFile(q) {
+				return nil, fmt.Errorf("%s is both a file and a folder of the bundle", q)
+			}
+			w.byDir[q] = nil
+			depth := 0
+			if q != "." {
+				depth = strings.Count(q, "/") + 1
+			}
+			for len(w.levels) <= depth {
+				w.levels = append(w.levels, nil)
+			}
+			w.levels[depth] = append(w.levels[depth], q)
+			if q == "." {
+				break
+			}
+		}
+		w.byDir[d] = append(w.byDir[d], p)
+	}
+	return w, nil
+}
+
+func (w *writer) isFile(p string) bool {
+	if w.files != nil {
+		_, ok := w.files[p]
+		return ok
+	}
+	_, ok := w.data[p]
+	return ok
+}
+
 // writeFiles makes the tree under dir hold exactly t: it writes the files
 // that are missing or differ, and removes everything else. dir may be
 // empty (fresh: then nothing in it is compared or removed, which halves
-// the system calls of a first build) or hold a previous bundle. Folders are done one per task on a few
-// goroutines (a bundle is thousands of small files in thousands of
-// folders, and the file system handles them in parallel).
+// the system calls of a first build) or hold a previous bundle.
 func writeFiles(dir string, t Tree, fresh bool, alive func(n int) bool) error {
-	byDir := map[string][]string{} // folder: its files, in order
-	for _, p := range t.Paths() {
-		for d := path.Dir(p); ; d = path.Dir(d) {
-			if _, ok := byDir[d]; !ok {
-				byDir[d] = nil
-			}
-			if d == "." {
-				break
-			}
-		}
-		byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
+	w, err := newWriter(dir, nil, t)
+	if err != nil {
+		return err
 	}
-	// Folders by depth, so that each level's parents exist.
-	var levels [][]string
-	for _, d := range model.Sorted(byDir) {
-		if _, ok := t[d]; ok {
-			return fmt.Errorf("%s is both a file and a folder of the bundle", d)
-		}
-		depth := 0
-		if d != "." {
-			depth = strings.Count(d, "/") + 1
-		}
-		for len(levels) <= depth {
-			levels = append(levels, nil)
-		}
-		levels[depth] = append(levels[depth], d)
-	}
+	w.root, w.fresh, w.alive = dir, fresh, alive
+	return w.write()
+}
 
+// write makes w.root hold the bundle. Folders are done one per task on a
+// few goroutines (a bundle is thousands of small files in thousands of
+// folders, and the file system handles them in parallel).
+func (w *writer) write() error {
+	if w.prev != nil {
+		w.gone = w.prev.gone(w.files, w.byDir)
+	}
 	// Read once a tree: charter never changes its umask, tests do.
-	chmod := !umaskKeeps(dir, 0o755|0o644)
+	w.chmod = !umaskKeeps(w.root, 0o755|0o644)
 	var (
-		written atomic.Int64
-		mu      sync.Mutex
-		first   error
+		mu    sync.Mutex
+		first error
 	)
 	syncDir := func(d string) {
 		var err error
-		if fresh {
-			err = makeDir(dir, d, chmod)
+		if w.fresh {
+			err = makeDir(w.root, d, w.chmod)
 		} else {
-			err = updateDir(dir, d, t, byDir)
+			err = w.updateDir(d)
 		}
-		for _, p := range byDir[d] {
+		for _, p := range w.byDir[d] {
 			if err != nil {
 				break
 			}
-			name := filepath.Join(dir, filepath.FromSlash(p))
-			if fresh {
-				err = createFile(name, t[p], chmod)
-			} else {
-				err = writeFile(name, t[p], chmod)
-			}
-			if err == nil && alive != nil && !alive(int(written.Add(1))) {
+			err = w.file(p)
+			if err == nil && w.alive != nil && !w.alive(int(w.written.Add(1))) {
 				err = errKilled
 			}
 		}
@@ -412,13 +559,158 @@ func writeFiles(dir string, t Tree, fresh bool, alive func(n int) bool) error {
 			mu.Unlock()
 		}
 	}
-	for _, level := range levels {
+	for _, level := range w.levels {
 		parallel(level, syncDir)
 		if first != nil {
 			return first
 		}
 	}
 	return nil
+}
+
+// file makes root/p a file of mode 0644 holding p's bytes.
+func (w *writer) file(p string) error {
+	name := filepath.Join(w.root, filepath.FromSlash(p))
+	want, listed := w.files[p]
+	b, has := w.data[p]
+	if listed && has && !w.verified {
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != want.SHA256 || len(b) != want.Size {
+			return fmt.Errorf("the bytes given for %s are not those its listing says (sha256 %s, %d bytes)", p, want.SHA256, want.Size)
+		}
+	}
+	if w.fresh {
+		if !has {
+			var err error
+			if b, err = w.fromDir(p, want); err != nil {
+				return err
+			}
+		}
+		fi, err := createFile(name, b, w.chmod, listed)
+		if err == nil {
+			w.record(p, fi)
+		}
+		return err
+	}
+	if w.prev != nil {
+		if rec, ok := w.prev.Files[p]; ok && rec.SHA256 == want.SHA256 && rec.Size == int64(want.Size) {
+			if fi, err := os.Lstat(name); err == nil && w.prev.trusts(rec.Stat, fi) {
+				w.record(p, fi)
+				return nil
+			}
+		}
+	}
+	if !has {
+		if fi, ok := holds(name, want); ok {
+			w.record(p, fi)
+			return nil
+		}
+		var err error
+		if b, err = w.fromDir(p, want); err != nil {
+			return err
+		}
+	} else if fi, ok := sameFile(name, b); ok {
+		w.record(p, fi)
+		return nil
+	}
+	w.changed(path.Dir(p))
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	fi, err := createFile(name, b, w.chmod, listed)
+	if err == nil {
+		w.record(p, fi)
+	}
+	return err
+}
+
+// fromDir reads the bytes of p from the bundle being replaced, which must
+// hold exactly those listed.
+func (w *writer) fromDir(p string, want File) ([]byte, error) {
+	name := filepath.Join(w.from, filepath.FromSlash(p))
+	f, fi, ok := openOwn(name)
+	if !ok {
+		return nil, staleError(w.from, p, "is missing or is not a file of mode 0644 this user wrote")
+	}
+	if opened != nil {
+		opened(name)
+	}
+	defer f.Close()
+	b, ok := readSize(f, fi, int64(want.Size))
+	if !ok {
+		return nil, staleError(w.from, p, fmt.Sprintf("does not have the %d bytes listed", want.Size))
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != want.SHA256 {
+		return nil, staleError(w.from, p, "has other bytes than those listed (sha256 "+want.SHA256+")")
+	}
+	return b, nil
+}
+
+// changed says folder d has changed since updateDir saw it.
+func (w *writer) changed(d string) {
+	w.mu.Lock()
+	delete(w.clean, d)
+	w.mu.Unlock()
+}
+
+// record keeps what root/p is now, for the State.
+func (w *writer) record(p string, fi fs.FileInfo) {
+	if w.files == nil {
+		return
+	}
+	st, _ := statOf(fi)
+	f := w.files[p]
+	w.mu.Lock()
+	w.stats[p] = FileState{SHA256: f.SHA256, Size: int64(f.Size), Stat: st}
+	w.mu.Unlock()
+}
+
+// state returns the State of the tree written: the files' stats kept as
+// they were written or found, every folder's taken now.
+func (w *writer) state() *State {
+	s := &State{Files: w.stats, Dirs: make(map[string]Stat, len(w.byDir))}
+	fi, err := os.Lstat(w.root)
+	if err != nil {
+		return s
+	}
+	st, ok := statOf(fi)
+	if !ok {
+		return s
+	}
+	s.Dev, _ = devOf(fi)
+	s.Ino = st.Ino
+	var dirs []string
+	for _, level := range w.levels {
+		for _, d := range level {
+			if st, ok := w.clean[d]; ok && d != "." {
+				s.Dirs[d] = st
+			} else {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	var mu sync.Mutex
+	parallel(dirs, func(d string) {
+		fi, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(d)))
+		if err != nil {
+			return // a folder missing from Dirs is never trusted
+		}
+		st, _ := statOf(fi)
+		mu.Lock()
+		s.Dirs[d] = st
+		mu.Unlock()
+	})
+	// The file system's clock may be behind ours (a file server's): the
+	// top folder's ctime, set by the chmod just done, is its now.
+	s.At = min(time.Now().UnixNano(), st.Ctime)
+	s.Coarse = true
+	for _, f := range s.Files {
+		if f.Stat.Mtime%int64(time.Second) != 0 {
+			s.Coarse = false
+			break
+		}
+	}
+	s.Stats = true
+	return s
 }
 
 // makeDir makes dir/d a folder of mode 0755 in a fresh tree, where dir
@@ -437,11 +729,12 @@ func makeDir(dir, d string, chmod bool) error {
 	return os.Chmod(name, 0o755) // whatever the umask: the same bundle every time
 }
 
-// updateDir makes dir/d a folder (not a link to one) and removes every
-// entry in it that the bundle does not have: neither a file of t nor a
-// folder of byDir.
-func updateDir(dir, d string, t Tree, byDir map[string][]string) error {
-	name := filepath.Join(dir, filepath.FromSlash(d))
+// updateDir makes root/d a folder (not a link to one) and removes every
+// entry in it that the bundle does not have: neither a file nor a folder
+// of it. A folder whose Lstat the previous State vouches for holds what
+// that State recorded, so it is not read.
+func (w *writer) updateDir(d string) error {
+	name := filepath.Join(w.root, filepath.FromSlash(d))
 	fi, err := os.Lstat(name)
 	if err == nil && (!fi.IsDir() || !ours(fi)) {
 		if err := os.RemoveAll(name); err != nil { // a link: removes the link only
@@ -449,10 +742,26 @@ func updateDir(dir, d string, t Tree, byDir map[string][]string) error {
 		}
 	}
 	if err != nil || !fi.IsDir() || !ours(fi) {
+		w.changed(path.Dir(d))
 		if err := os.Mkdir(name, 0o755); err != nil {
 			return err
 		}
 		return os.Chmod(name, 0o755) // whatever the umask: the same bundle every time
+	}
+	if w.prev != nil && d != "." {
+		if rec, ok := w.prev.Dirs[d]; ok && w.prev.trusts(rec, fi) {
+			for _, e := range w.gone[d] {
+				if err := os.RemoveAll(filepath.Join(name, e)); err != nil {
+					return err
+				}
+			}
+			if len(w.gone[d]) == 0 {
+				w.mu.Lock()
+				w.clean[d] = rec
+				w.mu.Unlock()
+			}
+			return nil
+		}
 	}
 	if fi.Mode().Perm() != 0o755 {
 		if err := os.Chmod(name, 0o755); err != nil {
@@ -465,9 +774,8 @@ func updateDir(dir, d string, t Tree, byDir map[string][]string) error {
 	}
 	for _, e := range entries {
 		p := path.Join(d, e.Name())
-		_, isFile := t[p]
-		_, isDir := byDir[p]
-		if isFile && e.Type().IsRegular() || isDir && e.IsDir() {
+		_, isDir := w.byDir[p]
+		if w.isFile(p) && e.Type().IsRegular() || isDir && e.IsDir() {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(name, e.Name())); err != nil {
@@ -477,54 +785,77 @@ func updateDir(dir, d string, t Tree, byDir map[string][]string) error {
 	return nil
 }
 
-// writeFile makes name a file of mode 0644 holding data. A file that holds
-// data already is left as it is (its modification time too, so tools that
-// compare them skip it); any other is replaced, never written in place.
-func writeFile(name string, data []byte, chmod bool) error {
-	if sameFile(name, data) {
-		return nil
-	}
-	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return createFile(name, data, chmod)
-}
-
 // createFile makes name, which does not exist, a file of mode 0644
-// holding data; chmod is false when the umask leaves 0644 as it is.
-func createFile(name string, data []byte, chmod bool) error {
+// holding data; chmod is false when the umask leaves 0644 as it is. With
+// stat, it returns the file's stat once written.
+func createFile(name string, data []byte, chmod, stat bool) (fs.FileInfo, error) {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return err
+		return nil, err
 	}
 	if chmod {
 		if err := f.Chmod(0o644); err != nil { // whatever the umask
 			f.Close()
-			return err
+			return nil, err
 		}
 	}
-	return f.Close()
+	var fi fs.FileInfo
+	if stat {
+		if fi, err = f.Stat(); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return fi, f.Close()
 }
 
-// sameFile reports whether name is a regular file (not a link) that
-// writeFile could have made (owned by this process's user, mode 0644) and
-// holds exactly data.
-func sameFile(name string, data []byte) bool {
+// sameFile reports whether name is a regular file (not a link) that the
+// writer could have made (owned by this process's user, mode 0644) and
+// holds exactly data, and returns its stat.
+func sameFile(name string, data []byte) (fs.FileInfo, bool) {
 	f, fi, ok := openOwn(name)
 	if !ok {
-		return false
+		return nil, false
+	}
+	if opened != nil {
+		opened(name)
 	}
 	defer f.Close()
-	if fi.Size() != int64(len(data)) {
-		return false
+	b, ok := readSize(f, fi, int64(len(data)))
+	return fi, ok && bytes.Equal(b, data)
+}
+
+// holds reports whether name is a file sameFile would accept holding the
+// bytes want lists, and returns its stat.
+func holds(name string, want File) (fs.FileInfo, bool) {
+	f, fi, ok := openOwn(name)
+	if !ok {
+		return nil, false
 	}
-	buf := make([]byte, len(data)+1) // one more, to see the end
+	if opened != nil {
+		opened(name)
+	}
+	defer f.Close()
+	b, ok := readSize(f, fi, int64(want.Size))
+	if !ok {
+		return nil, false
+	}
+	sum := sha256.Sum256(b)
+	return fi, hex.EncodeToString(sum[:]) == want.SHA256
+}
+
+// readSize reads f, whose stat is fi, whole if it has exactly size bytes.
+func readSize(f io.Reader, fi fs.FileInfo, size int64) ([]byte, bool) {
+	if fi.Size() != size {
+		return nil, false
+	}
+	buf := make([]byte, size+1) // one more, to see the end
 	n, err := io.ReadFull(f, buf)
-	return (err == io.ErrUnexpectedEOF || err == io.EOF) && bytes.Equal(buf[:n], data)
+	return buf[:n], (err == io.ErrUnexpectedEOF || err == io.EOF) && int64(n) == size
 }
 
 // removeTree removes dir and everything under it, its top folders' trees

@@ -1,0 +1,160 @@
+package bundle
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/charter-dev/charter/internal/par"
+)
+
+// ErrStale is what WriteOver returns when the output folder does not hold
+// the bytes the listing says for a path the caller did not give: the
+// bundle there is not the one the build started from (someone changed or
+// removed a file of it). Nothing is written in the folder; build in full.
+var ErrStale = errors.New("the output folder does not hold the bundle this build updates")
+
+// State is what a write left in a bundle folder: the folder's identity
+// (device and inode, which renames keep), every file's sha256, size and
+// the stat it had once written, every folder's stat, and when the stats
+// were taken. It is gob-encodable (exported fields only). A later write
+// trusts a file whose stat is unchanged to hold the same bytes, as Git's
+// index does: a file's contents cannot change without its ctime changing,
+// and ctime cannot be set by a user.
+type State struct {
+	// Stats is false where the system gives no stats this package reads
+	// (Stat is zero): such a State spares nothing, and every file is
+	// compared.
+	Stats bool
+	// Dev and Ino name the bundle's top folder.
+	Dev, Ino uint64
+	// At is when the stats were taken, in nanoseconds since 1970, by the
+	// file system's clock (the top folder's ctime once written) or ours,
+	// whichever is earlier: a file or folder whose recorded mtime or ctime
+	// is within the racy window before it is verified by reading, since a
+	// change in the same tick of the file system's clock may leave its
+	// stat as it was.
+	At int64
+	// Coarse says the file system keeps whole seconds (every mtime
+	// recorded is one): the racy window is then 2 s, else 100 ms.
+	Coarse bool
+	// Files holds every file of the bundle, by slash-separated path.
+	Files map[string]FileState
+	// Dirs holds every folder's stat, by slash-separated path ("." for the
+	// top).
+	Dirs map[string]Stat
+}
+
+// FileState is one file of a State.
+type FileState struct {
+	SHA256 string // lowercase hex, as the manifest lists it
+	Size   int64
+	Stat   Stat
+}
+
+// Stat is what a later write compares of a file or folder's Lstat: a file
+// rewritten, replaced, linked or chmod-ed changes at least one of them.
+type Stat struct {
+	Ino   uint64
+	Size  int64
+	Mode  uint32 // the system's st_mode: type and permission bits
+	Uid   uint32
+	Mtime int64 // nanoseconds since 1970
+	Ctime int64
+}
+
+// The racy window: how close to State.At a recorded mtime or ctime makes
+// a file or folder "racily clean", verified by reading. It is at least a
+// tick of the file system's clock: 2 s where timestamps are whole seconds
+// (FAT's mtime; ext3, HFS+), else 100 ms (ext4, XFS, btrfs and tmpfs keep
+// nanoseconds from a clock that ticks every 1 to 10 ms; exFAT, 10 ms).
+const (
+	racyCoarse = int64(2 * time.Second)
+	racyFine   = int64(100 * time.Millisecond)
+)
+
+func (s *State) racyWindow() int64 {
+	if s.Coarse {
+		return racyCoarse
+	}
+	return racyFine
+}
+
+// trusts reports whether s, the State of the folder being written over,
+// vouches for the entry whose Lstat is fi and whose stat s recorded as rec.
+func (s *State) trusts(rec Stat, fi fs.FileInfo) bool {
+	if w := s.racyWindow(); rec.Mtime > s.At-w || rec.Ctime > s.At-w {
+		return false
+	}
+	st, ok := statOf(fi)
+	return ok && st == rec && int(st.Uid) == euid()
+}
+
+// euid is the process's effective user id, asked once: a system call.
+var euid = sync.OnceValue(os.Geteuid)
+
+// stateFor returns the State of known that names the folder whose Lstat
+// is fi, or nil: none does (another folder, a State of a system without
+// stats, a zero State decoded from garbage).
+func stateFor(known []*State, fi fs.FileInfo) *State {
+	st, ok := statOf(fi)
+	if !ok {
+		return nil
+	}
+	dev, _ := devOf(fi)
+	for _, s := range known {
+		if s != nil && s.Stats && s.Ino != 0 && s.Dev == dev && s.Ino == st.Ino {
+			return s
+		}
+	}
+	return nil
+}
+
+// gone returns, by folder, the names of the entries s recorded that the
+// bundle being written (its files and folders) does not have: what a
+// folder whose stat s vouches for holds and must lose. Paths that are not
+// valid (fs.ValidPath) are left out: a State is read from disk.
+func (s *State) gone(files map[string]File, byDir map[string][]string) map[string][]string {
+	out := map[string][]string{}
+	add := func(p string) {
+		if p != "." && fs.ValidPath(p) {
+			out[path.Dir(p)] = append(out[path.Dir(p)], path.Base(p))
+		}
+	}
+	for p := range s.Files {
+		if _, ok := files[p]; !ok {
+			add(p)
+		}
+	}
+	for p := range s.Dirs {
+		if _, ok := byDir[p]; !ok {
+			add(p)
+		}
+	}
+	return out
+}
+
+// Listing returns t's listing for WriteOver: every path with the sha256
+// and size of its bytes, in t's order.
+func Listing(t Tree) []File {
+	paths := t.Paths()
+	files := make([]File, len(paths))
+	par.Each(len(paths), 8, func(i int) {
+		sum := sha256.Sum256(t[paths[i]])
+		files[i] = File{Path: paths[i], SHA256: hex.EncodeToString(sum[:]), Size: len(t[paths[i]])}
+	})
+	return files
+}
+
+// staleError says which file of the output folder is not what the listing
+// says.
+func staleError(dir, p, why string) error {
+	return fmt.Errorf("%w: %s %s", ErrStale, filepath.Join(dir, filepath.FromSlash(p)), why)
+}

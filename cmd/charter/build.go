@@ -63,8 +63,18 @@ func runBuild(g *globals, o *buildOptions) error {
 	if o.out == "" && o.archive == "" {
 		return usage("nothing to write: give --out DIR, --archive FILE.tar.gz, or both")
 	}
+	// The working tree into --out alone goes through the cache; a
+	// signature, an archive or a commit's versions take a full build.
+	var session *rebuild.Session
+	if dir := cacheDir(g, o.noCache); dir != "" && o.out != "" && o.archive == "" && o.signKey == "" && o.rev == "" {
+		var err error
+		if session, err = rebuild.Open(o.source(g), rebuild.Options{Cache: dir, Out: o.out, Log: cacheLog(g)}); err != nil {
+			return err
+		}
+		defer session.Close()
+	}
 	if o.out != "" {
-		if err := bundle.CheckOut(o.out, g.dir); err != nil {
+		if err := bundle.CheckOutOver(o.out, g.dir, session.Known()); err != nil {
 			return err
 		}
 	}
@@ -77,16 +87,9 @@ func runBuild(g *globals, o *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	var session *rebuild.Session
-	if o.out != "" && o.archive == "" && sign == nil && o.rev == "" {
-		if dir := cacheDir(g, o.noCache); dir != "" {
-			if session, err = rebuild.Open(o.source(g), rebuild.Options{Cache: dir, Out: o.out, Log: cacheLog(g)}); err != nil {
-				return err
-			}
-			defer session.Close()
-			if done, err := buildOver(g, o, session); done || err != nil {
-				return err
-			}
+	if session != nil {
+		if done, err := buildOver(g, o, session); done || err != nil {
+			return err
 		}
 	}
 	b, err := buildTree(g, o.source(g), sign, session)
@@ -95,11 +98,7 @@ func runBuild(g *globals, o *buildOptions) error {
 	}
 	tree := b.tree
 	if o.out != "" {
-		var known []*bundle.State
-		if session != nil {
-			known = session.Known()
-		}
-		st, err := writeDir(o.out, tree, known)
+		st, err := writeDir(o.out, tree, session.Known())
 		if err != nil {
 			return withHint(fmt.Errorf("writing %s: %w", o.out, err), "the previous bundle, if any, is untouched")
 		}

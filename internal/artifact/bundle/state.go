@@ -158,3 +158,78 @@ func Listing(t Tree) []File {
 func staleError(dir, p, why string) error {
 	return fmt.Errorf("%w: %s %s", ErrStale, filepath.Join(dir, filepath.FromSlash(p)), why)
 }
+
+// Ours reports whether dir is the folder the write that left one of known
+// made, with no entry added to or removed from any of its folders since:
+// a previous bundle, which a build may replace, known from a Lstat of
+// each folder rather than a read of the manifest and a look at every
+// file (IsBundle, which CheckOutOver falls back on). A file changed in
+// place is no reason to keep the folder: the build writes it again. A
+// folder whose stat the State cannot vouch for (racily clean, or the top
+// one, whose ctime the exchange changed) has its entries listed and
+// compared with those the State recorded.
+func Ours(dir string, known []*State) bool {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	s := stateFor(known, fi)
+	if s == nil || len(s.Dirs) == 0 {
+		return false
+	}
+	dirs := make([]string, 0, len(s.Dirs))
+	for d := range s.Dirs {
+		dirs = append(dirs, d)
+	}
+	var (
+		mu     sync.Mutex
+		bad    bool
+		unsure []string
+	)
+	parallel(dirs, func(d string) {
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(d)))
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case !fs.ValidPath(d) || err != nil || !fi.IsDir():
+			bad = true
+		case d == "." || !s.trusts(s.Dirs[d], fi):
+			unsure = append(unsure, d)
+		}
+	})
+	if bad {
+		return false
+	}
+	if len(unsure) == 0 {
+		return true
+	}
+	recorded := map[string]map[string]bool{} // folder: its entries' names, true for a folder
+	add := func(p string, isDir bool) {
+		d := path.Dir(p)
+		if recorded[d] == nil {
+			recorded[d] = map[string]bool{}
+		}
+		recorded[d][path.Base(p)] = isDir
+	}
+	for p := range s.Files {
+		add(p, false)
+	}
+	for p := range s.Dirs {
+		if p != "." {
+			add(p, true)
+		}
+	}
+	for _, d := range unsure {
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(d)))
+		if err != nil || len(entries) != len(recorded[d]) {
+			return false
+		}
+		for _, e := range entries {
+			isDir, ok := recorded[d][e.Name()]
+			if !ok || isDir != e.IsDir() || !isDir && !e.Type().IsRegular() {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -47,6 +47,18 @@ func CheckOut(out, configRoot string) error {
 	return CheckOutput(out, configRoot, "the bundle", "a charter bundle", IsBundle)
 }
 
+// CheckOutOver is CheckOut where known are the States of earlier writes:
+// a folder one of them vouches for is a previous bundle (Ours) without
+// IsBundle's look at every file.
+func CheckOutOver(out, configRoot string, known []*State) error {
+	return CheckOutput(out, configRoot, "the bundle", "a charter bundle", func(dir string) (bool, string) {
+		if Ours(dir, known) {
+			return true, ""
+		}
+		return IsBundle(dir)
+	})
+}
+
 // CheckArchive refuses an archive name that would destroy something: a
 // directory, or an existing file that is not an archive of a charter
 // bundle (ReadArchive reads it, and it holds a manifest.json). A previous

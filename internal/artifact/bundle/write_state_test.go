@@ -645,3 +645,81 @@ func TestWriteSequence(t *testing.T) {
 	}
 	t.Logf("%d WriteOvers used a State", spared)
 }
+
+// Ours vouches for the folder a State names as a previous bundle, which
+// a build may replace, while no entry was added to or removed from any
+// of its folders; then CheckOutOver needs no IsBundle. A file changed in
+// place does not stop it (the build writes it again); an entry added,
+// removed or replaced (by a link, a folder) does, and so does any other
+// folder, or a State of none.
+func TestOurs(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, dist string)
+		want   bool
+	}{
+		{"as written", func(*testing.T, string) {}, true},
+		{"a file changed in place", func(t *testing.T, dist string) {
+			if err := os.WriteFile(filepath.Join(dist, "agents/bob/prompt.md"), []byte("edited by hand, longer"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a file added", func(t *testing.T, dist string) {
+			if err := os.WriteFile(filepath.Join(dist, "agents/bob/notes.txt"), []byte("mine"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a file added at the top", func(t *testing.T, dist string) {
+			if err := os.WriteFile(filepath.Join(dist, "CNAME"), []byte("mine"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a file removed", func(t *testing.T, dist string) {
+			if err := os.Remove(filepath.Join(dist, "agents/cy/card.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a file replaced by a link", func(t *testing.T, dist string) {
+			p := filepath.Join(dist, "team.json")
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("/etc/passwd", p); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a folder added", func(t *testing.T, dist string) {
+			if err := os.Mkdir(filepath.Join(dist, "agents/zed"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dist := filepath.Join(t.TempDir(), "dist")
+			s, err := WriteDirState(dist, base(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.change(t, dist)
+			for _, s := range []*State{s, aged(s)} { // racily clean folders listed, or all trusted
+				known := []*State{s}
+				if got := Ours(dist, known); got != tc.want {
+					t.Errorf("Ours = %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+	t.Run("another folder", func(t *testing.T) {
+		dir := t.TempDir()
+		s, err := WriteDirState(filepath.Join(dir, "dist"), base(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteDir(filepath.Join(dir, "other"), base()); err != nil {
+			t.Fatal(err)
+		}
+		if Ours(filepath.Join(dir, "other"), []*State{aged(s)}) || Ours(filepath.Join(dir, "dist"), nil) {
+			t.Error("Ours vouched for a folder no State names")
+		}
+	})
+}

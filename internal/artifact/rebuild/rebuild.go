@@ -335,9 +335,10 @@ func (s *Session) read(f bundle.File) ([]byte, bool) {
 }
 
 // Known are the writer's states of the bundle folder and of the one it
-// replaced, for the next write (bundle.WriteOver, bundle.WriteDirState).
+// replaced, for the next write (bundle.WriteOver, bundle.WriteDirState);
+// none for a nil Session.
 func (s *Session) Known() []*bundle.State {
-	if s.base == nil {
+	if s == nil || s.base == nil {
 		return nil
 	}
 	return s.base.States

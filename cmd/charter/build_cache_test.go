@@ -162,3 +162,71 @@ func folder(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// buildBoth builds the repository at root into out through the cache and
+// into fresh with --no-cache, fails t unless both exit alike and leave
+// the same files, and returns the exit code and what the cache said.
+func buildBoth(t *testing.T, root, out, fresh string) (int, string) {
+	t.Helper()
+	build := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"-C", root, "build"}, args...), &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	code, stdout, log := build("--out", out)
+	wantCode, wantStdout, wantErr := build("--no-cache", "--out", fresh)
+	if code != wantCode || strings.ReplaceAll(stdout, fresh, out) != strings.ReplaceAll(wantStdout, fresh, out) {
+		t.Fatalf("exit %d, %q; a fresh build: exit %d, %q, %s\ncache: %s", code, stdout, wantCode, wantStdout, wantErr, log)
+	}
+	if diff := cmp.Diff(folder(t, fresh), folder(t, out)); diff != "" {
+		t.Fatalf("the bundle built over the previous one differs from a fresh build (-fresh +over):\n%s\ncache: %s", diff, log)
+	}
+	return code, log
+}
+
+// overRepo is a generated repository of n agents with the cache on, and
+// the two folders buildBoth compares, built once.
+func overRepo(t *testing.T, n int) (root, out, fresh string) {
+	t.Helper()
+	root = t.TempDir()
+	t.Setenv("CHARTER_CACHE_DIR", t.TempDir())
+	t.Setenv("CHARTER_DEBUG_INCREMENTAL", "1")
+	if err := gen.Write(root, n); err != nil {
+		t.Fatal(err)
+	}
+	out, fresh = filepath.Join(t.TempDir(), "dist"), filepath.Join(t.TempDir(), "dist")
+	if code, _ := buildBoth(t, root, out, fresh); code != 0 {
+		t.Fatalf("the generated repository does not build: exit %d", code)
+	}
+	return root, out, fresh
+}
+
+// edit replaces old by new in the file rel of root, once.
+func edit(t *testing.T, root, rel, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s holds no %q", rel, old)
+	}
+	if err := os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBuildOverDelegatesNamedByExpression: a can_delegate_to that names
+// an agent through an expression (an interpolation) rather than a whole
+// string literal names an agent the scope of the edit does not hold;
+// its delegates_to, in agent.json and delegation.json, is still the
+// one a fresh build gives, not one short of that agent.
+func TestBuildOverDelegatesNamedByExpression(t *testing.T) {
+	root, out, fresh := overRepo(t, 120)
+	edit(t, root, "agents/a0003.cue", "\tauthority: {\n", "\t_n: \"0100\"\n\tauthority: {\n")
+	edit(t, root, "agents/a0003.cue", "can_delegate_to: [", `can_delegate_to: ["a\(_n)", `)
+	if _, log := buildBoth(t, root, out, fresh); !strings.Contains(log, "rendered 1 of 120 agents") {
+		t.Fatalf("not built over the previous bundle: %s", log)
+	}
+}

@@ -236,6 +236,16 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 			return nil, false
 		}
 	}
+	// The scope holds the agents the edited files name by whole string
+	// literals; a can_delegate_to may name one by an expression ("a\(n)")
+	// that validation finds among the agents elsewhere, but that the
+	// scope's program, missing it, resolves to no one. Resolved against
+	// every agent, as a full build resolves it.
+	every := everyAgent(prog, b.Members)
+	for id := range edited {
+		a := compiled[id]
+		a.Delegates = compiler.Delegates(every.Config, a.Decl.Authority.CanDelegateTo)
+	}
 
 	guard := lint.Credentials(prog, files)
 	if len(guard.Findings) > 0 {

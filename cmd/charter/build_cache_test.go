@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,12 +19,14 @@ import (
 )
 
 // TestBuildOverEqualsFresh: after random sequences of edits of a
-// generated repository (budgets, managers, delegates, personalities and
-// so team.json's pair sums and extremes, types and presets, ignore
-// comments, credentials with and without an ignore that excuses them,
-// option typos and syntax errors that stop the build, renamed agents,
-// agents added and removed, edits of a file that declares more than
-// agents, undos), `charter build` over the previous bundle through the
+// generated repository (budgets, managers, delegates, by id, by role
+// and by expression, personalities, departments and skills and so
+// team.json's pair sums, extremes and index, types and presets, the
+// output a flow reads, ignore comments, credentials with and without an
+// ignore that excuses them, in an agent's second file too, option typos
+// and syntax errors that stop the build, renamed agents, agents added
+// and removed, edits of a file that declares more than agents, undos),
+// `charter build` over the previous bundle through the
 // cache leaves exactly the folder a fresh build writes, file for file
 // and byte for byte, or fails as a fresh build fails; and most edits
 // are built over the previous bundle.
@@ -40,6 +43,18 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 	}
 	if err := gen.WriteExtra(root, agents); err != nil {
 		t.Fatal(err)
+	}
+	// A role, a flow and a second file for some of the agents edited: a
+	// can_delegate_to may name the role, the flow reads its agents'
+	// output, a0005 is declared in two files.
+	for rel, src := range map[string]string{
+		"roles.cue":        "package charter\n\nroles: leads: {description: \"Leads.\", members: [\"a0001\", \"a0005\"]}\n",
+		"flows.cue":        "package charter\n\nflows: ship: steps: [\n\t{name: \"plan\", agent: \"a0001\", next: [{step: \"build\"}]},\n\t{name: \"build\", agent: \"a0005\"},\n]\n",
+		"agents/z0005.cue": "package charter\n\nagents: a0005: {\n\tdescription: \"Declared in a second file.\"\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	write := func(rel, src string) {
 		t.Helper()
@@ -64,26 +79,63 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 
 	r := rand.New(rand.NewPCG(27, 30))
 	id := func() string { return fmt.Sprintf("a%04d", r.IntN(agents)) }
-	files := []string{"agents/a0001.cue", "agents/a0005.cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue"}
-	mutators, breaking := gen.Mutators(r, agents)
+	files := []string{"agents/a0001.cue", "agents/a0005.cue", "agents/z0005.cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue"}
+	all, breaking := gen.Mutators(r, agents)
 	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
-	mutators = append(mutators[:breaking:breaking],
+	sub := func(s, re string, repl func() string) string {
+		return regexp.MustCompile(re).ReplaceAllStringFunc(s, func(string) string { return repl() })
+	}
+	mutators := append(slices.Clone(all[:breaking]),
 		func(s string) string { // an ignore comment that excuses a credential-shaped literal
 			return strings.Replace(s, "\tpersonality: {", "\t// charter:ignore secret-literal a documented example token\n\tdescription: \""+token+"\"\n\tpersonality: {", 1)
 		},
 		func(s string) string { // the excuse dropped: the literal stays
 			return strings.Replace(s, "\t// charter:ignore secret-literal a documented example token\n", "", 1)
+		},
+		func(s string) string { // the second file's description, excused or not
+			return sub(s, `\tdescription: "Declared in a second file."\n`, func() string {
+				return [...]string{"\t// charter:ignore secret-literal a documented example token\n", ""}[r.IntN(2)] + "\tdescription: \"" + token + "\"\n"
+			})
+		},
+		func(s string) string { // another department, maybe one of its own: team.json's department sums
+			return sub(s, `department: "[A-Za-z]*"`, func() string {
+				return fmt.Sprintf("department: %q", [...]string{"Engineering", "Support", "Solo", "Solo2"}[r.IntN(4)])
+			})
+		},
+		func(s string) string { // a skill's proficiency: team.json's skill index
+			return sub(s, `proficiency: [0-9.]+`, func() string { return fmt.Sprintf("proficiency: %.2f", float64(r.IntN(101))/100) })
+		},
+		func(s string) string { // a delegate named by its role
+			return strings.Replace(s, "can_delegate_to: [", "can_delegate_to: [\"leads\", ", 1)
+		},
+		func(s string) string { // a delegate named by an expression, not a whole literal
+			return strings.Replace(s, "can_delegate_to: [", fmt.Sprintf("can_delegate_to: [\"a\\(%q)\", ", fmt.Sprintf("%04d", r.IntN(agents))), 1)
+		},
+		func(s string) string { // an output the flow reads
+			return strings.Replace(s, "\tstatus:", "\toutput: {type: \"object\", properties: plan: type: \"string\"}\n\tstatus:", 1)
 		})
+	// Then the ones that stop the build: a typo, a rename, another
+	// file's agent, a syntax error.
+	breakers := all[breaking:]
 	texts := map[string][]string{}
 	for _, rel := range files {
 		texts[rel] = []string{read(rel)}
 	}
 
-	over, added := 0, 0
+	over, added, failed := 0, 0, false
+	good := map[string]string{} // the texts of files of the last build that passed
 	for i := range edits + 1 {
 		step := "first build"
 		if i > 0 {
 			switch k := r.IntN(20); {
+			case failed && k < 10: // the build is broken: mostly back to the last that built
+				for rel, src := range good {
+					if hist := texts[rel]; hist[len(hist)-1] != src {
+						texts[rel] = append(hist, src)
+						write(rel, src)
+					}
+				}
+				step = "undo to the last bundle built"
 			case k == 0:
 				src := read("extra.cue")
 				if strings.Contains(src, "spare") {
@@ -111,9 +163,10 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 					next = hist[len(hist)-2]
 				case k < 3 && len(hist) > 1:
 					next = hist[r.IntN(len(hist)-1)]
+				case k < 4:
+					next = breakers[r.IntN(len(breakers))](hist[len(hist)-1])
 				default:
-					m := r.IntN(len(mutators))
-					next = mutators[m](hist[len(hist)-1])
+					next = mutators[r.IntN(len(mutators))](hist[len(hist)-1])
 				}
 				texts[rel] = append(hist, next)
 				write(rel, next)
@@ -130,6 +183,11 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 		}
 		if strings.Contains(log, "rendered") {
 			over++
+		}
+		if failed = code != 0; !failed {
+			for rel, hist := range texts {
+				good[rel] = hist[len(hist)-1]
+			}
 		}
 		if os.Getenv("DEBUG_CACHE") != "" {
 			t.Logf("%d (%s): exit %d: %s", i, step, code, log)

@@ -316,7 +316,7 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 
 	next := &Base{Digest: s.in.Digest(), Files: sums, Members: members, Delegates: delegates, Pairing: pairing,
 		Excused: excused, Listing: listing, Shaped: shaped}
-	next.Graph = b.Graph.Advance(changed, files, everyAgent(prog, members))
+	next.Graph = b.Graph.Advance(changed, files, every)
 	s.say("%d files changed; evaluated %d of %d files, rendered %d of %d agents again", len(changed), len(plan.Scope), len(sums), len(edited), len(members))
 	return &Update{Data: data, Files: listing, Agents: len(members), next: next}, true
 }
@@ -324,7 +324,8 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 // everyAgent is prog with every agent of members in its configuration
 // (those out of the scope as empty declarations): what Graph.Advance
 // reads, the names an authority field may give and the edited agents'
-// authority, which the scope holds.
+// authority, which the scope holds; and the agents a delegate's name
+// resolves among (compiler.Delegates reads only which exist).
 func everyAgent(prog *compiler.Program, members map[string]team.Member) *compiler.Program {
 	p := *prog
 	cfg := *prog.Config

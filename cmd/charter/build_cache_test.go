@@ -71,11 +71,6 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 		return string(b)
 	}
 	out, fresh := filepath.Join(t.TempDir(), "dist"), filepath.Join(t.TempDir(), "dist")
-	build := func(args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		code := run(append([]string{"-C", root, "build"}, args...), &stdout, &stderr)
-		return code, stdout.String(), stderr.String()
-	}
 
 	r := rand.New(rand.NewPCG(27, 30))
 	id := func() string { return fmt.Sprintf("a%04d", r.IntN(agents)) }
@@ -173,14 +168,7 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 				step = "edit of " + rel
 			}
 		}
-		code, stdout, log := build("--out", out)
-		wantCode, wantStdout, wantErr := build("--no-cache", "--out", fresh)
-		if code != wantCode || strings.ReplaceAll(stdout, fresh, out) != strings.ReplaceAll(wantStdout, fresh, out) {
-			t.Fatalf("%d (%s): exit %d, %q; a fresh build: exit %d, %q, %s\ncache: %s", i, step, code, stdout, wantCode, wantStdout, wantErr, log)
-		}
-		if diff := cmp.Diff(folder(t, fresh), folder(t, out)); diff != "" {
-			t.Fatalf("%d (%s): the bundle built over the previous one differs from a fresh build (-fresh +over):\n%s\ncache: %s", i, step, diff, log)
-		}
+		code, log := buildBoth(t, root, out, fresh, fmt.Sprintf("%d (%s)", i, step))
 		if strings.Contains(log, "rendered") {
 			over++
 		}
@@ -222,24 +210,35 @@ func folder(t *testing.T, dir string) map[string]string {
 }
 
 // buildBoth builds the repository at root into out through the cache and
-// into fresh with --no-cache, fails t unless both exit alike and leave
-// the same files, and returns the exit code and what the cache said.
-func buildBoth(t *testing.T, root, out, fresh string) (int, string) {
+// into fresh with --no-cache, fails t unless both exit alike, print the
+// same (but for the cache's log) and leave the same files, and returns
+// the exit code and what the cache said. what names the build in
+// messages.
+func buildBoth(t *testing.T, root, out, fresh, what string) (int, string) {
 	t.Helper()
 	build := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"-C", root, "build"}, args...), &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
-	code, stdout, log := build("--out", out)
-	wantCode, wantStdout, wantErr := build("--no-cache", "--out", fresh)
-	if code != wantCode || strings.ReplaceAll(stdout, fresh, out) != strings.ReplaceAll(wantStdout, fresh, out) {
-		t.Fatalf("exit %d, %q; a fresh build: exit %d, %q, %s\ncache: %s", code, stdout, wantCode, wantStdout, wantErr, log)
+	code, stdout, stderr := build("--out", out)
+	wantCode, wantStdout, wantStderr := build("--no-cache", "--out", fresh)
+	var log, rest strings.Builder
+	for _, l := range strings.SplitAfter(stderr, "\n") {
+		if strings.HasPrefix(l, "charter: cache: ") {
+			log.WriteString(l)
+		} else {
+			rest.WriteString(l)
+		}
+	}
+	same := func(x, y string) bool { return strings.ReplaceAll(x, fresh, out) == strings.ReplaceAll(y, fresh, out) }
+	if code != wantCode || !same(stdout, wantStdout) || !same(rest.String(), wantStderr) {
+		t.Fatalf("%s: exit %d, %q, %q; a fresh build: exit %d, %q, %q\ncache: %s", what, code, stdout, rest.String(), wantCode, wantStdout, wantStderr, log.String())
 	}
 	if diff := cmp.Diff(folder(t, fresh), folder(t, out)); diff != "" {
-		t.Fatalf("the bundle built over the previous one differs from a fresh build (-fresh +over):\n%s\ncache: %s", diff, log)
+		t.Fatalf("%s: the bundle built over the previous one differs from a fresh build (-fresh +over):\n%s\ncache: %s", what, diff, log.String())
 	}
-	return code, log
+	return code, log.String()
 }
 
 // overRepo is a generated repository of n agents with the cache on, and
@@ -253,7 +252,7 @@ func overRepo(t *testing.T, n int) (root, out, fresh string) {
 		t.Fatal(err)
 	}
 	out, fresh = filepath.Join(t.TempDir(), "dist"), filepath.Join(t.TempDir(), "dist")
-	if code, _ := buildBoth(t, root, out, fresh); code != 0 {
+	if code, _ := buildBoth(t, root, out, fresh, "the first build"); code != 0 {
 		t.Fatalf("the generated repository does not build: exit %d", code)
 	}
 	return root, out, fresh
@@ -284,7 +283,7 @@ func TestBuildOverDelegatesNamedByExpression(t *testing.T) {
 	root, out, fresh := overRepo(t, 120)
 	edit(t, root, "agents/a0003.cue", "\tauthority: {\n", "\t_n: \"0100\"\n\tauthority: {\n")
 	edit(t, root, "agents/a0003.cue", "can_delegate_to: [", `can_delegate_to: ["a\(_n)", `)
-	if _, log := buildBoth(t, root, out, fresh); !strings.Contains(log, "rendered 1 of 120 agents") {
+	if _, log := buildBoth(t, root, out, fresh, "the edit"); !strings.Contains(log, "rendered 1 of 120 agents") {
 		t.Fatalf("not built over the previous bundle: %s", log)
 	}
 }

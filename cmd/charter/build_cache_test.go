@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,12 +19,14 @@ import (
 )
 
 // TestBuildOverEqualsFresh: after random sequences of edits of a
-// generated repository (budgets, managers, delegates, personalities and
-// so team.json's pair sums and extremes, types and presets, ignore
-// comments, credentials with and without an ignore that excuses them,
-// option typos and syntax errors that stop the build, renamed agents,
-// agents added and removed, edits of a file that declares more than
-// agents, undos), `charter build` over the previous bundle through the
+// generated repository (budgets, managers, delegates, by id, by role
+// and by expression, personalities, departments and skills and so
+// team.json's pair sums, extremes and index, types and presets, the
+// output a flow reads, ignore comments, credentials with and without an
+// ignore that excuses them, in an agent's second file too, option typos
+// and syntax errors that stop the build, renamed agents, agents added
+// and removed, edits of a file that declares more than agents, undos),
+// `charter build` over the previous bundle through the
 // cache leaves exactly the folder a fresh build writes, file for file
 // and byte for byte, or fails as a fresh build fails; and most edits
 // are built over the previous bundle.
@@ -41,6 +44,18 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 	if err := gen.WriteExtra(root, agents); err != nil {
 		t.Fatal(err)
 	}
+	// A role, a flow and a second file for some of the agents edited: a
+	// can_delegate_to may name the role, the flow reads its agents'
+	// output, a0005 is declared in two files.
+	for rel, src := range map[string]string{
+		"roles.cue":        "package charter\n\nroles: leads: {description: \"Leads.\", members: [\"a0001\", \"a0005\"]}\n",
+		"flows.cue":        "package charter\n\nflows: ship: steps: [\n\t{name: \"plan\", agent: \"a0001\", next: [{step: \"build\"}]},\n\t{name: \"build\", agent: \"a0005\"},\n]\n",
+		"agents/z0005.cue": "package charter\n\nagents: a0005: {\n\tdescription: \"Declared in a second file.\"\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	write := func(rel, src string) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(src), 0o644); err != nil {
@@ -56,34 +71,66 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 		return string(b)
 	}
 	out, fresh := filepath.Join(t.TempDir(), "dist"), filepath.Join(t.TempDir(), "dist")
-	build := func(args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		code := run(append([]string{"-C", root, "build"}, args...), &stdout, &stderr)
-		return code, stdout.String(), stderr.String()
-	}
 
 	r := rand.New(rand.NewPCG(27, 30))
 	id := func() string { return fmt.Sprintf("a%04d", r.IntN(agents)) }
-	files := []string{"agents/a0001.cue", "agents/a0005.cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue"}
-	mutators, breaking := gen.Mutators(r, agents)
+	files := []string{"agents/a0001.cue", "agents/a0005.cue", "agents/z0005.cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue", "agents/" + id() + ".cue"}
+	all, breaking := gen.Mutators(r, agents)
 	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "f6G7h8"
-	mutators = append(mutators[:breaking:breaking],
+	sub := func(s, re string, repl func() string) string {
+		return regexp.MustCompile(re).ReplaceAllStringFunc(s, func(string) string { return repl() })
+	}
+	mutators := append(slices.Clone(all[:breaking]),
 		func(s string) string { // an ignore comment that excuses a credential-shaped literal
 			return strings.Replace(s, "\tpersonality: {", "\t// charter:ignore secret-literal a documented example token\n\tdescription: \""+token+"\"\n\tpersonality: {", 1)
 		},
 		func(s string) string { // the excuse dropped: the literal stays
 			return strings.Replace(s, "\t// charter:ignore secret-literal a documented example token\n", "", 1)
+		},
+		func(s string) string { // the second file's description, excused or not
+			return sub(s, `\tdescription: "Declared in a second file."\n`, func() string {
+				return [...]string{"\t// charter:ignore secret-literal a documented example token\n", ""}[r.IntN(2)] + "\tdescription: \"" + token + "\"\n"
+			})
+		},
+		func(s string) string { // another department, maybe one of its own: team.json's department sums
+			return sub(s, `department: "[A-Za-z]*"`, func() string {
+				return fmt.Sprintf("department: %q", [...]string{"Engineering", "Support", "Solo", "Solo2"}[r.IntN(4)])
+			})
+		},
+		func(s string) string { // a skill's proficiency: team.json's skill index
+			return sub(s, `proficiency: [0-9.]+`, func() string { return fmt.Sprintf("proficiency: %.2f", float64(r.IntN(101))/100) })
+		},
+		func(s string) string { // a delegate named by its role
+			return strings.Replace(s, "can_delegate_to: [", "can_delegate_to: [\"leads\", ", 1)
+		},
+		func(s string) string { // a delegate named by an expression, not a whole literal
+			return strings.Replace(s, "can_delegate_to: [", fmt.Sprintf("can_delegate_to: [\"a\\(%q)\", ", fmt.Sprintf("%04d", r.IntN(agents))), 1)
+		},
+		func(s string) string { // an output the flow reads
+			return strings.Replace(s, "\tstatus:", "\toutput: {type: \"object\", properties: plan: type: \"string\"}\n\tstatus:", 1)
 		})
+	// Then the ones that stop the build: a typo, a rename, another
+	// file's agent, a syntax error.
+	breakers := all[breaking:]
 	texts := map[string][]string{}
 	for _, rel := range files {
 		texts[rel] = []string{read(rel)}
 	}
 
-	over, added, broken := 0, 0, ""
+	over, added, failed := 0, 0, false
+	good := map[string]string{} // the texts of files of the last build that passed
 	for i := range edits + 1 {
 		step := "first build"
 		if i > 0 {
 			switch k := r.IntN(20); {
+			case failed && k < 10: // the build is broken: mostly back to the last that built
+				for rel, src := range good {
+					if hist := texts[rel]; hist[len(hist)-1] != src {
+						texts[rel] = append(hist, src)
+						write(rel, src)
+					}
+				}
+				step = "undo to the last bundle built"
 			case k == 0:
 				src := read("extra.cue")
 				if strings.Contains(src, "spare") {
@@ -104,39 +151,31 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 				step = "removed " + rel
 			default:
 				rel := files[r.IntN(len(files))]
-				undo := broken != "" && r.IntN(4) > 0 // mostly, an error is fixed next
-				if undo {
-					rel = broken
-				}
 				hist := texts[rel]
 				next := ""
 				switch k := r.IntN(10); {
-				case undo || k < 2 && len(hist) > 1:
+				case k < 2 && len(hist) > 1:
 					next = hist[len(hist)-2]
 				case k < 3 && len(hist) > 1:
 					next = hist[r.IntN(len(hist)-1)]
+				case k < 4:
+					next = breakers[r.IntN(len(breakers))](hist[len(hist)-1])
 				default:
-					m := r.IntN(len(mutators))
-					next = mutators[m](hist[len(hist)-1])
+					next = mutators[r.IntN(len(mutators))](hist[len(hist)-1])
 				}
 				texts[rel] = append(hist, next)
 				write(rel, next)
 				step = "edit of " + rel
 			}
 		}
-		code, stdout, log := build("--out", out)
-		if broken = ""; code != 0 && strings.HasPrefix(step, "edit of ") {
-			broken = strings.TrimPrefix(step, "edit of ")
-		}
-		wantCode, wantStdout, wantErr := build("--no-cache", "--out", fresh)
-		if code != wantCode || strings.ReplaceAll(stdout, fresh, out) != strings.ReplaceAll(wantStdout, fresh, out) {
-			t.Fatalf("%d (%s): exit %d, %q; a fresh build: exit %d, %q, %s\ncache: %s", i, step, code, stdout, wantCode, wantStdout, wantErr, log)
-		}
-		if diff := cmp.Diff(folder(t, fresh), folder(t, out)); diff != "" {
-			t.Fatalf("%d (%s): the bundle built over the previous one differs from a fresh build (-fresh +over):\n%s\ncache: %s", i, step, diff, log)
-		}
+		code, log := buildBoth(t, root, out, fresh, fmt.Sprintf("%d (%s)", i, step))
 		if strings.Contains(log, "rendered") {
 			over++
+		}
+		if failed = code != 0; !failed {
+			for rel, hist := range texts {
+				good[rel] = hist[len(hist)-1]
+			}
 		}
 		if os.Getenv("DEBUG_CACHE") != "" {
 			t.Logf("%d (%s): exit %d: %s", i, step, code, log)
@@ -168,4 +207,83 @@ func folder(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// buildBoth builds the repository at root into out through the cache and
+// into fresh with --no-cache, fails t unless both exit alike, print the
+// same (but for the cache's log) and leave the same files, and returns
+// the exit code and what the cache said. what names the build in
+// messages.
+func buildBoth(t *testing.T, root, out, fresh, what string) (int, string) {
+	t.Helper()
+	build := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"-C", root, "build"}, args...), &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	code, stdout, stderr := build("--out", out)
+	wantCode, wantStdout, wantStderr := build("--no-cache", "--out", fresh)
+	var log, rest strings.Builder
+	for _, l := range strings.SplitAfter(stderr, "\n") {
+		if strings.HasPrefix(l, "charter: cache: ") {
+			log.WriteString(l)
+		} else {
+			rest.WriteString(l)
+		}
+	}
+	same := func(x, y string) bool { return strings.ReplaceAll(x, fresh, out) == strings.ReplaceAll(y, fresh, out) }
+	if code != wantCode || !same(stdout, wantStdout) || !same(rest.String(), wantStderr) {
+		t.Fatalf("%s: exit %d, %q, %q; a fresh build: exit %d, %q, %q\ncache: %s", what, code, stdout, rest.String(), wantCode, wantStdout, wantStderr, log.String())
+	}
+	if diff := cmp.Diff(folder(t, fresh), folder(t, out)); diff != "" {
+		t.Fatalf("%s: the bundle built over the previous one differs from a fresh build (-fresh +over):\n%s\ncache: %s", what, diff, log.String())
+	}
+	return code, log.String()
+}
+
+// overRepo is a generated repository of n agents with the cache on, and
+// the two folders buildBoth compares, built once.
+func overRepo(t *testing.T, n int) (root, out, fresh string) {
+	t.Helper()
+	root = t.TempDir()
+	t.Setenv("CHARTER_CACHE_DIR", t.TempDir())
+	t.Setenv("CHARTER_DEBUG_INCREMENTAL", "1")
+	if err := gen.Write(root, n); err != nil {
+		t.Fatal(err)
+	}
+	out, fresh = filepath.Join(t.TempDir(), "dist"), filepath.Join(t.TempDir(), "dist")
+	if code, _ := buildBoth(t, root, out, fresh, "the first build"); code != 0 {
+		t.Fatalf("the generated repository does not build: exit %d", code)
+	}
+	return root, out, fresh
+}
+
+// edit replaces old by new in the file rel of root, once.
+func edit(t *testing.T, root, rel, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s holds no %q", rel, old)
+	}
+	if err := os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBuildOverDelegatesNamedByExpression: a can_delegate_to that names
+// an agent through an expression (an interpolation) rather than a whole
+// string literal names an agent the scope of the edit does not hold;
+// its delegates_to, in agent.json and delegation.json, is still the
+// one a fresh build gives, not one short of that agent.
+func TestBuildOverDelegatesNamedByExpression(t *testing.T) {
+	root, out, fresh := overRepo(t, 120)
+	edit(t, root, "agents/a0003.cue", "\tauthority: {\n", "\t_n: \"0100\"\n\tauthority: {\n")
+	edit(t, root, "agents/a0003.cue", "can_delegate_to: [", `can_delegate_to: ["a\(_n)", `)
+	if _, log := buildBoth(t, root, out, fresh, "the edit"); !strings.Contains(log, "rendered 1 of 120 agents") {
+		t.Fatalf("not built over the previous bundle: %s", log)
+	}
 }

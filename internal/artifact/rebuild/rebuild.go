@@ -221,6 +221,16 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 			return nil, false
 		}
 	}
+	// The scope holds the agents the edited files name by whole string
+	// literals; a can_delegate_to may name one by an expression ("a\(n)")
+	// that validation finds among the agents elsewhere, but that the
+	// scope's program, missing it, resolves to no one. Resolved against
+	// every agent, as a full build resolves it.
+	every := everyAgent(prog, b.Members)
+	for id := range edited {
+		a := compiled[id]
+		a.Delegates = compiler.Delegates(every.Config, a.Decl.Authority.CanDelegateTo)
+	}
 
 	guard := lint.Credentials(prog, files)
 	if len(guard.Findings) > 0 {
@@ -291,7 +301,7 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 
 	next := &Base{Digest: s.in.Digest(), Files: sums, Members: members, Delegates: delegates, Pairing: pairing,
 		Excused: excused, Listing: listing, Shaped: shaped}
-	next.Graph = b.Graph.Advance(changed, files, everyAgent(prog, members))
+	next.Graph = b.Graph.Advance(changed, files, every)
 	s.say("%d files changed; evaluated %d of %d files, rendered %d of %d agents again", len(changed), len(plan.Scope), len(sums), len(edited), len(members))
 	return &Update{Data: data, Files: listing, Agents: len(members), next: next}, true
 }
@@ -299,7 +309,8 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 // everyAgent is prog with every agent of members in its configuration
 // (those out of the scope as empty declarations): what Graph.Advance
 // reads, the names an authority field may give and the edited agents'
-// authority, which the scope holds.
+// authority, which the scope holds; and the agents a delegate's name
+// resolves among (compiler.Delegates reads only which exist).
 func everyAgent(prog *compiler.Program, members map[string]team.Member) *compiler.Program {
 	p := *prog
 	cfg := *prog.Config

@@ -167,7 +167,7 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 	}
 	plan, ok := b.Graph.Plan(changed, nil, true)
 	if !ok {
-		s.say("%d files changed, one of them declares more than agents", len(changed))
+		s.say("%d files changed, one of them declares more than agents, names them by more than strings or is in another package", len(changed))
 		return nil, false
 	}
 	if !evalcache.Worth(len(plan.Scope), len(sums)) {

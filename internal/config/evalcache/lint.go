@@ -334,7 +334,7 @@ func incrementally(opened *revision.Opened, in *Inputs, base *baseEntry, opts li
 	}
 	plan, ok := base.Graph.Plan(changed, nil, true)
 	if !ok {
-		say("%d files changed, one of them declares more than agents", len(changed))
+		say("%d files changed, one of them declares more than agents, names them by more than strings or is in another package", len(changed))
 		return nil, false, nil
 	}
 	if !Worth(len(plan.Scope), len(in.sums)) {

@@ -70,9 +70,11 @@ type Graph struct {
 	// diagnostics of every file, since the first file read names it.
 	Package string
 	// Opaque is set when a file reads the agents by reference (agents.x.y,
-	// a comprehension over agents) or declares agents under labels that
-	// are not plain names: who depends on whom is not in the strings, so
-	// no edit is answered incrementally.
+	// a comprehension over agents), names agents by anything but string
+	// literals (a name computed from parts, or taken from another field,
+	// may be any agent's) or declares agents under labels that are not
+	// plain names: who depends on whom is not in the strings, so no edit
+	// is answered incrementally.
 	Opaque bool
 	// all is the set of DeclaredIn's keys, built once (Plan clones it
 	// rather than walk thousands of agents per edit) and kept up to date
@@ -173,9 +175,13 @@ func NamedAgents[V any](f *ast.File, known map[string]V) []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// refersToAgents reports whether f refers to the field agents other than
-// by declaring it: an identifier agents anywhere but in a label, or an
-// alias of a label agents (A=agents: ...).
+// refersToAgents reports whether f may name agents in a way its strings
+// do not show: it refers to the field agents other than by declaring it
+// (an identifier agents anywhere but in a label, or an alias of a label
+// agents: A=agents: ...), or a field that names agents (nameFields) holds
+// anything but string literals: a name computed from parts ("a\(n)",
+// "a" + "6", strings.ToLower("A6")) or taken from another field may be
+// any agent's.
 func refersToAgents(f *ast.File) bool {
 	found := false
 	var visit func(n ast.Node) bool
@@ -193,6 +199,10 @@ func refersToAgents(f *ast.File) bool {
 					return false
 				}
 			}
+			if name, _, _ := ast.LabelName(n.Label); nameFields[name] && !literalNames(n.Value) {
+				found = true
+				return false
+			}
 			ast.Walk(n.Value, visit, nil)
 			return false
 		case *ast.Ident:
@@ -204,6 +214,29 @@ func refersToAgents(f *ast.File) bool {
 	}
 	ast.Walk(f, visit, nil)
 	return found
+}
+
+// nameFields are the fields whose strings name agents (or roles): the
+// authority fields, a role's members, a flow step's and a test's agent.
+var nameFields = map[string]bool{"reports_to": true, "can_delegate_to": true, "can_approve": true, "members": true, "agent": true}
+
+// literalNames reports whether x is a string literal or a list of them:
+// names the strings of the file show.
+func literalNames(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return x.Kind == token.STRING
+	case *ast.ListLit:
+		for _, e := range x.Elts {
+			if l, ok := e.(*ast.BasicLit); !ok || l.Kind != token.STRING {
+				return false
+			}
+		}
+		return true
+	case *ast.StructLit:
+		return true // a field of a field named so (agent: {...}): its own fields are judged
+	}
+	return false
 }
 
 // labelledAgents returns the agents of known that some field of f is

@@ -63,6 +63,10 @@ func TestPlan(t *testing.T) {
 			want{true, []string{"carl.cue", "dora.cue", "types.cue"}, []string{"dora.cue", "types.cue"}, []string{"ann", "bob", "ernst", "frieda"}}},
 		{"another package clause", map[string]*incremental.Edit{"bob.cue": edit(strings.Replace(repo["bob.cue"], "package charter", "package other", 1))}, false, want{}},
 		{"a reference to another agent", map[string]*incremental.Edit{"bob.cue": edit(strings.Replace(repo["bob.cue"], `"Bob"`, "agents.carl.name", 1))}, false, want{}},
+		// A name computed from parts is no string the index can find: the
+		// agent it names would be out of scope.
+		{"a delegate named by an interpolation", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", _n: \"rieda\", authority: can_delegate_to: [\"f\\(_n)\"]}\n")}, false, want{}},
+		{"a manager named by a concatenation", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: reports_to: \"fri\" + \"eda\"}\n")}, false, want{}},
 		{"a new file, not allowed", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\"}\n")}, false, want{}},
 		{"a new file", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: \"bob\"}\n")}, true,
 			want{true, []string{"gus.cue", "types.cue"}, []string{"bob.cue", "gus.cue", "types.cue"}, []string{"ann", "carl", "dora", "ernst", "frieda"}}},
@@ -77,6 +81,52 @@ func TestPlan(t *testing.T) {
 				t.Errorf("Plan (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestComputedNamesAreOpaque: a file that may compute an agent's name
+// (an interpolation, a concatenation, a call) makes the base opaque:
+// which agents it names is not in its strings, so no edit is answered
+// incrementally. A flow step's agent named so is the case that reached
+// users: the scope left the agent out, and validation found it unknown.
+func TestComputedNamesAreOpaque(t *testing.T) {
+	for name, src := range map[string]string{
+		"interpolation": "package charter\n\n_who: \"bob\"\nflows: f: steps: [{name: \"s\", agent: \"\\(_who)\"}]\n",
+		"concatenation": "package charter\n\nflows: f: steps: [{name: \"s\", agent: \"b\" + \"ob\"}]\n",
+		"call":          "package charter\n\nimport \"strings\"\n\nflows: f: steps: [{name: \"s\", agent: strings.ToLower(\"BOB\")}]\n",
+		"reference":     "package charter\n\n#Boss: \"b\" + \"ob\"\nroles: lead: members: [#Boss]\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{"flows.cue": &fstest.MapFile{Data: []byte(src)}}
+			for p, s := range repo {
+				fsys[p] = &fstest.MapFile{Data: []byte(s)}
+			}
+			rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
+			if err != nil || !rev.OK() {
+				t.Fatalf("%v %v", err, rev.Diagnostics)
+			}
+			g := incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+			if _, ok := g.Plan(map[string]*incremental.Edit{"bob.cue": {Src: []byte(repo["bob.cue"] + "// x\n")}}, nil, false); ok {
+				t.Error("planned an edit over a base whose names are computed")
+			}
+		})
+	}
+}
+
+// TestComputedStringsElsewhere: a string computed where no agent is
+// named (a test call's arguments) leaves the base as it is.
+func TestComputedStringsElsewhere(t *testing.T) {
+	fsys := fstest.MapFS{"tests.cue": &fstest.MapFile{Data: []byte("package charter\n\n_dir: \"src\"\n_note: \"\\(_dir)/f.py\" + \"!\"\n")}}
+	for p, s := range repo {
+		fsys[p] = &fstest.MapFile{Data: []byte(s)}
+	}
+	rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
+	if err != nil || !rev.OK() {
+		t.Fatalf("%v %v", err, rev.Diagnostics)
+	}
+	g := incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+	if _, ok := g.Plan(map[string]*incremental.Edit{"bob.cue": {Src: []byte(repo["bob.cue"] + "// x\n")}}, nil, false); !ok {
+		t.Error("an edit not planned over a base whose computed strings name no agent")
 	}
 }
 

@@ -43,9 +43,8 @@ import (
 
 // Base is what a build leaves for the next one to build over.
 type Base struct {
-	// Digest and Files identify the input files built.
-	Digest [32]byte
-	Files  map[string][32]byte
+	// Files identify the input files built.
+	Files map[string][32]byte
 	Graph  *incremental.Graph
 	// Members and Delegates are what team.json and delegation.json read
 	// of every agent; Pairing the pair sums team.json was made from.
@@ -289,17 +288,21 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 		return nil, false
 	}
 	var shaped []string
-	for _, f := range listing {
-		if src, ok := data[f.Path]; ok {
-			if bundle.HoldsShape(src) {
-				shaped = append(shaped, f.Path)
+	for _, p := range b.Shaped {
+		if _, ok := data[p]; !ok {
+			if _, listed := find(listing, p); listed {
+				shaped = append(shaped, p)
 			}
-		} else if slices.Contains(b.Shaped, f.Path) {
-			shaped = append(shaped, f.Path)
 		}
 	}
+	for p, src := range data {
+		if bundle.HoldsShape(src) {
+			shaped = append(shaped, p)
+		}
+	}
+	slices.Sort(shaped)
 
-	next := &Base{Digest: s.in.Digest(), Files: sums, Members: members, Delegates: delegates, Pairing: pairing,
+	next := &Base{Files: sums, Members: members, Delegates: delegates, Pairing: pairing,
 		Excused: excused, Listing: listing, Shaped: shaped}
 	next.Graph = b.Graph.Advance(changed, files, every)
 	s.say("%d files changed; evaluated %d of %d files, rendered %d of %d agents again", len(changed), len(plan.Scope), len(sums), len(edited), len(members))
@@ -384,7 +387,7 @@ func (s *Session) Record(files []*load.File, prog *compiler.Program, guard lint.
 	if s.in == nil || s.entry == "" {
 		return nil
 	}
-	b := &Base{Digest: s.in.Digest(), Files: s.in.Sums(), Graph: incremental.NewGraph(files, prog),
+	b := &Base{Files: s.in.Sums(), Graph: incremental.NewGraph(files, prog),
 		Members: team.Members(prog.Config.Agents), Delegates: make(map[string][]string, len(prog.Agents)), Excused: map[string][]string{}}
 	for _, a := range prog.Agents {
 		b.Delegates[a.ID] = a.Delegates

@@ -10,8 +10,8 @@ import (
 	"path"
 	"path/filepath"
 	"sync"
-	"time"
 
+	"github.com/charter-dev/charter/internal/filestat"
 	"github.com/charter-dev/charter/internal/par"
 )
 
@@ -59,42 +59,21 @@ type FileState struct {
 	Stat   Stat
 }
 
-// Stat is what a later write compares of a file or folder's Lstat: a file
-// rewritten, replaced, linked or chmod-ed changes at least one of them.
-type Stat struct {
-	Ino   uint64
-	Size  int64
-	Mode  uint32 // the system's st_mode: type and permission bits
-	Uid   uint32
-	Mtime int64 // nanoseconds since 1970
-	Ctime int64
-}
-
-// The racy window: how close to State.At a recorded mtime or ctime makes
-// a file or folder "racily clean", verified by reading. It is at least a
-// tick of the file system's clock: 2 s where timestamps are whole seconds
-// (FAT's mtime; ext3, HFS+), else 100 ms (ext4, XFS, btrfs and tmpfs keep
-// nanoseconds from a clock that ticks every 1 to 10 ms; exFAT, 10 ms).
-const (
-	racyCoarse = int64(2 * time.Second)
-	racyFine   = int64(100 * time.Millisecond)
-)
+// Stat is what a later write compares of a file or folder's Lstat
+// (package filestat).
+type Stat = filestat.Stat
 
 func (s *State) racyWindow() int64 {
 	if s.Coarse {
-		return racyCoarse
+		return filestat.RacyCoarse
 	}
-	return racyFine
+	return filestat.RacyFine
 }
 
 // trusts reports whether s, the State of the folder being written over,
 // vouches for the entry whose Lstat is fi and whose stat s recorded as rec.
 func (s *State) trusts(rec Stat, fi fs.FileInfo) bool {
-	if w := s.racyWindow(); rec.Mtime > s.At-w || rec.Ctime > s.At-w {
-		return false
-	}
-	st, ok := statOf(fi)
-	return ok && st == rec && int(st.Uid) == euid()
+	return filestat.Clean(rec, s.At, s.Coarse, fi) && int(rec.Uid) == euid()
 }
 
 // euid is the process's effective user id, asked once: a system call.
@@ -104,11 +83,11 @@ var euid = sync.OnceValue(os.Geteuid)
 // is fi, or nil: none does (another folder, a State of a system without
 // stats, a zero State decoded from garbage).
 func stateFor(known []*State, fi fs.FileInfo) *State {
-	st, ok := statOf(fi)
+	st, ok := filestat.Of(fi)
 	if !ok {
 		return nil
 	}
-	dev, _ := devOf(fi)
+	dev, _ := filestat.DevOf(fi)
 	for _, s := range known {
 		if s != nil && s.Stats && s.Ino != 0 && s.Dev == dev && s.Ino == st.Ino {
 			return s

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/filestat"
 	"github.com/charter-dev/charter/internal/par"
 )
 
@@ -669,7 +670,7 @@ func (w *writer) record(p string, fi fs.FileInfo) {
 	if w.files == nil {
 		return
 	}
-	st, _ := statOf(fi)
+	st, _ := filestat.Of(fi)
 	f := w.files[p]
 	w.mu.Lock()
 	w.stats[p] = FileState{SHA256: f.SHA256, Size: int64(f.Size), Stat: st}
@@ -684,11 +685,11 @@ func (w *writer) state() *State {
 	if err != nil {
 		return s
 	}
-	st, ok := statOf(fi)
+	st, ok := filestat.Of(fi)
 	if !ok {
 		return s
 	}
-	s.Dev, _ = devOf(fi)
+	s.Dev, _ = filestat.DevOf(fi)
 	s.Ino = st.Ino
 	var dirs []string
 	for _, level := range w.levels {
@@ -706,7 +707,7 @@ func (w *writer) state() *State {
 		if err != nil {
 			return // a folder missing from Dirs is never trusted
 		}
-		st, _ := statOf(fi)
+		st, _ := filestat.Of(fi)
 		mu.Lock()
 		s.Dirs[d] = st
 		mu.Unlock()

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/charter-dev/charter/internal/filestat"
 )
 
 // aged is s as a later build sees it: taken long enough after its files
@@ -169,7 +171,7 @@ func statesMatch(t *testing.T, dir string, s *State) {
 			t.Error(err)
 			return
 		}
-		if st, _ := statOf(fi); st != rec {
+		if st, _ := filestat.Of(fi); st != rec {
 			t.Errorf("%s: State records %+v, it is %+v", p, rec, st)
 		}
 	}

@@ -1,12 +1,12 @@
-package bundle
+package filestat
 
 import (
 	"io/fs"
 	"syscall"
 )
 
-// statOf returns what a State records of fi, from Lstat or Stat.
-func statOf(fi fs.FileInfo) (Stat, bool) {
+// Of returns what a Stat records of fi, from Lstat or Stat.
+func Of(fi fs.FileInfo) (Stat, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return Stat{}, false
@@ -21,8 +21,8 @@ func statOf(fi fs.FileInfo) (Stat, bool) {
 	}, true
 }
 
-// devOf returns the device fi is on.
-func devOf(fi fs.FileInfo) (uint64, bool) {
+// DevOf returns the device fi is on.
+func DevOf(fi fs.FileInfo) (uint64, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return 0, false

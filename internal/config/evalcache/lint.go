@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing/fstest"
+	"time"
 
+	"github.com/charter-dev/charter/internal/filestat"
 	"github.com/charter-dev/charter/internal/gcstart"
 
 	"github.com/charter-dev/charter/compiler"
@@ -95,7 +97,7 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 		out, _, err := full(opened.FS, opened.Name, o.Lint, false)
 		return out, err
 	}
-	in, ok := read(opened.FS)
+	in, ok := read(opened.FS, nil, nil)
 	if !ok {
 		say("not used: a file could not be read whole")
 		out, _, err := full(opened.FS, opened.Name, o.Lint, false)
@@ -162,7 +164,33 @@ type Inputs struct {
 	git   bool // fsys is a Git tree or index: files are known by blob id
 	sums  map[string][32]byte
 	bytes map[string][]byte
+	// stats are the files' Lstats, taken before each was read, for the
+	// next ReadTrusting; trusted are the files whose sums were taken from
+	// the last one's, unread, and torn tells that one of them, read
+	// since, did not hold the bytes of its sum.
+	stats   *Stats
+	trusted map[string]bool
+	torn    bool
 }
+
+// Stats are the Lstats of a working tree's input files, kept beside the
+// sums they were read with, so that the next ReadTrusting need not read a
+// file whose Lstat is unchanged (package filestat): At is when they were
+// taken, Coarse whether the file system keeps whole seconds.
+type Stats struct {
+	At     int64
+	Coarse bool
+	Files  map[string]filestat.Stat
+}
+
+// Stats are the Lstats of the files read, for the next ReadTrusting; nil
+// for a Git tree or index, or when any file's is unknown.
+func (in *Inputs) Stats() *Stats { return in.stats }
+
+// Torn reports whether a file trusted unread turned out, read later, not
+// to hold the bytes of its sum (it changed just then): what was computed
+// from these Inputs must not be kept.
+func (in *Inputs) Torn() bool { return in.torn }
 
 // Sums are every file's identity, by path.
 func (in *Inputs) Sums() map[string][32]byte { return in.sums }
@@ -177,6 +205,15 @@ func (in *Inputs) src(p string) ([]byte, bool) {
 	if b, ok := in.bytes[p]; ok {
 		return b, true
 	}
+	b, ok := in.readFile(p)
+	if ok && in.trusted[p] && sha256.Sum256(b) != in.sums[p] {
+		in.torn = true
+	}
+	return b, ok
+}
+
+// readFile reads file p whole, and keeps its bytes.
+func (in *Inputs) readFile(p string) ([]byte, bool) {
 	f, err := in.fsys.Open(p)
 	if err != nil {
 		return nil, false
@@ -220,6 +257,12 @@ func (in *Inputs) Snapshot() fs.FS { return in.snapshot() }
 
 func (in *Inputs) snapshot() fs.FS {
 	if !in.git {
+		for p := range in.trusted {
+			if _, ok := in.src(p); !ok {
+				in.torn = true
+				return in.fsys // gone meanwhile: evaluated as it is now, and nothing kept
+			}
+		}
 		m := fstest.MapFS{}
 		for p, b := range in.bytes {
 			m[p] = &fstest.MapFile{Data: b}
@@ -231,21 +274,47 @@ func (in *Inputs) snapshot() fs.FS {
 
 // Read identifies every file a load of fsys reads; false when one cannot
 // be read whole or the walk has something to say (a link).
-func Read(fsys fs.FS) (*Inputs, bool) { return read(fsys) }
+func Read(fsys fs.FS) (*Inputs, bool) { return read(fsys, nil, nil) }
 
-func read(fsys fs.FS) (*Inputs, bool) {
+// ReadTrusting is Read, but a file of a working tree whose Lstat is the
+// one last recorded (last.Files, from Inputs.Stats) is not read: its sum
+// is the one recorded with it (sums), as Git's index trusts a file.
+func ReadTrusting(fsys fs.FS, sums map[string][32]byte, last *Stats) (*Inputs, bool) {
+	return read(fsys, sums, last)
+}
+
+func read(fsys fs.FS, sums map[string][32]byte, last *Stats) (*Inputs, bool) {
 	paths, entries, notes, err := load.CUEFileEntries(fsys)
 	if err != nil || len(notes) > 0 {
 		return nil, false
 	}
-	in := &Inputs{fsys: fsys, sums: make(map[string][32]byte, len(paths)), bytes: map[string][]byte{}}
+	in := &Inputs{fsys: fsys, sums: make(map[string][32]byte, len(paths)), bytes: map[string][]byte{}, trusted: map[string]bool{},
+		stats: &Stats{At: time.Now().UnixNano(), Coarse: true, Files: make(map[string]filestat.Stat, len(paths))}}
 	for i, p := range paths {
 		if h, ok := source.BlobHash(entries[i]); ok {
 			in.sums[p] = sha256.Sum256([]byte("git blob " + h.String()))
-			in.git = true
+			in.git, in.stats = true, nil
 			continue
 		}
-		b, ok := in.src(p)
+		var st filestat.Stat
+		fi, err := entries[i].Info()
+		known := err == nil
+		if known {
+			st, known = filestat.Of(fi)
+		}
+		if !known {
+			in.stats = nil
+		} else if in.stats != nil {
+			in.stats.Files[p] = st
+			in.stats.Coarse = in.stats.Coarse && st.Mtime%int64(time.Second) == 0
+		}
+		if sum, ok := sums[p]; ok && known && last != nil {
+			if rec, ok := last.Files[p]; ok && filestat.Clean(rec, last.At, last.Coarse, fi) {
+				in.sums[p], in.trusted[p] = sum, true
+				continue
+			}
+		}
+		b, ok := in.readFile(p)
 		if !ok {
 			return nil, false
 		}

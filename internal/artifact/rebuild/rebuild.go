@@ -47,7 +47,7 @@ type Base struct {
 	// then (evalcache.ReadTrusting).
 	Files map[string][32]byte
 	Stats *evalcache.Stats
-	Graph  *incremental.Graph
+	Graph *incremental.Graph
 	// Members and Delegates are what team.json and delegation.json read
 	// of every agent; Pairing the pair sums team.json was made from.
 	Members   map[string]team.Member

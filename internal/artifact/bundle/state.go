@@ -63,13 +63,6 @@ type FileState struct {
 // (package filestat).
 type Stat = filestat.Stat
 
-func (s *State) racyWindow() int64 {
-	if s.Coarse {
-		return filestat.RacyCoarse
-	}
-	return filestat.RacyFine
-}
-
 // trusts reports whether s, the State of the folder being written over,
 // vouches for the entry whose Lstat is fi and whose stat s recorded as rec.
 func (s *State) trusts(rec Stat, fi fs.FileInfo) bool {

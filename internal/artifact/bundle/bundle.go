@@ -102,13 +102,7 @@ type File struct {
 
 // Build renders every artifact of prog.
 func Build(prog *compiler.Program, opts Options) (Tree, error) {
-	t := Tree{}
-	var mu sync.Mutex
-	put := func(path string, b []byte) {
-		mu.Lock()
-		t[path] = b
-		mu.Unlock()
-	}
+	t, put := collector()
 
 	// team.json scores every pair of agents (keeping every score only up
 	// to team.FullMatrixMax agents): the biggest single task, so it runs
@@ -137,6 +131,18 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		files = append(files, FileOf(p, t[p]))
 	}
 	return t, putManifest(t, files, opts)
+}
+
+// collector returns a tree and put, which puts a file in it from any
+// goroutine.
+func collector() (Tree, func(path string, b []byte)) {
+	t := Tree{}
+	var mu sync.Mutex
+	return t, func(path string, b []byte) {
+		mu.Lock()
+		t[path] = b
+		mu.Unlock()
+	}
 }
 
 // FileOf is the manifest's entry of the file p holding b.
@@ -230,13 +236,7 @@ func Rebuild(prog *compiler.Program, agents []string, delegates map[string][]str
 	if opts.Team == nil {
 		return nil, nil, fmt.Errorf("internal error: a rebuild needs the team")
 	}
-	t := Tree{}
-	var mu sync.Mutex
-	put := func(path string, b []byte) {
-		mu.Lock()
-		t[path] = b
-		mu.Unlock()
-	}
+	t, put := collector()
 	redo := map[string]bool{}
 	compiled := make([]*compiler.Agent, len(agents))
 	for i, id := range agents {

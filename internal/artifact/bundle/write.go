@@ -830,30 +830,29 @@ func createFile(name string, data []byte, chmod, stat bool) (fs.FileInfo, error)
 // writer could have made (owned by this process's user, mode 0644) and
 // holds exactly data, and returns its stat.
 func sameFile(name string, data []byte) (fs.FileInfo, bool) {
+	b, fi, ok := readOwn(name, int64(len(data)))
+	return fi, ok && bytes.Equal(b, data)
+}
+
+// readOwn reads name, a file the writer could have made, when it has
+// size bytes.
+func readOwn(name string, size int64) ([]byte, fs.FileInfo, bool) {
 	f, fi, ok := openOwn(name)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	if opened != nil {
 		opened(name)
 	}
 	defer f.Close()
-	b, ok := readSize(f, fi, int64(len(data)))
-	return fi, ok && bytes.Equal(b, data)
+	b, ok := readSize(f, fi, size)
+	return b, fi, ok
 }
 
 // holds reports whether name is a file sameFile would accept holding the
 // bytes want lists, and returns its stat.
 func holds(name string, want File) (fs.FileInfo, bool) {
-	f, fi, ok := openOwn(name)
-	if !ok {
-		return nil, false
-	}
-	if opened != nil {
-		opened(name)
-	}
-	defer f.Close()
-	b, ok := readSize(f, fi, int64(want.Size))
+	b, fi, ok := readOwn(name, int64(want.Size))
 	if !ok {
 		return nil, false
 	}

@@ -24,11 +24,18 @@ var repo = map[string]string{
 	"frieda.cue": "package charter\n\nagents: frieda: {name: \"Frieda\", type: \"helper\"}\n",
 }
 
-func graph(t *testing.T) *incremental.Graph {
+func graph(t *testing.T) *incremental.Graph { return graphWith(t, "", "") }
+
+// graphWith is the graph of repo with file rel holding src besides ("" for
+// none).
+func graphWith(t *testing.T, rel, src string) *incremental.Graph {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	for p, s := range repo {
 		fsys[p] = &fstest.MapFile{Data: []byte(s)}
+	}
+	if rel != "" {
+		fsys[rel] = &fstest.MapFile{Data: []byte(src)}
 	}
 	rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
 	if err != nil || !rev.OK() {
@@ -97,15 +104,7 @@ func TestComputedNamesAreOpaque(t *testing.T) {
 		"reference":     "package charter\n\n#Boss: \"b\" + \"ob\"\nroles: lead: members: [#Boss]\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			fsys := fstest.MapFS{"flows.cue": &fstest.MapFile{Data: []byte(src)}}
-			for p, s := range repo {
-				fsys[p] = &fstest.MapFile{Data: []byte(s)}
-			}
-			rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
-			if err != nil || !rev.OK() {
-				t.Fatalf("%v %v", err, rev.Diagnostics)
-			}
-			g := incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+			g := graphWith(t, "flows.cue", src)
 			if _, ok := g.Plan(map[string]*incremental.Edit{"bob.cue": {Src: []byte(repo["bob.cue"] + "// x\n")}}, nil, false); ok {
 				t.Error("planned an edit over a base whose names are computed")
 			}
@@ -116,15 +115,7 @@ func TestComputedNamesAreOpaque(t *testing.T) {
 // TestComputedStringsElsewhere: a string computed where no agent is
 // named (a test call's arguments) leaves the base as it is.
 func TestComputedStringsElsewhere(t *testing.T) {
-	fsys := fstest.MapFS{"tests.cue": &fstest.MapFile{Data: []byte("package charter\n\n_dir: \"src\"\n_note: \"\\(_dir)/f.py\" + \"!\"\n")}}
-	for p, s := range repo {
-		fsys[p] = &fstest.MapFile{Data: []byte(s)}
-	}
-	rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
-	if err != nil || !rev.OK() {
-		t.Fatalf("%v %v", err, rev.Diagnostics)
-	}
-	g := incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+	g := graphWith(t, "tests.cue", "package charter\n\n_dir: \"src\"\n_note: \"\\(_dir)/f.py\" + \"!\"\n")
 	if _, ok := g.Plan(map[string]*incremental.Edit{"bob.cue": {Src: []byte(repo["bob.cue"] + "// x\n")}}, nil, false); !ok {
 		t.Error("an edit not planned over a base whose computed strings name no agent")
 	}

@@ -54,6 +54,10 @@ type Outcome struct {
 type lastEntry struct {
 	Digest  [32]byte
 	Outcome Outcome
+	// Files and Stats identify the files of the run (Inputs.Stats): the
+	// next run over a working tree reads none whose Lstat is unchanged.
+	Files map[string][32]byte
+	Stats *Stats
 }
 
 // baseEntry is the last full evaluation: every file's diagnostics, and,
@@ -97,13 +101,6 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 		out, _, err := full(opened.FS, opened.Name, o.Lint, false)
 		return out, err
 	}
-	in, ok := read(opened.FS, nil, nil)
-	if !ok {
-		say("not used: a file could not be read whole")
-		out, _, err := full(opened.FS, opened.Name, o.Lint, false)
-		return out, err
-	}
-	digest := digestOf(in.sums)
 	kind := "worktree"
 	switch {
 	case src.Staged:
@@ -112,24 +109,48 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 		kind = "rev"
 	}
 	key := fmt.Sprintf("%q %q %q %v", opened.Name, o.Lint.Enable, o.Lint.Disable, o.Lint.NoInlineIgnores)
-
 	var last lastEntry
-	if readEntry(o.Dir, kind+"-last", key, &last) && last.Digest == digest {
+	haveLast := readEntry(o.Dir, kind+"-last", key, &last)
+	in, ok := read(opened.FS, last.Files, last.Stats)
+	if !ok {
+		say("not used: a file could not be read whole")
+		out, _, err := full(opened.FS, opened.Name, o.Lint, false)
+		return out, err
+	}
+	digest := digestOf(in.sums)
+	if haveLast && last.Digest == digest {
 		say("every file as last time: the last run's outcome")
 		return &last.Outcome, nil
+	}
+	// keep writes the entries of this run, unless a file it trusted
+	// unread turned out, read later, to have changed: then what it found
+	// mixes two versions of that file, and only the next run knows.
+	keep := func(out *Outcome, base *baseEntry) {
+		if in.Torn() {
+			say("a file changed while it was read: nothing written")
+			return
+		}
+		if base != nil {
+			if err := writeEntry(o.Dir, kind+"-base", key, base); err != nil {
+				say("not written: %v", err)
+				return
+			}
+		}
+		if err := writeEntry(o.Dir, kind+"-last", key, &lastEntry{Digest: digest, Outcome: *out, Files: in.sums, Stats: in.Stats()}); err != nil {
+			say("not written: %v", err)
+		}
 	}
 	var base baseEntry
 	if readEntry(o.Dir, kind+"-base", key, &base) {
 		if base.Digest == digest {
 			say("every file as in the base: its outcome")
+			keep(&base.Outcome, nil)
 			return &base.Outcome, nil
 		}
 		if out, ok, err := incrementally(opened, in, &base, o.Lint, say); err != nil {
 			return nil, err
 		} else if ok {
-			if err := writeEntry(o.Dir, kind+"-last", key, &lastEntry{Digest: digest, Outcome: *out}); err != nil {
-				say("not written: %v", err)
-			}
+			keep(out, nil)
 			return out, nil
 		}
 	} else {
@@ -143,16 +164,11 @@ func Lint(src revision.Source, o Options) (*Outcome, error) {
 	if !b.Incremental && base.Incremental {
 		// A base that validated serves the edits that fix this one.
 		say("evaluated in full (%d files); the base stays the last that validated", len(in.sums))
-		if err := writeEntry(o.Dir, kind+"-last", key, &lastEntry{Digest: digest, Outcome: *out}); err != nil {
-			say("not written: %v", err)
-		}
-		return out, nil
-	}
-	if err := writeEntry(o.Dir, kind+"-base", key, b); err != nil {
-		say("evaluated in full (%d files); not written: %v", len(in.sums), err)
+		keep(out, nil)
 		return out, nil
 	}
 	say("evaluated in full (%d files); the base now", len(in.sums))
+	keep(out, b)
 	return out, nil
 }
 

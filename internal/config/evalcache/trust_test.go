@@ -6,13 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/charter-dev/charter/internal/config/evalcache"
+	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/repo/source"
+	"github.com/charter-dev/charter/internal/testkit/gen"
 )
 
 // counting is a file system that counts the files opened (not folders).
@@ -103,5 +107,57 @@ func TestReadTrusting(t *testing.T) {
 	write("a.cue", "package charter\n\nagents: a: name: \"Z\"\n")
 	if _, ok := in.Src("a.cue"); !ok || !in.Torn() {
 		t.Error("a trusted file read with other bytes than its sum's: not torn")
+	}
+}
+
+// TestLintTrustsUnchangedFiles: lint through the cache over a working
+// tree reads no file whose Lstat is the one the last run recorded; an
+// edited file is read, and its findings are fresh.
+func TestLintTrustsUnchangedFiles(t *testing.T) {
+	root, cache := t.TempDir(), t.TempDir()
+	if err := gen.Write(root, 30); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond) // past the racy window
+	var c *counting
+	open := revision.OpenDir
+	revision.OpenDir = func(dir string) (fs.FS, error) {
+		fsys, err := open(dir)
+		c = &counting{FS: fsys}
+		return c, err
+	}
+	defer func() { revision.OpenDir = open }()
+	lint := func() (*evalcache.Outcome, string) {
+		t.Helper()
+		var log strings.Builder
+		out, err := evalcache.Lint(revision.Source{Dir: root}, evalcache.Options{Dir: cache, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, log.String()
+	}
+	first, _ := lint()
+	if len(c.opened) == 0 {
+		t.Fatal("the first run read no file")
+	}
+	time.Sleep(150 * time.Millisecond)
+	again, log := lint()
+	if len(c.opened) != 0 || !strings.Contains(log, "every file as last time") {
+		t.Errorf("a run over unchanged files opened %v: %s", c.opened, log)
+	}
+	if !reflect.DeepEqual(first, again) {
+		t.Error("the outcome changed")
+	}
+	p := filepath.Join(root, "agents", "a0003.cue")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "budget_limit:", "budget_limit: 100000, _was:", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited, log := lint()
+	if !slices.Contains(c.opened, "agents/a0003.cue") || reflect.DeepEqual(first, edited) {
+		t.Errorf("the edited file: opened %v, outcome unchanged: %s", c.opened, log)
 	}
 }

@@ -169,7 +169,58 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 	if b == nil {
 		return nil, false
 	}
-	sums := s.in.Sums()
+	sc, ok := s.evaluateScope(b)
+	if !ok {
+		return nil, false
+	}
+	edited, ok := s.editedAgents(b, sc)
+	if !ok {
+		return nil, false
+	}
+	excused, ok := s.guard(b, sc)
+	if !ok {
+		return nil, false
+	}
+	members, delegates := maps.Clone(b.Members), maps.Clone(b.Delegates)
+	for _, id := range edited {
+		members[id] = team.MemberOf(id, sc.prog.Config.Agents[id])
+		delegates[id] = sc.compiled[id].Delegates
+	}
+	var pairing *team.Pairing
+	opts.Team = func() *team.Team {
+		t, p := b.Pairing.Update(b.Members, members, edited)
+		pairing = p
+		return t
+	}
+	data, listing, err := bundle.Rebuild(sc.prog, edited, delegates, b.Listing, opts)
+	if err != nil {
+		s.say("%v", err)
+		return nil, false
+	}
+	shaped, ok := s.judge(b, data, listing, excused)
+	if !ok {
+		return nil, false
+	}
+	next := &Base{Files: s.in.Sums(), Stats: s.in.Stats(), Members: members, Delegates: delegates, Pairing: pairing,
+		Excused: excused, Listing: listing, Shaped: shaped}
+	next.Graph = b.Graph.Advance(sc.changed, sc.files, sc.every)
+	s.say("%d files changed; evaluated %d of %d files, rendered %d of %d agents again", len(sc.changed), len(sc.plan.Scope), len(next.Files), len(edited), len(members))
+	return &Update{Data: data, Files: listing, Agents: len(members), next: next}, true
+}
+
+// scope is the evaluation of what an edit can change.
+type scope struct {
+	changed  map[string]*incremental.Edit
+	plan     *incremental.Plan
+	prog     *compiler.Program // the scope's, its agents' delegates resolved against every agent
+	files    []*load.File
+	compiled map[string]*compiler.Agent // prog's agents by id
+	every    *compiler.Program          // prog with every agent (everyAgent)
+}
+
+// evaluateScope evaluates what the files changed since b can change, as
+// lint's cache and the editor do (package incremental).
+func (s *Session) evaluateScope(b *Base) (*scope, bool) {
 	changed, ok := s.in.Changed(b.Files)
 	if !ok {
 		s.say("a file changed could not be read whole")
@@ -180,8 +231,9 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 		s.say("%d files changed, one of them declares more than agents, names them by more than strings or is in another package", len(changed))
 		return nil, false
 	}
-	if !evalcache.Worth(len(plan.Scope), len(sums)) {
-		s.say("%d files changed, %d to evaluate of %d: a full build is as cheap", len(changed), len(plan.Scope), len(sums))
+	total := len(s.in.Sums())
+	if !evalcache.Worth(len(plan.Scope), total) {
+		s.say("%d files changed, %d to evaluate of %d: a full build is as cheap", len(changed), len(plan.Scope), total)
 		return nil, false
 	}
 	fsys := fstest.MapFS{}
@@ -202,89 +254,85 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 		s.say("the files changed do not validate: a full build says why")
 		return nil, false
 	}
-	prog, files := rev.Program, rev.Validation.Repo().Files
+	sc := &scope{changed: changed, plan: plan, prog: rev.Program, files: rev.Validation.Repo().Files, compiled: map[string]*compiler.Agent{}}
+	for _, a := range sc.prog.Agents {
+		sc.compiled[a.ID] = a
+	}
+	sc.every = everyAgent(sc.prog, b.Members)
+	return sc, true
+}
 
-	// The agents whose files changed, before or after: all that can
-	// render differently, since the rest of the repository and the set
-	// of agents (by which delegates_to resolves) are the same.
+// editedAgents returns the agents whose files changed, before or after,
+// sorted: all that can render differently, since the rest of the
+// repository and the set of agents (by which delegates_to resolves) are
+// the same; false when the set of agents is not.
+func (s *Session) editedAgents(b *Base, sc *scope) ([]string, bool) {
 	edited := map[string]bool{}
-	for rel := range changed {
+	for rel := range sc.changed {
 		for _, id := range b.Graph.Declared[rel] {
 			edited[id] = true
 		}
 	}
-	for _, f := range files {
-		if _, ok := changed[f.Path]; ok {
+	for _, f := range sc.files {
+		if _, ok := sc.changed[f.Path]; ok {
 			ids, _ := load.AgentsOnly(f.Syntax)
 			for _, id := range ids {
 				edited[id] = true
 			}
 		}
 	}
-	compiled := map[string]*compiler.Agent{}
-	for _, a := range prog.Agents {
-		compiled[a.ID] = a
-	}
 	for id := range edited {
 		if _, ok := b.Members[id]; !ok {
 			s.say("agent %s is new: a full build", id)
 			return nil, false
 		}
-		if compiled[id] == nil {
+		a := sc.compiled[id]
+		if a == nil {
 			s.say("agent %s is gone: a full build", id)
 			return nil, false
 		}
+		// Resolved against every agent, as a full build resolves them:
+		// the scope holds those the edited files name, but not, say,
+		// a role's members it does not need to judge.
+		a.Delegates = compiler.Delegates(sc.every.Config, a.Decl.Authority.CanDelegateTo)
 	}
-	// The scope holds the agents the edited files name by whole string
-	// literals; a can_delegate_to may name one by an expression ("a\(n)")
-	// that validation finds among the agents elsewhere, but that the
-	// scope's program, missing it, resolves to no one. Resolved against
-	// every agent, as a full build resolves it.
-	every := everyAgent(prog, b.Members)
-	for id := range edited {
-		a := compiled[id]
-		a.Delegates = compiler.Delegates(every.Config, a.Decl.Authority.CanDelegateTo)
-	}
+	return slices.Sorted(maps.Keys(edited)), true
+}
 
-	guard := lint.Credentials(prog, files)
+// guard runs build's credentials guard on the scope, and returns the
+// values ignore comments excuse, by file: the base's for the files out of
+// the scope, the scope's for those in it; false when it finds a
+// credential (a full build says where).
+func (s *Session) guard(b *Base, sc *scope) (map[string][]string, bool) {
+	guard := lint.Credentials(sc.prog, sc.files)
 	if len(guard.Findings) > 0 {
 		s.say("a credential in the files changed: a full build says where")
 		return nil, false
 	}
 	excused := map[string][]string{}
 	for rel, vs := range b.Excused {
-		if _, ok := changed[rel]; !ok && !plan.Scope[rel] {
+		if _, ok := sc.changed[rel]; !ok && !sc.plan.Scope[rel] {
 			excused[rel] = vs
 		}
 	}
 	for i, v := range guard.Excused {
 		excused[guard.ExcusedIn[i]] = append(excused[guard.ExcusedIn[i]], v)
 	}
+	return excused, true
+}
 
-	members, delegates := maps.Clone(b.Members), maps.Clone(b.Delegates)
-	for id := range edited {
-		members[id] = team.MemberOf(id, prog.Config.Agents[id])
-		delegates[id] = compiled[id].Delegates
-	}
-	var pairing *team.Pairing
-	opts.Team = func() *team.Team {
-		t, p := b.Pairing.Update(b.Members, members, slices.Sorted(maps.Keys(edited)))
-		pairing = p
-		return t
-	}
-	data, listing, err := bundle.Rebuild(prog, slices.Sorted(maps.Keys(edited)), delegates, b.Listing, opts)
-	if err != nil {
-		s.say("%v", err)
-		return nil, false
-	}
-
-	// Judge what the bundle carries as a full build does: the files
-	// rendered again, and those of before that hold a credential's
-	// shape (the excused values may have changed); no other file can
-	// hold what the judgement reports.
+// judge judges what the bundle carries as a full build does: the files
+// rendered again (data), and those of before that hold a credential's
+// shape, since the values excused may have changed; no other file can
+// hold what the judgement reports. It returns the files of the new
+// bundle that hold a shape, and false when a credential is found (a full
+// build says where) or a file of before is not as the last build wrote
+// it.
+func (s *Session) judge(b *Base, data bundle.Tree, listing []bundle.File, excused map[string][]string) ([]string, bool) {
 	judged := maps.Clone(data)
+	var shaped []string
 	for _, p := range b.Shaped {
-		if _, ok := judged[p]; ok {
+		if _, ok := data[p]; ok {
 			continue
 		}
 		f, ok := find(listing, p)
@@ -297,18 +345,11 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 			return nil, false
 		}
 		judged[p] = src
+		shaped = append(shaped, p)
 	}
 	if leaks, _ := bundle.Scan(judged, slices.Concat(slices.Collect(maps.Values(excused))...)); len(leaks) > 0 {
 		s.say("a credential in the bundle: a full build says where")
 		return nil, false
-	}
-	var shaped []string
-	for _, p := range b.Shaped {
-		if _, ok := data[p]; !ok {
-			if _, listed := find(listing, p); listed {
-				shaped = append(shaped, p)
-			}
-		}
 	}
 	for p, src := range data {
 		if bundle.HoldsShape(src) {
@@ -316,12 +357,7 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 		}
 	}
 	slices.Sort(shaped)
-
-	next := &Base{Files: sums, Stats: s.in.Stats(), Members: members, Delegates: delegates, Pairing: pairing,
-		Excused: excused, Listing: listing, Shaped: shaped}
-	next.Graph = b.Graph.Advance(changed, files, every)
-	s.say("%d files changed; evaluated %d of %d files, rendered %d of %d agents again", len(changed), len(plan.Scope), len(sums), len(edited), len(members))
-	return &Update{Data: data, Files: listing, Agents: len(members), next: next}, true
+	return shaped, true
 }
 
 // everyAgent is prog with every agent of members in its configuration

@@ -199,9 +199,18 @@ func refersToAgents(f *ast.File) bool {
 					return false
 				}
 			}
-			if name, _, _ := ast.LabelName(n.Label); nameFields[name] && !literalNames(n.Value) {
+			name, _, err := ast.LabelName(n.Label)
+			if nameFields[name] && !literalNames(n.Value) {
 				found = true
 				return false
+			}
+			// A label computed ("\(x)", ("agent")) or not a plain string
+			// (#"agent"#) may be any of those fields.
+			if _, pattern := n.Label.(*ast.ListLit); err != nil && !pattern && !literalNames(n.Value) {
+				if _, lit := n.Value.(*ast.BasicLit); !lit {
+					found = true
+					return false
+				}
 			}
 			ast.Walk(n.Value, visit, nil)
 			return false
@@ -234,7 +243,16 @@ func literalNames(x ast.Expr) bool {
 		}
 		return true
 	case *ast.StructLit:
-		return true // a field of a field named so (agent: {...}): its own fields are judged
+		// A field of a field named so (agent: {...}): its own fields are
+		// judged; an embedded value ({"b" + "ob"}) is the field's value.
+		for _, d := range x.Elts {
+			switch d.(type) {
+			case *ast.Field, *ast.Attribute, *ast.CommentGroup:
+			default:
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -95,6 +95,14 @@ func TestComputedNamesAreOpaque(t *testing.T) {
 		"concatenation": "package charter\n\nflows: f: steps: [{name: \"s\", agent: \"b\" + \"ob\"}]\n",
 		"call":          "package charter\n\nimport \"strings\"\n\nflows: f: steps: [{name: \"s\", agent: strings.ToLower(\"BOB\")}]\n",
 		"reference":     "package charter\n\n#Boss: \"b\" + \"ob\"\nroles: lead: members: [#Boss]\n",
+		// Not a field named so, or not a value such a field's strings show.
+		"embedded in a struct":      "package charter\n\nflows: f: steps: [{name: \"s\", agent: {\"b\" + \"ob\"}}]\n",
+		"a dynamic label":           "package charter\n\nflows: f: steps: [{name: \"s\", (\"agent\"): \"b\" + \"ob\"}]\n",
+		"an interpolated label":     "package charter\n\n_a: \"agent\"\nflows: f: steps: [{name: \"s\", \"\\(_a)\": \"b\" + \"ob\"}]\n",
+		"an agent's dynamic label":  "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: (\"reports_to\"): \"b\" + \"ob\"}\n",
+		"an agent's raw label":      "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: #\"reports_to\"#: \"b\" + \"ob\"}\n",
+		"an agent's embedded value": "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: {\"b\" + \"ob\"}}\n",
+		"a raw label":               "package charter\n\nflows: f: steps: [{name: \"s\", #\"agent\"#: \"b\" + \"ob\"}]\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			fsys := fstest.MapFS{"flows.cue": &fstest.MapFile{Data: []byte(src)}}

@@ -67,6 +67,8 @@ func TestPlan(t *testing.T) {
 		// agent it names would be out of scope.
 		{"a delegate named by an interpolation", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", _n: \"rieda\", authority: can_delegate_to: [\"f\\(_n)\"]}\n")}, false, want{}},
 		{"a manager named by a concatenation", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: reports_to: \"fri\" + \"eda\"}\n")}, false, want{}},
+		{"a manager named under a computed label", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: (\"reports_to\"): \"fri\" + \"eda\"}\n")}, false, want{}},
+		{"a manager named by an embedded value", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: reports_to: {\"fri\" + \"eda\"}}\n")}, false, want{}},
 		{"a new file, not allowed", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\"}\n")}, false, want{}},
 		{"a new file", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: \"bob\"}\n")}, true,
 			want{true, []string{"gus.cue", "types.cue"}, []string{"bob.cue", "gus.cue", "types.cue"}, []string{"ann", "carl", "dora", "ernst", "frieda"}}},

@@ -71,6 +71,17 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		// Names no string of the files shows: the base is opaque.
+		{"a flow step's agent embedded in a struct", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", agent: {\"a00\" + \"12\"}}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
+		{"a flow step's agent under a computed label", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", (\"agent\"): \"a00\" + \"12\"}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
 		{"a role's member renamed", func(t *testing.T, root string) {
 			rewrite(t, root, "profiles.cue", `$`, "\nroles: crew: members: [\"a0005\"]\n")
 		}, func(t *testing.T, root string) {

@@ -82,6 +82,16 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 		}, func(t *testing.T, root string) {
 			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
 		}},
+		{"a flow step's agent in a raw string", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", agent: #\"a0012\"#}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
+		{"a flow step's agent in a multi-line string", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", agent: \"\"\"\n\ta0012\n\t\"\"\"}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
 		{"a role's member renamed", func(t *testing.T, root string) {
 			rewrite(t, root, "profiles.cue", `$`, "\nroles: crew: members: [\"a0005\"]\n")
 		}, func(t *testing.T, root string) {

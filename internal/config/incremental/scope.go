@@ -234,10 +234,10 @@ var nameFields = map[string]bool{"reports_to": true, "can_delegate_to": true, "c
 func literalNames(x ast.Expr) bool {
 	switch x := x.(type) {
 	case *ast.BasicLit:
-		return x.Kind == token.STRING
+		return plainString(x)
 	case *ast.ListLit:
 		for _, e := range x.Elts {
-			if l, ok := e.(*ast.BasicLit); !ok || l.Kind != token.STRING {
+			if l, ok := e.(*ast.BasicLit); !ok || !plainString(l) {
 				return false
 			}
 		}
@@ -255,6 +255,17 @@ func literalNames(x ast.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// plainString reports whether l is a string literal NamedAgents reads:
+// a raw (#"a6"#) or multi-line one, or one too long, is not, though it
+// may name an agent.
+func plainString(l *ast.BasicLit) bool {
+	if l.Kind != token.STRING || len(l.Value) >= 200 {
+		return false
+	}
+	_, err := strconv.Unquote(l.Value)
+	return err == nil
 }
 
 // labelledAgents returns the agents of known that some field of f is

@@ -104,6 +104,8 @@ func TestComputedNamesAreOpaque(t *testing.T) {
 		"an agent's dynamic label":  "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: (\"reports_to\"): \"b\" + \"ob\"}\n",
 		"an agent's raw label":      "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: #\"reports_to\"#: \"b\" + \"ob\"}\n",
 		"an agent's embedded value": "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: {\"b\" + \"ob\"}}\n",
+		"an agent's raw string":     "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: #\"bob\"#}\n",
+		"a multi-line string":       "package charter\n\nflows: f: steps: [{name: \"s\", agent: \"\"\"\n\tbob\n\t\"\"\"}]\n",
 		"a raw label":               "package charter\n\nflows: f: steps: [{name: \"s\", #\"agent\"#: \"b\" + \"ob\"}]\n",
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -92,6 +92,14 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 		}, func(t *testing.T, root string) {
 			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
 		}},
+		{"a manager named by a definition's string", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\n#Under12: reports_to: \"a0012\"\n")
+			rewrite(t, root, "agents/a0019.cue", `reports_to: "[^"]*"`, `#Under12`)
+			rewrite(t, root, "agents/a0019.cue", `budget_limit: \d+`, `budget_limit: 50`)
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 90`)
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 5`)
+		}},
 		{"a role's member renamed", func(t *testing.T, root string) {
 			rewrite(t, root, "profiles.cue", `$`, "\nroles: crew: members: [\"a0005\"]\n")
 		}, func(t *testing.T, root string) {

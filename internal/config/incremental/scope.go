@@ -76,6 +76,11 @@ type Graph struct {
 	// plain names: who depends on whom is not in the strings, so no edit
 	// is answered incrementally.
 	Opaque bool
+	// Naming are the top-level fields (#Lead, _boss) of the files that
+	// declare more than agents and whose strings name an agent or role,
+	// or that refer to such a field: an agents-only file that refers to
+	// one names what its strings do not show (authority: #Lead).
+	Naming map[string]bool
 	// all is the set of DeclaredIn's keys, built once (Plan clones it
 	// rather than walk thousands of agents per edit) and kept up to date
 	// by Advance; not stored (gob skips it).
@@ -145,6 +150,12 @@ func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 			for _, id := range ns {
 				g.NamedBy[id] = append(g.NamedBy[id], f.Path)
 			}
+		}
+	}
+	g.Naming = namingFields(files, g.Files, g.Names)
+	for _, f := range files {
+		if g.Files[f.Path] && g.refersToNaming(f.Syntax) {
+			g.Opaque = true
 		}
 	}
 	for id, a := range prog.Config.Agents {
@@ -223,6 +234,92 @@ func refersToAgents(f *ast.File) bool {
 	}
 	ast.Walk(f, visit, nil)
 	return found
+}
+
+// namingFields returns the top-level fields of the files that are not
+// agents-only (only) whose strings name something (names), or that refer
+// to a field of such a file, until no more are found.
+func namingFields(files []*load.File, only map[string]bool, names map[string][]string) map[string]bool {
+	labels, refs := map[string][]string{}, map[string]map[string]bool{}
+	var todo []string
+	naming := map[string]bool{}
+	for _, f := range files {
+		if only[f.Path] {
+			continue
+		}
+		for _, d := range f.Syntax.Decls {
+			if fd, ok := d.(*ast.Field); ok {
+				if name, _, err := ast.LabelName(fd.Label); err == nil {
+					labels[f.Path] = append(labels[f.Path], name)
+				}
+			}
+		}
+		refs[f.Path] = referenced(f.Syntax)
+		if len(names[f.Path]) > 0 {
+			todo = append(todo, f.Path)
+		}
+	}
+	done := map[string]bool{}
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if done[p] {
+			continue
+		}
+		done[p] = true
+		var added []string
+		for _, l := range labels[p] {
+			if !naming[l] {
+				naming[l] = true
+				added = append(added, l)
+			}
+		}
+		for q, r := range refs {
+			if done[q] {
+				continue
+			}
+			for _, l := range added {
+				if r[l] {
+					todo = append(todo, q)
+					break
+				}
+			}
+		}
+	}
+	return naming
+}
+
+// referenced returns the identifiers f's values use (labels left out).
+func referenced(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Package, *ast.ImportDecl:
+			return false
+		case *ast.Field:
+			if l, ok := n.Label.(*ast.ParenExpr); ok {
+				ast.Walk(l, visit, nil)
+			}
+			ast.Walk(n.Value, visit, nil)
+			return false
+		case *ast.Ident:
+			out[n.Name] = true
+		}
+		return true
+	}
+	ast.Walk(f, visit, nil)
+	return out
+}
+
+// refersToNaming reports whether f uses a field of Naming.
+func (g *Graph) refersToNaming(f *ast.File) bool {
+	for id := range referenced(f) {
+		if g.Naming[id] {
+			return true
+		}
+	}
+	return false
 }
 
 // nameFields are the fields whose strings name agents (or roles): the
@@ -507,7 +604,7 @@ func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Pla
 		}
 		parsed[rel] = f
 		now, ok := load.AgentsOnly(f)
-		if !ok || refersToAgents(f) {
+		if !ok || refersToAgents(f) || g.refersToNaming(f) {
 			return nil, false
 		}
 		if name := f.PackageName(); name != "" && name != g.Package {

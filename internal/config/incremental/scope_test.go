@@ -240,3 +240,37 @@ func TestAdvanceKeepsRoleNames(t *testing.T) {
 		t.Errorf("adding agent boss does not redo ann.cue, which reports to the role boss; redo: %v", slices.Sorted(maps.Keys(p.Redo)))
 	}
 }
+
+// TestNamesOfAnotherFile: an agent's file that uses a declaration of a
+// file that names agents (authority: #UnderBob, #UnderBob: reports_to:
+// "bob") names them too, though its own strings do not: the base that
+// holds one is opaque, and an edit that adds one is not planned.
+func TestNamesOfAnotherFile(t *testing.T) {
+	evaluate := func(t *testing.T, extra map[string]string) *incremental.Graph {
+		t.Helper()
+		fsys := fstest.MapFS{}
+		for p, s := range repo {
+			fsys[p] = &fstest.MapFile{Data: []byte(s)}
+		}
+		for p, s := range extra {
+			fsys[p] = &fstest.MapFile{Data: []byte(s)}
+		}
+		rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
+		if err != nil || !rev.OK() {
+			t.Fatalf("%v %v", err, rev.Diagnostics)
+		}
+		return incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+	}
+	lead := "package charter\n\n#Lead: #UnderBob\n#UnderBob: reports_to: \"bob\"\n"
+	uses := "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: #Lead}\n"
+	if g := evaluate(t, map[string]string{"lead.cue": lead, "gus.cue": uses}); !g.Opaque {
+		t.Error("a base whose agent names its manager through another file's declaration is not opaque")
+	}
+	g := evaluate(t, map[string]string{"lead.cue": lead})
+	if g.Opaque {
+		t.Fatal("opaque without a use")
+	}
+	if _, ok := g.Plan(map[string]*incremental.Edit{"gus.cue": {Src: []byte(uses)}}, nil, true); ok {
+		t.Error("planned an edit that names a manager through another file's declaration")
+	}
+}

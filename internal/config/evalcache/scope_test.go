@@ -100,6 +100,14 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 		}, func(t *testing.T, root string) {
 			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 5`)
 		}},
+		{"a manager named by a pattern", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nagents: [=~\"^a0019$\"]: authority: reports_to: \"a0012\"\n")
+			rewrite(t, root, "agents/a0019.cue", `reports_to: "[^"]*"`, ``)
+			rewrite(t, root, "agents/a0019.cue", `budget_limit: \d+`, `budget_limit: 50`)
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 90`)
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 5`)
+		}},
 		{"a role's member renamed", func(t *testing.T, root string) {
 			rewrite(t, root, "profiles.cue", `$`, "\nroles: crew: members: [\"a0005\"]\n")
 		}, func(t *testing.T, root string) {

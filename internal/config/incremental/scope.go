@@ -154,7 +154,7 @@ func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 	}
 	g.Naming = namingFields(files, g.Files, g.Names)
 	for _, f := range files {
-		if g.Files[f.Path] && g.refersToNaming(f.Syntax) {
+		if g.Files[f.Path] && g.refersToNaming(f.Syntax) || !g.Files[f.Path] && g.patternNames(f.Syntax, who) {
 			g.Opaque = true
 		}
 	}
@@ -310,6 +310,38 @@ func referenced(f *ast.File) map[string]bool {
 	}
 	ast.Walk(f, visit, nil)
 	return out
+}
+
+// patternNames reports whether a field of f labelled by a pattern
+// (agents: [=~"^a"]: authority: reports_to: "bob") names an agent or
+// role of known, or uses a field of Naming: it names them for agents
+// declared elsewhere, whose strings do not show it.
+func (g *Graph) patternNames(f *ast.File, known map[string]bool) bool {
+	found := false
+	ast.Walk(f, func(n ast.Node) bool {
+		fd, ok := n.(*ast.Field)
+		if found || !ok {
+			return !found
+		}
+		if _, pattern := fd.Label.(*ast.ListLit); !pattern {
+			return true
+		}
+		ast.Walk(fd.Value, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if v, err := strconv.Unquote(n.Value); n.Kind == token.STRING && err == nil && known[v] {
+					found = true
+				}
+			case *ast.Ident:
+				if g.Naming[n.Name] {
+					found = true
+				}
+			}
+			return !found
+		}, nil)
+		return false
+	}, nil)
+	return found
 }
 
 // refersToNaming reports whether f uses a field of Naming.

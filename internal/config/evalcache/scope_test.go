@@ -71,6 +71,43 @@ func TestEditsBeyondTheStrings(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		// Names no string of the files shows: the base is opaque.
+		{"a flow step's agent embedded in a struct", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", agent: {\"a00\" + \"12\"}}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
+		{"a flow step's agent under a computed label", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", (\"agent\"): \"a00\" + \"12\"}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
+		{"a flow step's agent in a raw string", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", agent: #\"a0012\"#}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
+		{"a flow step's agent in a multi-line string", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nflows: f: steps: [{name: \"s\", agent: \"\"\"\n\ta0012\n\t\"\"\"}]\n")
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0003.cue", `budget_limit: \d+`, `budget_limit: 7`)
+		}},
+		{"a manager named by a definition's string", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\n#Under12: reports_to: \"a0012\"\n")
+			rewrite(t, root, "agents/a0019.cue", `reports_to: "[^"]*"`, `#Under12`)
+			rewrite(t, root, "agents/a0019.cue", `budget_limit: \d+`, `budget_limit: 50`)
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 90`)
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 5`)
+		}},
+		{"a manager named by a pattern", func(t *testing.T, root string) {
+			rewrite(t, root, "profiles.cue", `$`, "\nagents: [=~\"^a0019$\"]: authority: reports_to: \"a0012\"\n")
+			rewrite(t, root, "agents/a0019.cue", `reports_to: "[^"]*"`, ``)
+			rewrite(t, root, "agents/a0019.cue", `budget_limit: \d+`, `budget_limit: 50`)
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 90`)
+		}, func(t *testing.T, root string) {
+			rewrite(t, root, "agents/a0012.cue", `budget_limit: \d+`, `budget_limit: 5`)
+		}},
 		{"a role's member renamed", func(t *testing.T, root string) {
 			rewrite(t, root, "profiles.cue", `$`, "\nroles: crew: members: [\"a0005\"]\n")
 		}, func(t *testing.T, root string) {

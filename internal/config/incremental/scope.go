@@ -76,6 +76,11 @@ type Graph struct {
 	// plain names: who depends on whom is not in the strings, so no edit
 	// is answered incrementally.
 	Opaque bool
+	// Naming are the top-level fields (#Lead, _boss) of the files that
+	// declare more than agents and whose strings name an agent or role,
+	// or that refer to such a field: an agents-only file that refers to
+	// one names what its strings do not show (authority: #Lead).
+	Naming map[string]bool
 	// all is the set of DeclaredIn's keys, built once (Plan clones it
 	// rather than walk thousands of agents per edit) and kept up to date
 	// by Advance; not stored (gob skips it).
@@ -147,6 +152,12 @@ func NewGraph(files []*load.File, prog *compiler.Program) *Graph {
 			}
 		}
 	}
+	g.Naming = namingFields(files, g.Files, g.Names)
+	for _, f := range files {
+		if g.Files[f.Path] && g.refersToNaming(f.Syntax) || !g.Files[f.Path] && g.patternNames(f.Syntax, who) {
+			g.Opaque = true
+		}
+	}
 	for id, a := range prog.Config.Agents {
 		if a.Authority.ReportsTo != "" {
 			g.Reports[id] = a.Authority.ReportsTo
@@ -199,9 +210,18 @@ func refersToAgents(f *ast.File) bool {
 					return false
 				}
 			}
-			if name, _, _ := ast.LabelName(n.Label); nameFields[name] && !literalNames(n.Value) {
+			name, _, err := ast.LabelName(n.Label)
+			if nameFields[name] && !literalNames(n.Value) {
 				found = true
 				return false
+			}
+			// A label computed ("\(x)", ("agent")) or not a plain string
+			// (#"agent"#) may be any of those fields.
+			if _, pattern := n.Label.(*ast.ListLit); err != nil && !pattern && !literalNames(n.Value) {
+				if _, lit := n.Value.(*ast.BasicLit); !lit {
+					found = true
+					return false
+				}
 			}
 			ast.Walk(n.Value, visit, nil)
 			return false
@@ -216,6 +236,124 @@ func refersToAgents(f *ast.File) bool {
 	return found
 }
 
+// namingFields returns the top-level fields of the files that are not
+// agents-only (only) whose strings name something (names), or that refer
+// to a field of such a file, until no more are found.
+func namingFields(files []*load.File, only map[string]bool, names map[string][]string) map[string]bool {
+	labels, refs := map[string][]string{}, map[string]map[string]bool{}
+	var todo []string
+	naming := map[string]bool{}
+	for _, f := range files {
+		if only[f.Path] {
+			continue
+		}
+		for _, d := range f.Syntax.Decls {
+			if fd, ok := d.(*ast.Field); ok {
+				if name, _, err := ast.LabelName(fd.Label); err == nil {
+					labels[f.Path] = append(labels[f.Path], name)
+				}
+			}
+		}
+		refs[f.Path] = referenced(f.Syntax)
+		if len(names[f.Path]) > 0 {
+			todo = append(todo, f.Path)
+		}
+	}
+	done := map[string]bool{}
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if done[p] {
+			continue
+		}
+		done[p] = true
+		var added []string
+		for _, l := range labels[p] {
+			if !naming[l] {
+				naming[l] = true
+				added = append(added, l)
+			}
+		}
+		for q, r := range refs {
+			if done[q] {
+				continue
+			}
+			for _, l := range added {
+				if r[l] {
+					todo = append(todo, q)
+					break
+				}
+			}
+		}
+	}
+	return naming
+}
+
+// referenced returns the identifiers f's values use (labels left out).
+func referenced(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Package, *ast.ImportDecl:
+			return false
+		case *ast.Field:
+			if l, ok := n.Label.(*ast.ParenExpr); ok {
+				ast.Walk(l, visit, nil)
+			}
+			ast.Walk(n.Value, visit, nil)
+			return false
+		case *ast.Ident:
+			out[n.Name] = true
+		}
+		return true
+	}
+	ast.Walk(f, visit, nil)
+	return out
+}
+
+// patternNames reports whether a field of f labelled by a pattern
+// (agents: [=~"^a"]: authority: reports_to: "bob") names an agent or
+// role of known, or uses a field of Naming: it names them for agents
+// declared elsewhere, whose strings do not show it.
+func (g *Graph) patternNames(f *ast.File, known map[string]bool) bool {
+	found := false
+	ast.Walk(f, func(n ast.Node) bool {
+		fd, ok := n.(*ast.Field)
+		if found || !ok {
+			return !found
+		}
+		if _, pattern := fd.Label.(*ast.ListLit); !pattern {
+			return true
+		}
+		ast.Walk(fd.Value, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if v, err := strconv.Unquote(n.Value); n.Kind == token.STRING && err == nil && known[v] {
+					found = true
+				}
+			case *ast.Ident:
+				if g.Naming[n.Name] {
+					found = true
+				}
+			}
+			return !found
+		}, nil)
+		return false
+	}, nil)
+	return found
+}
+
+// refersToNaming reports whether f uses a field of Naming.
+func (g *Graph) refersToNaming(f *ast.File) bool {
+	for id := range referenced(f) {
+		if g.Naming[id] {
+			return true
+		}
+	}
+	return false
+}
+
 // nameFields are the fields whose strings name agents (or roles): the
 // authority fields, a role's members, a flow step's and a test's agent.
 var nameFields = map[string]bool{"reports_to": true, "can_delegate_to": true, "can_approve": true, "members": true, "agent": true}
@@ -225,18 +363,38 @@ var nameFields = map[string]bool{"reports_to": true, "can_delegate_to": true, "c
 func literalNames(x ast.Expr) bool {
 	switch x := x.(type) {
 	case *ast.BasicLit:
-		return x.Kind == token.STRING
+		return plainString(x)
 	case *ast.ListLit:
 		for _, e := range x.Elts {
-			if l, ok := e.(*ast.BasicLit); !ok || l.Kind != token.STRING {
+			if l, ok := e.(*ast.BasicLit); !ok || !plainString(l) {
 				return false
 			}
 		}
 		return true
 	case *ast.StructLit:
-		return true // a field of a field named so (agent: {...}): its own fields are judged
+		// A field of a field named so (agent: {...}): its own fields are
+		// judged; an embedded value ({"b" + "ob"}) is the field's value.
+		for _, d := range x.Elts {
+			switch d.(type) {
+			case *ast.Field, *ast.Attribute, *ast.CommentGroup:
+			default:
+				return false
+			}
+		}
+		return true
 	}
 	return false
+}
+
+// plainString reports whether l is a string literal NamedAgents reads:
+// a raw (#"a6"#) or multi-line one, or one too long, is not, though it
+// may name an agent.
+func plainString(l *ast.BasicLit) bool {
+	if l.Kind != token.STRING || len(l.Value) >= 200 {
+		return false
+	}
+	_, err := strconv.Unquote(l.Value)
+	return err == nil
 }
 
 // labelledAgents returns the agents of known that some field of f is
@@ -478,7 +636,7 @@ func (g *Graph) Plan(changed map[string]*Edit, dirty []string, added bool) (*Pla
 		}
 		parsed[rel] = f
 		now, ok := load.AgentsOnly(f)
-		if !ok || refersToAgents(f) {
+		if !ok || refersToAgents(f) || g.refersToNaming(f) {
 			return nil, false
 		}
 		if name := f.PackageName(); name != "" && name != g.Package {

@@ -74,6 +74,8 @@ func TestPlan(t *testing.T) {
 		// agent it names would be out of scope.
 		{"a delegate named by an interpolation", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", _n: \"rieda\", authority: can_delegate_to: [\"f\\(_n)\"]}\n")}, false, want{}},
 		{"a manager named by a concatenation", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: reports_to: \"fri\" + \"eda\"}\n")}, false, want{}},
+		{"a manager named under a computed label", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: (\"reports_to\"): \"fri\" + \"eda\"}\n")}, false, want{}},
+		{"a manager named by an embedded value", map[string]*incremental.Edit{"ernst.cue": edit("package charter\n\nagents: ernst: {name: \"Ernst\", type: \"helper\", authority: reports_to: {\"fri\" + \"eda\"}}\n")}, false, want{}},
 		{"a new file, not allowed", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\"}\n")}, false, want{}},
 		{"a new file", map[string]*incremental.Edit{"gus.cue": edit("package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: \"bob\"}\n")}, true,
 			want{true, []string{"gus.cue", "types.cue"}, []string{"bob.cue", "gus.cue", "types.cue"}, []string{"ann", "carl", "dora", "ernst", "frieda"}}},
@@ -102,6 +104,16 @@ func TestComputedNamesAreOpaque(t *testing.T) {
 		"concatenation": "package charter\n\nflows: f: steps: [{name: \"s\", agent: \"b\" + \"ob\"}]\n",
 		"call":          "package charter\n\nimport \"strings\"\n\nflows: f: steps: [{name: \"s\", agent: strings.ToLower(\"BOB\")}]\n",
 		"reference":     "package charter\n\n#Boss: \"b\" + \"ob\"\nroles: lead: members: [#Boss]\n",
+		// Not a field named so, or not a value such a field's strings show.
+		"embedded in a struct":      "package charter\n\nflows: f: steps: [{name: \"s\", agent: {\"b\" + \"ob\"}}]\n",
+		"a dynamic label":           "package charter\n\nflows: f: steps: [{name: \"s\", (\"agent\"): \"b\" + \"ob\"}]\n",
+		"an interpolated label":     "package charter\n\n_a: \"agent\"\nflows: f: steps: [{name: \"s\", \"\\(_a)\": \"b\" + \"ob\"}]\n",
+		"an agent's dynamic label":  "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: (\"reports_to\"): \"b\" + \"ob\"}\n",
+		"an agent's raw label":      "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: #\"reports_to\"#: \"b\" + \"ob\"}\n",
+		"an agent's embedded value": "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: {\"b\" + \"ob\"}}\n",
+		"an agent's raw string":     "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: reports_to: #\"bob\"#}\n",
+		"a multi-line string":       "package charter\n\nflows: f: steps: [{name: \"s\", agent: \"\"\"\n\tbob\n\t\"\"\"}]\n",
+		"a raw label":               "package charter\n\nflows: f: steps: [{name: \"s\", #\"agent\"#: \"b\" + \"ob\"}]\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := graphWith(t, "flows.cue", src)
@@ -217,5 +229,39 @@ func TestAdvanceKeepsRoleNames(t *testing.T) {
 	}
 	if !p.Redo["ann.cue"] {
 		t.Errorf("adding agent boss does not redo ann.cue, which reports to the role boss; redo: %v", slices.Sorted(maps.Keys(p.Redo)))
+	}
+}
+
+// TestNamesOfAnotherFile: an agent's file that uses a declaration of a
+// file that names agents (authority: #UnderBob, #UnderBob: reports_to:
+// "bob") names them too, though its own strings do not: the base that
+// holds one is opaque, and an edit that adds one is not planned.
+func TestNamesOfAnotherFile(t *testing.T) {
+	evaluate := func(t *testing.T, extra map[string]string) *incremental.Graph {
+		t.Helper()
+		fsys := fstest.MapFS{}
+		for p, s := range repo {
+			fsys[p] = &fstest.MapFile{Data: []byte(s)}
+		}
+		for p, s := range extra {
+			fsys[p] = &fstest.MapFile{Data: []byte(s)}
+		}
+		rev, err := new(revision.Evaluator).EvaluateFS(fsys, "test")
+		if err != nil || !rev.OK() {
+			t.Fatalf("%v %v", err, rev.Diagnostics)
+		}
+		return incremental.NewGraph(rev.Validation.Repo().Files, rev.Program)
+	}
+	lead := "package charter\n\n#Lead: #UnderBob\n#UnderBob: reports_to: \"bob\"\n"
+	uses := "package charter\n\nagents: gus: {name: \"Gus\", type: \"helper\", authority: #Lead}\n"
+	if g := evaluate(t, map[string]string{"lead.cue": lead, "gus.cue": uses}); !g.Opaque {
+		t.Error("a base whose agent names its manager through another file's declaration is not opaque")
+	}
+	g := evaluate(t, map[string]string{"lead.cue": lead})
+	if g.Opaque {
+		t.Fatal("opaque without a use")
+	}
+	if _, ok := g.Plan(map[string]*incremental.Edit{"gus.cue": {Src: []byte(uses)}}, nil, true); ok {
+		t.Error("planned an edit that names a manager through another file's declaration")
 	}
 }

@@ -10,8 +10,11 @@
 // The cache is a directory of the user's own (os.UserCacheDir()/charter,
 // or CHARTER_CACHE_DIR; "off" turns it off), one folder per config root,
 // mode 0700, files 0600. It holds what the configuration holds (its
-// diagnostics, agent ids and the names they use), never anything else:
-// no environment, no credential. An entry is keyed by the sha256 of every
+// diagnostics, agent ids and the names they use; a build's base also what
+// the bundle holds of each agent and the values ignore comments say are
+// no credentials) and the Lstats of the files read and written (inode,
+// size, mode, owner, times), never anything else: no environment, no
+// credential. An entry is keyed by the sha256 of every
 // input file (path and bytes), charter's own build and the options that
 // change a result; a missing, damaged, truncated, foreign or half-written
 // entry is a miss, never an error or a wrong answer (entries are written

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/charter-dev/charter/internal/filestat"
@@ -122,6 +124,34 @@ func Listing(t Tree) []File {
 		sum := sha256.Sum256(t[paths[i]])
 		files[i] = File{Path: paths[i], SHA256: hex.EncodeToString(sum[:]), Size: len(t[paths[i]])}
 	})
+	return files
+}
+
+// ManifestListing is t's listing for the writer when t is a bundle Build
+// made: its manifest's entries (the sha256 Build computed), with
+// manifest.json and its signature, sorted by path; nothing else is hashed
+// again (268 MB at 10,000 agents). When the manifest does not list
+// exactly t's other files, each of its size, it is Listing(t).
+func ManifestListing(t Tree) []File {
+	m, err := ParseManifest(t["manifest.json"])
+	if err != nil {
+		return Listing(t)
+	}
+	files := slices.Clone(m.Files)
+	for _, p := range []string{"manifest.json", SignatureFile} {
+		if b, ok := t[p]; ok {
+			files = append(files, FileOf(p, b))
+		}
+	}
+	if len(files) != len(t) {
+		return Listing(t)
+	}
+	for _, f := range files {
+		if b, ok := t[f.Path]; !ok || len(b) != f.Size {
+			return Listing(t)
+		}
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return files
 }
 

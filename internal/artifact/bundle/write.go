@@ -284,7 +284,7 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 // a file of .<dir>.prev that a State vouches for, and whose sha256 is that
 // of t's bytes, is not read.
 func WriteDirState(dir string, t Tree, known []*State) (*State, error) {
-	return writeTree(dir, Listing(t), t, known, true, nil)
+	return writeTree(dir, ManifestListing(t), t, known, true, nil)
 }
 
 // WriteOver writes into dir, atomically as WriteDir does, the bundle whose

@@ -19,7 +19,6 @@ package rebuild
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -464,18 +463,8 @@ func (s *Session) WroteFull(r *Recording, tree bundle.Tree, shaped []string, st 
 	if r == nil || r.base.Pairing == nil {
 		return
 	}
-	var m bundle.Manifest
-	if err := json.Unmarshal(tree["manifest.json"], &m); err != nil {
-		return // no base: the next build is a full one too
-	}
 	b := r.base
-	// The manifest's hashes, not the tree's again: 268 MB at 10,000
-	// agents.
-	b.Listing = append(m.Files, bundle.FileOf("manifest.json", tree["manifest.json"]))
-	if sig, ok := tree[bundle.SignatureFile]; ok {
-		b.Listing = append(b.Listing, bundle.FileOf(bundle.SignatureFile, sig))
-	}
-	slices.SortFunc(b.Listing, func(x, y bundle.File) int { return strings.Compare(x.Path, y.Path) })
+	b.Listing = bundle.ManifestListing(tree)
 	b.Shaped = shaped
 	b.States = s.states(st)
 	s.keep(b)

@@ -14,20 +14,6 @@ import (
 	"github.com/charter-dev/charter/rules"
 )
 
-// team: lead may start rev (a member of reviewers), rev junior; loner
-// and ops_bot no one.
-var team = map[string]string{"a.cue": `package charter
-agentTypes: helper: {name: "Helper", system_prompt: "You are {agent.name}."}
-agents: lead: {name: "Lead", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]
-	authority: can_delegate_to: ["reviewers"]}
-agents: rev: {name: "Rev", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]
-	authority: can_delegate_to: ["junior"]}
-agents: junior: {name: "Junior", type: "helper", behaviors: [{type: "FileToolsBehavior"}]}
-agents: ops_bot: {name: "Ops", type: "helper", behaviors: [{type: "CommandToolsBehavior"}]}
-agents: loner: {name: "Loner", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]}
-roles: reviewers: {description: "Reviewers.", members: ["rev"]}
-`}
-
 // edit returns tree with rel set to b (removed for nil), and, when
 // remanifest is set, manifest.json rewritten to match: an unsigned
 // bundle forged whole.
@@ -84,7 +70,7 @@ func verdict(j *Judge, main, agentType string) string {
 // the agent.json files gave (a bundle an older charter built, without
 // the file) and the repository built in memory gives.
 func TestDelegationWalk(t *testing.T) {
-	prog := testrepo.Compile(t, testrepo.FS(team))
+	prog := testrepo.Compile(t, testrepo.FS(testrepo.DelegationTeam))
 	tree, err := bundle.Build(prog, bundle.Options{CharterVersion: "test", CUEVersion: "v0"})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +99,7 @@ func TestDelegationWalk(t *testing.T) {
 // manifest rewritten to match, by the agent.json files a call reads
 // anyway: the session's agent's and the subagent's.
 func TestDelegationForged(t *testing.T) {
-	tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(team)), bundle.Options{CharterVersion: "test", CUEVersion: "v0"})
+	tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(testrepo.DelegationTeam)), bundle.Options{CharterVersion: "test", CUEVersion: "v0"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,22 +15,6 @@ import (
 	"github.com/charter-dev/charter/rules"
 )
 
-// delegationRepo is a team in which delegation matters: loner may start
-// no one, lead may start the reviewers role's members (rev), rev may
-// start junior, and ops_bot runs commands.
-var delegationRepo = map[string]string{"a.cue": `package charter
-
-agentTypes: helper: {name: "Helper", system_prompt: "You are {agent.name}."}
-agents: lead: {name: "Lead", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]
-	authority: can_delegate_to: ["reviewers"]}
-agents: rev: {name: "Rev", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]
-	authority: can_delegate_to: ["junior"]}
-agents: junior: {name: "Junior", type: "helper", behaviors: [{type: "FileToolsBehavior"}]}
-agents: ops_bot: {name: "Ops", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "CommandToolsBehavior"}]}
-agents: loner: {name: "Loner", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]}
-roles: reviewers: {description: "Reviewers.", members: ["rev"]}
-`}
-
 // buildBundle builds files into a bundle directory.
 func buildBundle(t testing.TB, files map[string]string, opts bundle.Options) string {
 	t.Helper()
@@ -70,7 +54,7 @@ func hookAnswer(t *testing.T, url, agent, input string) (decision, reason string
 // delegates_to, and the hook judges a subagent's calls as itself only
 // when the main agent may start it, whatever --fail-open says.
 func TestDelegation(t *testing.T) {
-	dir := buildBundle(t, delegationRepo, bundle.Options{})
+	dir := buildBundle(t, testrepo.DelegationTeam, bundle.Options{})
 	for _, onError := range []rules.OnError{rules.OnErrorDeny, rules.OnErrorAllow} {
 		_, ts := start(t, Options{Bundle: dir, OnError: onError})
 
@@ -141,7 +125,7 @@ func TestDelegation(t *testing.T) {
 // bundle lacks) is in the decision log as /v1/decide's are; before, only
 // the calls an engine judged were.
 func TestHookDenialsLogged(t *testing.T) {
-	dir := buildBundle(t, delegationRepo, bundle.Options{})
+	dir := buildBundle(t, testrepo.DelegationTeam, bundle.Options{})
 	logFile := filepath.Join(t.TempDir(), "decisions.jsonl")
 	dl, err := decisionlog.Open(logFile, 0, 1)
 	if err != nil {

@@ -89,7 +89,7 @@ func rewrite(t testing.TB, dir, rel string, edit func([]byte) []byte) {
 func TestSignedBundle(t *testing.T) {
 	signer, verifier := signingKeys(t)
 	src := &bundle.Source{Commit: strings.Repeat("a", 40), Tree: strings.Repeat("b", 40), Time: time.Unix(1700000000, 0).UTC(), Root: "."}
-	dir := buildBundle(t, delegationRepo, bundle.Options{CharterVersion: "v9.9.9", Source: src,
+	dir := buildBundle(t, testrepo.DelegationTeam, bundle.Options{CharterVersion: "v9.9.9", Source: src,
 		SignCard: signer.Sign, SignManifest: signer.SignManifest})
 	s, ts := start(t, Options{Bundle: dir, Key: verifier})
 	if err := s.Reload(context.Background()); err != nil {
@@ -164,7 +164,7 @@ func TestPullSigned(t *testing.T) {
 
 	signer, verifier := signingKeys(t)
 	src := &bundle.Source{Commit: strings.Repeat("c", 40), Time: time.Unix(1700000000, 0).UTC()}
-	tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(delegationRepo)), bundle.Options{Source: src,
+	tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(testrepo.DelegationTeam)), bundle.Options{Source: src,
 		SignCard: signer.Sign, SignManifest: signer.SignManifest})
 	if err != nil {
 		t.Fatal(err)

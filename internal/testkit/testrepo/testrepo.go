@@ -59,3 +59,20 @@ func Evaluate(t testing.TB, fsys fs.FS) *revision.Revision {
 	}
 	return rev
 }
+
+// DelegationTeam is a repository in which delegation matters, for the
+// tests of the delegation check (judge's and serve's): loner may start
+// no one, lead may start the reviewers role's members (rev), rev may
+// start junior, and ops_bot runs commands.
+var DelegationTeam = map[string]string{"a.cue": `package charter
+
+agentTypes: helper: {name: "Helper", system_prompt: "You are {agent.name}."}
+agents: lead: {name: "Lead", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]
+	authority: can_delegate_to: ["reviewers"]}
+agents: rev: {name: "Rev", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]
+	authority: can_delegate_to: ["junior"]}
+agents: junior: {name: "Junior", type: "helper", behaviors: [{type: "FileToolsBehavior"}]}
+agents: ops_bot: {name: "Ops", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "CommandToolsBehavior"}]}
+agents: loner: {name: "Loner", type: "helper", behaviors: [{type: "FileToolsBehavior"}, {type: "DelegationBehavior"}]}
+roles: reviewers: {description: "Reviewers.", members: ["rev"]}
+`}

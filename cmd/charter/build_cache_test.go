@@ -44,6 +44,7 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 	if err := gen.WriteExtra(root, agents); err != nil {
 		t.Fatal(err)
 	}
+	repo := gen.Files{T: t, Root: root}
 	// A role, a flow and a second file for some of the agents edited: a
 	// can_delegate_to may name the role, the flow reads its agents'
 	// output, a0005 is declared in two files.
@@ -52,24 +53,9 @@ func TestBuildOverEqualsFresh(t *testing.T) {
 		"flows.cue":        "package charter\n\nflows: ship: steps: [\n\t{name: \"plan\", agent: \"a0001\", next: [{step: \"build\"}]},\n\t{name: \"build\", agent: \"a0005\"},\n]\n",
 		"agents/z0005.cue": "package charter\n\nagents: a0005: {\n\tdescription: \"Declared in a second file.\"\n}\n",
 	} {
-		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		repo.Write(rel, src)
 	}
-	write := func(rel, src string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	read := func(rel string) string {
-		t.Helper()
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	write, read := repo.Write, repo.Read
 	out, fresh := filepath.Join(t.TempDir(), "dist"), filepath.Join(t.TempDir(), "dist")
 
 	r := rand.New(rand.NewPCG(27, 30))
@@ -261,17 +247,12 @@ func overRepo(t *testing.T, n int) (root, out, fresh string) {
 // edit replaces old by new in the file rel of root, once.
 func edit(t *testing.T, root, rel, old, new string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(b, []byte(old)) {
+	repo := gen.Files{T: t, Root: root}
+	src := repo.Read(rel)
+	if !strings.Contains(src, old) {
 		t.Fatalf("%s holds no %q", rel, old)
 	}
-	if err := os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repo.Write(rel, strings.Replace(src, old, new, 1))
 }
 
 // TestBuildOverDelegatesNamedByExpression: a can_delegate_to that names

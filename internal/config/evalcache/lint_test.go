@@ -54,24 +54,8 @@ func cachedEqualsFresh(t *testing.T, agents, edits int, seed uint64, staged bool
 	if err := gen.Write(root, agents); err != nil {
 		t.Fatal(err)
 	}
-	write := func(rel, src string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	read := func(rel string) string {
-		t.Helper()
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	repo := gen.Files{T: t, Root: root}
+	write, read := repo.Write, repo.Read
 	if err := gen.WriteExtra(root, agents); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // Extra gives a generated repository declarations that one agent's edit
@@ -114,4 +115,33 @@ func Mutators(r *rand.Rand, n int) (mutators []func(string) string, breaking int
 		func(s string) string { return strings.TrimSuffix(strings.TrimRight(s, "\n"), "}") }, // syntax error
 	}
 	return mutators, len(mutators) - 4
+}
+
+// Files reads and writes a generated repository's files for a test, by
+// slash-separated path under Root, failing T on any error.
+type Files struct {
+	T    testing.TB
+	Root string
+}
+
+// Write writes src as file rel, making its folder.
+func (f Files) Write(rel, src string) {
+	f.T.Helper()
+	p := filepath.Join(f.Root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		f.T.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		f.T.Fatal(err)
+	}
+}
+
+// Read returns file rel.
+func (f Files) Read(rel string) string {
+	f.T.Helper()
+	b, err := os.ReadFile(filepath.Join(f.Root, filepath.FromSlash(rel)))
+	if err != nil {
+		f.T.Fatal(err)
+	}
+	return string(b)
 }

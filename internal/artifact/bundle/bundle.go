@@ -223,32 +223,23 @@ func putManifest(t Tree, files []File, opts Options) error {
 
 // Rebuild builds what of a bundle can differ from the previous one, whose
 // manifest listed prev, when of every agent's declaration only those of
-// agents changed (and no other declaration, nor the set of agents): the
-// files of those agents, compiled in prog (which may hold only part of
-// the repository, but every declaration that is not an agent's), and
-// every file that reads the agents together (delegation.json from
+// the compiled agents changed (and no other declaration, nor the set of
+// agents): the files of those agents, compiled in prog (which may hold
+// only part of the repository, but every declaration that is not an
+// agent's), and every file that reads the agents together (delegation.json from
 // delegates, every agent's delegates_to; team.json from opts.Team) or
 // none. It returns those files and the new bundle's every file, as the
 // manifest lists them, with manifest.json (which it holds too). With the
 // bytes of the others from the previous bundle, the bundle is the one
 // Build gives.
-func Rebuild(prog *compiler.Program, agents []string, delegates map[string][]string, prev []File, opts Options) (Tree, []File, error) {
+func Rebuild(prog *compiler.Program, compiled []*compiler.Agent, delegates map[string][]string, prev []File, opts Options) (Tree, []File, error) {
 	if opts.Team == nil {
 		return nil, nil, fmt.Errorf("internal error: a rebuild needs the team")
 	}
 	t, put := collector()
 	redo := map[string]bool{}
-	compiled := make([]*compiler.Agent, len(agents))
-	for i, id := range agents {
-		for _, a := range prog.Agents {
-			if a.ID == id {
-				compiled[i] = a
-			}
-		}
-		if compiled[i] == nil {
-			return nil, nil, fmt.Errorf("internal error: agent %s is not in the program rebuilt", id)
-		}
-		redo["agents/"+id+"/"] = true
+	for _, a := range compiled {
+		redo["agents/"+a.ID+"/"] = true
 	}
 	errs := make([]error, len(compiled))
 	par.Each(len(compiled), 0, func(i int) { errs[i] = buildAgent(prog, compiled[i], opts, put) })

@@ -266,7 +266,7 @@ func TestBuildOverDelegatesNamedByExpression(t *testing.T) {
 	root, out, fresh := overRepo(t, 120)
 	edit(t, root, "agents/a0003.cue", "\tauthority: {\n", "\t_n: \"0100\"\n\tauthority: {\n")
 	edit(t, root, "agents/a0003.cue", "can_delegate_to: [", `can_delegate_to: ["a\(_n)", `)
-	if _, log := buildBoth(t, root, out, fresh, "the edit"); !strings.Contains(log, "names them by more than strings") {
+	if _, log := buildBoth(t, root, out, fresh, "the edit"); !strings.Contains(log, "names an agent other than by a plain string") {
 		t.Fatalf("built over the previous bundle: %s", log)
 	}
 	edit(t, root, "agents/a0007.cue", "budget_limit:", "budget_limit: 1 +")

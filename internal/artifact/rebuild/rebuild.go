@@ -191,7 +191,11 @@ func (s *Session) Incremental(opts bundle.Options) (*Update, bool) {
 		pairing = p
 		return t
 	}
-	data, listing, err := bundle.Rebuild(sc.prog, edited, delegates, b.Listing, opts)
+	compiled := make([]*compiler.Agent, len(edited))
+	for i, id := range edited {
+		compiled[i] = sc.compiled[id]
+	}
+	data, listing, err := bundle.Rebuild(sc.prog, compiled, delegates, b.Listing, opts)
 	if err != nil {
 		s.say("%v", err)
 		return nil, false
@@ -227,7 +231,7 @@ func (s *Session) evaluateScope(b *Base) (*scope, bool) {
 	}
 	plan, ok := b.Graph.Plan(changed, nil, true)
 	if !ok {
-		s.say("%d files changed, one of them declares more than agents, names them by more than strings or is in another package", len(changed))
+		s.say("%d files changed, and one of them declares more than agents, names an agent other than by a plain string (a computed name, a reference) or changes the package: a full build", len(changed))
 		return nil, false
 	}
 	total := len(s.in.Sums())

@@ -419,7 +419,7 @@ func incrementally(opened *revision.Opened, in *Inputs, base *baseEntry, opts li
 	}
 	plan, ok := base.Graph.Plan(changed, nil, true)
 	if !ok {
-		say("%d files changed, one of them declares more than agents, names them by more than strings or is in another package", len(changed))
+		say("%d files changed, and one of them declares more than agents, names an agent other than by a plain string (a computed name, a reference) or changes the package: a full evaluation", len(changed))
 		return nil, false, nil
 	}
 	if !Worth(len(plan.Scope), len(in.sums)) {

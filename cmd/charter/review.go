@@ -8,9 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/charter-dev/charter/compiler"
+
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/release/review"
+	"github.com/charter-dev/charter/internal/repo/diff"
 	"github.com/charter-dev/charter/internal/repo/diff/programs"
 	"github.com/charter-dev/charter/internal/repo/history"
 	"github.com/charter-dev/charter/internal/repo/source"
@@ -39,8 +42,11 @@ range's commits approve nothing in it. Approvals are the Approved-by:
 trailers of every commit in A..B (merge commits included) and, with
 --reviews, the approving reviews of a pull request in the JSON
 gh api repos/OWNER/REPO/pulls/N/reviews prints. An approval by someone
-who is not an owner is listed, not counted. Narrowed and neutral changes
-need no approval.`,
+who is not an owner is listed, not counted. An approval covers an agent
+as the commit it was given on holds it (the trailer's commit, the
+review's commit_id): when the agent widens further after that commit, or
+the commit is not in the clone, it is listed, not counted. Narrowed and
+neutral changes need no approval.`,
 		Example: `  charter review origin/main..HEAD
   charter review --reviews reviews.json --format markdown > comment.md
   charter review "$BASE..$HEAD" --format github`,
@@ -111,6 +117,7 @@ func runReview(g *globals, o *reviewOptions, rng string) error {
 		return err
 	}
 	in.Base, in.Head = base.Config, head.Config
+	in.Since = approvedSince(g, rev, head)
 	r := review.Run(in)
 	locate := func(path ...string) (string, int, int) {
 		p := head.Locate(path...)
@@ -132,11 +139,40 @@ func runReview(g *globals, o *reviewOptions, rng string) error {
 		return err
 	}
 	if !r.OK {
-		g.summaryf(g.stderr, "charter: %d of %s widen without an owner's approval\n", r.Unapproved, plural(len(r.Items), "agent or declaration"))
+		g.summaryf(g.stderr, "charter: %d of %s widen without an owner's approval\n", r.Unapproved, agentsOrDeclarations(len(r.Items)))
 		return findings()
 	}
 	if o.format == "text" {
-		g.summaryf(g.stdout, "ok: %s, every widening approved\n", plural(len(r.Items), "agent or declaration"))
+		g.summaryf(g.stdout, "ok: %s, every widening approved\n", agentsOrDeclarations(len(r.Items)))
 	}
 	return nil
+}
+
+// approvedSince returns review.Input.Since: the changes from the
+// configuration at an approval's commit to the head, evaluated as diff
+// evaluates a revision (none when the commit is the head's own).
+func approvedSince(g *globals, head *revision.Revision, prog *compiler.Program) func(string) ([]diff.Change, error) {
+	return func(commit string) ([]diff.Change, error) {
+		if head.Commit != nil && head.Commit.Hash == commit {
+			return nil, nil
+		}
+		at, err := evaluate(g, revision.Source{Rev: commit, Name: commit[:min(12, len(commit))]})
+		if err != nil {
+			return nil, err
+		}
+		if !at.OK() {
+			return nil, errors.New("the configuration there does not validate")
+		}
+		at.Program.ReleaseSource()
+		return programs.Compare(at.Program, prog, "")
+	}
+}
+
+// agentsOrDeclarations counts review's items: "1 agent or declaration",
+// "2 agents or declarations".
+func agentsOrDeclarations(n int) string {
+	if n == 1 {
+		return "1 agent or declaration"
+	}
+	return fmt.Sprintf("%d agents or declarations", n)
 }

@@ -34,8 +34,12 @@ func approversText(it *Item) string {
 }
 
 func (a Approval) where() string {
+	short := a.Commit[:min(12, len(a.Commit))]
 	if a.Source == "trailer" {
-		return "Approved-by: in " + a.Commit[:min(12, len(a.Commit))]
+		return "Approved-by: in " + short
+	}
+	if isHash(a.Commit) {
+		return "review of " + short
 	}
 	return "review"
 }
@@ -66,7 +70,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			if a.Counted {
 				fmt.Fprintf(w, "  approved by %s (%s)\n", esc(a.By), a.where())
 			} else {
-				fmt.Fprintf(w, "  not counted: %s (%s): %s\n", esc(a.By), a.where(), a.Reason)
+				fmt.Fprintf(w, "  not counted: %s (%s): %s\n", esc(a.By), a.where(), esc(a.Reason))
 			}
 		}
 	}

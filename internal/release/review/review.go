@@ -29,8 +29,12 @@ import (
 type Approval struct {
 	// By is who approved, as written: a trailer's value or @login.
 	By string `json:"by"`
-	// Source is "trailer" (Commit names the commit) or "review".
+	// Source is "trailer" or "review".
 	Source string `json:"source"`
+	// Commit is the commit approved: the trailer's, or the one the review
+	// was given on (GitHub's commit_id). An approval covers a widening
+	// only as that commit holds it: when the item widens further after
+	// it, the approval is not counted.
 	Commit string `json:"commit,omitempty"`
 	// Counted is set when the approval is by an allowed approver; Reason
 	// says otherwise why not.
@@ -81,6 +85,13 @@ type Input struct {
 	Commits []history.Commit
 	// Reviews are the pull request's reviews (ParseReviews), if any.
 	Reviews []Review
+	// Since returns the changes from the configuration at an approval's
+	// commit to Head, as Changes holds those from Base to Head (none when
+	// the commit is To's). Its error says why it cannot tell (a commit
+	// this repository does not have, a configuration there that does not
+	// validate); the approval then counts for nothing, as when Since is
+	// nil.
+	Since func(commit string) ([]diff.Change, error)
 }
 
 // identity is who an approval or an author is: what is known of them.
@@ -110,10 +121,7 @@ func Run(in Input) *Report {
 		if c.Effect != diff.Widened {
 			continue
 		}
-		key := c.Agent
-		if key == "" {
-			key = declarationOf(c.Path)
-		}
+		key := itemKey(c)
 		it, ok := items[key]
 		if !ok {
 			it = &Item{Agent: c.Agent, Changes: []diff.Change{}, Approvals: []Approval{}}
@@ -130,6 +138,7 @@ func Run(in Input) *Report {
 		it.Changes = append(it.Changes, c)
 	}
 	slices.Sort(order)
+	since := newSince(in.Since)
 	for _, key := range order {
 		it := items[key]
 		for _, c := range in.Commits {
@@ -138,10 +147,15 @@ func Run(in Input) *Report {
 			}
 		}
 		for _, rv := range approvedReviews(in.Reviews) {
-			it.Approvals = append(it.Approvals, judge(people, authors, it.Approvers, Approval{By: rv, Source: "review"}, people.byLogin(rv)))
+			it.Approvals = append(it.Approvals, judge(people, authors, it.Approvers, Approval{By: "@" + rv.User.Login, Source: "review", Commit: rv.CommitID}, people.byLogin("@"+rv.User.Login)))
 		}
-		for _, a := range it.Approvals {
-			it.Approved = it.Approved || a.Counted
+		for i, a := range it.Approvals {
+			if a.Counted {
+				if reason := since.widensAfter(a.Commit, key); reason != "" {
+					it.Approvals[i].Counted, it.Approvals[i].Reason = false, reason
+				}
+			}
+			it.Approved = it.Approved || it.Approvals[i].Counted
 		}
 		if !it.Approved {
 			r.Unapproved++
@@ -150,6 +164,76 @@ func Run(in Input) *Report {
 	}
 	r.OK = r.Unapproved == 0
 	return r
+}
+
+// itemKey is the item a change belongs to: its agent, else its
+// declaration.
+func itemKey(c diff.Change) string {
+	if c.Agent != "" {
+		return c.Agent
+	}
+	return declarationOf(c.Path)
+}
+
+// sinceCache asks Input.Since once per commit.
+type sinceCache struct {
+	since func(string) ([]diff.Change, error)
+	seen  map[string]sinceResult
+}
+
+type sinceResult struct {
+	changes []diff.Change
+	err     error
+}
+
+func newSince(f func(string) ([]diff.Change, error)) *sinceCache {
+	return &sinceCache{since: f, seen: map[string]sinceResult{}}
+}
+
+// widensAfter returns why an approval given on commit does not cover
+// item key as Head has it ("" when it does): the commit is unknown, or a
+// change after it widens the item further.
+func (s *sinceCache) widensAfter(commit, key string) string {
+	if commit == "" {
+		return "names no commit (GitHub gives none when the commit is gone): what it approved is unknown; approve again"
+	}
+	if !isHash(commit) {
+		return fmt.Sprintf("its commit %q is not a commit hash: what it approved is unknown; approve again", commit)
+	}
+	short := commit[:12]
+	r, ok := s.seen[commit]
+	if !ok {
+		if s.since == nil {
+			r.err = fmt.Errorf("the review had no repository to compare it in")
+		} else {
+			r.changes, r.err = s.since(commit)
+		}
+		s.seen[commit] = r
+	}
+	if r.err != nil {
+		return fmt.Sprintf("given on %s: %v; approve again on the head", short, r.err)
+	}
+	for _, c := range r.changes {
+		if c.Effect == diff.Widened && itemKey(c) == key {
+			return fmt.Sprintf("given on %s, before %s widened: %s; approve again on the head", short, c.Path, diff.Describe(c))
+		}
+	}
+	return ""
+}
+
+// isHash reports whether s is a full commit hash, SHA-1 or SHA-256, in
+// lower-case hex: what Git's trailers and GitHub's commit_id give, never
+// a revision expression such as HEAD.
+func isHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // declarationOf returns the declaration a path is in: its first two
@@ -404,26 +488,26 @@ func kindOf(raw json.RawMessage) string {
 	return "a value"
 }
 
-// approvedReviews returns the logins whose latest deciding review
+// approvedReviews returns, per login, the latest deciding review when it
 // approves: a later CHANGES_REQUESTED or DISMISSED takes an approval back;
 // a COMMENTED one leaves it.
-func approvedReviews(rs []Review) []string {
-	state := map[string]string{}
+func approvedReviews(rs []Review) []Review {
+	latest := map[string]Review{}
 	var order []string
 	for _, r := range rs {
 		l := r.User.Login
 		switch strings.ToUpper(r.State) {
 		case "APPROVED", "CHANGES_REQUESTED", "DISMISSED":
-			if _, ok := state[l]; !ok {
+			if _, ok := latest[l]; !ok {
 				order = append(order, l)
 			}
-			state[l] = strings.ToUpper(r.State)
+			latest[l] = r
 		}
 	}
-	var out []string
+	var out []Review
 	for _, l := range order {
-		if state[l] == "APPROVED" {
-			out = append(out, "@"+l)
+		if strings.ToUpper(latest[l].State) == "APPROVED" {
+			out = append(out, latest[l])
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package review
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -39,13 +40,44 @@ func widened(agent string) diff.Change {
 		Old: json.RawMessage("1"), New: json.RawMessage("2"), Reason: "budget limit raised"}
 }
 
+// The commits approvals name: head is the range's last; before, one
+// before coder widened further; other, one after which only tester
+// changed; gone, one the repository does not have.
+var (
+	head   = strings.Repeat("ab", 20)
+	before = strings.Repeat("01", 20)
+	other  = strings.Repeat("02", 20)
+	gone   = strings.Repeat("03", 20)
+)
+
+// since is Input.Since over the commits above.
+func since(commit string) ([]diff.Change, error) {
+	switch commit {
+	case head:
+		return nil, nil
+	case before:
+		return []diff.Change{widened("coder"), widened("intern")}, nil
+	case other:
+		return []diff.Change{widened("tester"), {Path: "agents.coder.authority.budget_limit", Effect: diff.Narrowed, Agent: "coder"}}, nil
+	}
+	return nil, errors.New("unknown revision " + commit)
+}
+
 func commit(author string, approvedBy ...string) history.Commit {
-	return history.Commit{Hash: plumbing.NewHash(strings.Repeat("ab", 20)), Author: source.Person{Email: author}, ApprovedBy: approvedBy}
+	return commitAt(head, author, approvedBy...)
+}
+
+func commitAt(hash, author string, approvedBy ...string) history.Commit {
+	return history.Commit{Hash: plumbing.NewHash(hash), Author: source.Person{Email: author}, ApprovedBy: approvedBy}
 }
 
 func review(login, state string) Review {
+	return reviewAt(head, login, state)
+}
+
+func reviewAt(commit, login, state string) Review {
 	var r Review
-	r.User.Login, r.State = login, state
+	r.User.Login, r.State, r.CommitID = login, state, commit
 	return r
 }
 
@@ -112,6 +144,32 @@ func TestRun(t *testing.T) {
 		{name: "nobody declared", base: func(c *model.Config) { *c = model.Config{} },
 			change: widened("ghost"), commits: []history.Commit{commit("x@example.com", "lee@example.com")},
 			want: verdict{Approvers: []string{}, Refused: map[string]string{"lee@example.com": "nobody may approve: declare owners"}}},
+		{name: "approvals given before the agent widened further", change: widened("coder"),
+			commits: []history.Commit{commitAt(before, "ada@example.com", "lee@example.com"), commit("x@example.com")},
+			reviews: []Review{reviewAt(before, "sam", "APPROVED")},
+			want: verdict{Approvers: []string{"lee", "@acme/leads"}, Refused: map[string]string{
+				"lee@example.com": "given on 010101010101, before agents.coder.authority.budget_limit widened: 1 -> 2 (budget limit raised); approve again on the head",
+				"@sam":            "given on 010101010101, before agents.coder.authority.budget_limit widened: 1 -> 2 (budget limit raised); approve again on the head"}}},
+		{name: "approvals given before other agents changed, or this one narrowed", change: widened("coder"),
+			commits: []history.Commit{commitAt(other, "ada@example.com", "lee@example.com")},
+			reviews: []Review{reviewAt(other, "sam", "APPROVED")},
+			want:    verdict{Approvers: []string{"lee", "@acme/leads"}, Counted: []string{"lee@example.com", "@sam"}, Approved: true}},
+		{name: "the latest approval's commit counts", change: widened("coder"),
+			commits: []history.Commit{commit("ada@example.com")},
+			reviews: []Review{reviewAt(before, "sam", "APPROVED"), reviewAt(head, "sam", "APPROVED")},
+			want:    verdict{Approvers: []string{"lee", "@acme/leads"}, Counted: []string{"@sam"}, Approved: true}},
+		{name: "reviews whose commit is unknown, missing or not a hash", change: widened("coder"),
+			commits: []history.Commit{commit("ada@example.com")},
+			reviews: []Review{reviewAt(gone, "sam", "APPROVED"), reviewAt("", "lee", "APPROVED"), reviewAt("HEAD", "ada", "APPROVED")},
+			want: verdict{Approvers: []string{"lee", "@acme/leads"}, Refused: map[string]string{
+				"@sam": "given on 030303030303: unknown revision 0303030303030303030303030303030303030303; approve again on the head",
+				"@lee": "names no commit (GitHub gives none when the commit is gone): what it approved is unknown; approve again",
+				"@ada": "an author of the range's commits approves nothing in it"}}},
+		{name: "a revision expression is not a commit", change: widened("coder"),
+			commits: []history.Commit{commit("x@example.com")},
+			reviews: []Review{reviewAt("HEAD", "sam", "APPROVED")},
+			want: verdict{Approvers: []string{"lee", "@acme/leads"}, Refused: map[string]string{
+				"@sam": `its commit "HEAD" is not a commit hash: what it approved is unknown; approve again`}}},
 		{name: "a profile's widening", change: diff.Change{Path: "profiles.strict.rules.x.enabled", Effect: diff.Widened},
 			reviews: []Review{review("sec", "APPROVED")}, commits: []history.Commit{commit("x@example.com")},
 			want: verdict{Approvers: []string{"@sec"}, Counted: []string{"@sec"}, Approved: true}},
@@ -121,7 +179,7 @@ func TestRun(t *testing.T) {
 			if c.base != nil {
 				c.base(base)
 			}
-			r := Run(Input{From: "a", To: "b", Base: base, Head: head, Changes: []diff.Change{c.change, {Path: "agents.coder.name", Effect: diff.Neutral, Agent: "coder"}}, Commits: c.commits, Reviews: c.reviews})
+			r := Run(Input{From: "a", To: "b", Base: base, Head: head, Changes: []diff.Change{c.change, {Path: "agents.coder.name", Effect: diff.Neutral, Agent: "coder"}}, Commits: c.commits, Reviews: c.reviews, Since: since})
 			if len(r.Items) != 1 {
 				t.Fatalf("%d items, want 1 (neutral changes need no approval)", len(r.Items))
 			}

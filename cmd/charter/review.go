@@ -156,6 +156,20 @@ func approvedSince(g *globals, head *revision.Revision, prog *compiler.Program) 
 		if head.Commit != nil && head.Commit.Hash == commit {
 			return nil, nil
 		}
+		// A commit whose config root is the head's tree (an empty commit
+		// that carries a trailer, a merge) holds the same configuration.
+		o, err := revision.Open(revision.Source{Dir: g.dir, Rev: commit})
+		var unknown *source.UnknownRevisionError
+		if errors.As(err, &unknown) {
+			return nil, errors.New("a commit this clone does not have (a force-push dropped it, or the clone is shallow: fetch-depth: 0)")
+		}
+		if err != nil {
+			return nil, err
+		}
+		o.Close()
+		if head.Commit != nil && o.Commit.Tree == head.Commit.Tree {
+			return nil, nil
+		}
 		at, err := evaluate(g, revision.Source{Rev: commit, Name: commit[:min(12, len(commit))]})
 		if err != nil {
 			return nil, err

@@ -218,6 +218,17 @@ func CheckSchema(version string) error {
 // ParseManifest decodes manifest.json, refusing unknown fields and a
 // schema version newer than this charter's.
 func ParseManifest(b []byte) (*Manifest, error) {
+	if m, ok := parseManifestFast(b); ok {
+		if err := CheckSchema(m.SchemaVersion); err != nil {
+			return nil, err
+		}
+		return &m, nil
+	}
+	return decodeManifest(b)
+}
+
+// decodeManifest is ParseManifest through encoding/json: any manifest.
+func decodeManifest(b []byte) (*Manifest, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var m Manifest

@@ -37,6 +37,9 @@ func (e *NotInBundleError) Unwrap() error { return e.Err }
 type Runtime struct {
 	dir   string
 	files map[string]File
+	// paths are the manifest's paths in its order (sorted, as build
+	// writes it).
+	paths []string
 	// manifest is manifest.json's bytes, for its signature's check.
 	manifest []byte
 	source   *Source
@@ -56,12 +59,19 @@ type Runtime struct {
 // cardsign.CheckBundle): a server swapping bundles reads nothing from
 // disk after the swap. name says where the bundle came from.
 func TreeRuntime(t Tree, m *Manifest, name string) *Runtime {
-	r := &Runtime{dir: name, files: make(map[string]File, len(m.Files)), tree: t,
-		manifest: t["manifest.json"], source: m.Source, charter: m.CharterVersion}
-	for _, f := range m.Files {
-		r.files[f.Path] = f
-	}
+	r := &Runtime{dir: name, tree: t, manifest: t["manifest.json"], source: m.Source, charter: m.CharterVersion}
+	r.list(m)
 	return r
+}
+
+// list indexes the manifest's files.
+func (r *Runtime) list(m *Manifest) {
+	r.files = make(map[string]File, len(m.Files))
+	r.paths = make([]string, len(m.Files))
+	for i, f := range m.Files {
+		r.files[f.Path] = f
+		r.paths[i] = f.Path
+	}
 }
 
 // OpenRuntime reads the manifest of the bundle at dir.
@@ -74,10 +84,8 @@ func OpenRuntime(dir string) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the bundle at %s: %w", dir, err)
 	}
-	r := &Runtime{dir: dir, files: make(map[string]File, len(m.Files)), manifest: b, source: m.Source, charter: m.CharterVersion}
-	for _, f := range m.Files {
-		r.files[f.Path] = f
-	}
+	r := &Runtime{dir: dir, manifest: b, source: m.Source, charter: m.CharterVersion}
+	r.list(m)
 	return r, nil
 }
 
@@ -164,12 +172,18 @@ func (r *Runtime) HasAgent(id string) bool {
 // AgentIDs returns the ids of the bundle's agents, sorted.
 func (r *Runtime) AgentIDs() []string {
 	var ids []string
-	for rel := range r.files {
-		if id, ok := strings.CutSuffix(strings.TrimPrefix(rel, "agents/"), "/agent.json"); ok && strings.HasPrefix(rel, "agents/") && validate.IsSlug(id) {
+	seen := make(map[string]bool)
+	for _, rel := range r.paths {
+		if id, ok := strings.CutSuffix(strings.TrimPrefix(rel, "agents/"), "/agent.json"); ok && strings.HasPrefix(rel, "agents/") && validate.IsSlug(id) && !seen[id] {
+			seen[id] = true
 			ids = append(ids, id)
 		}
 	}
-	slices.Sort(ids)
+	// Paths sort by "agents/ID/": nearly the ids' order, not quite
+	// ("a-b/" before "a/").
+	if !slices.IsSorted(ids) {
+		slices.Sort(ids)
+	}
 	return ids
 }
 

@@ -40,7 +40,7 @@ func delegation(prog *compiler.Program) delegationDoc {
 // delegation.json (a bundle an older charter built): each agent's
 // delegates_to is then in its agent.json alone.
 func (r *Runtime) Delegation() (graph map[string][]string, ok bool, err error) {
-	if _, listed := r.files[DelegationFile]; !listed {
+	if _, listed := r.file(DelegationFile); !listed {
 		return nil, false, nil
 	}
 	r.delegationOnce.Do(func() { r.delegation, r.delegationErr = r.readDelegation() })

@@ -148,4 +148,13 @@ func TestAgentIDsSorted(t *testing.T) {
 	if d := cmp.Diff([]string{"a", "a-b", "c"}, r.AgentIDs()); d != "" {
 		t.Errorf("AgentIDs, listed twice and backwards (-want +got):\n%s", d)
 	}
+	// A path listed twice: the later entry, as a map of the list had it.
+	m.Files = append(m.Files, File{Path: "agents/c/agent.json", SHA256: "later"})
+	r = TreeRuntime(tr, m, "test")
+	if f, ok := r.file("agents/c/agent.json"); !ok || f.SHA256 != "later" {
+		t.Errorf("file(listed twice) = %+v, %v; want the later entry", f, ok)
+	}
+	if f, ok := r.file("agents/zz/agent.json"); ok {
+		t.Errorf("file(not listed) = %+v, true", f)
+	}
 }

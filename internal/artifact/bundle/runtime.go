@@ -35,11 +35,11 @@ func (e *NotInBundleError) Unwrap() error { return e.Err }
 // bundle, every file it reads checked against manifest.json: a profile
 // or an agent.json edited after the build is refused, never used.
 type Runtime struct {
-	dir   string
-	files map[string]File
-	// paths are the manifest's paths in its order (sorted, as build
-	// writes it).
-	paths []string
+	dir string
+	// files are the manifest's files sorted by path (as build writes
+	// them), for lookup: a 30,000-file bundle's map cost the hook more
+	// than its few lookups.
+	files []File
 	// manifest is manifest.json's bytes, for its signature's check.
 	manifest []byte
 	source   *Source
@@ -66,12 +66,25 @@ func TreeRuntime(t Tree, m *Manifest, name string) *Runtime {
 
 // list indexes the manifest's files.
 func (r *Runtime) list(m *Manifest) {
-	r.files = make(map[string]File, len(m.Files))
-	r.paths = make([]string, len(m.Files))
-	for i, f := range m.Files {
-		r.files[f.Path] = f
-		r.paths[i] = f.Path
+	byPath := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
+	r.files = m.Files
+	if !slices.IsSortedFunc(r.files, byPath) {
+		r.files = slices.Clone(m.Files)
+		slices.SortStableFunc(r.files, byPath)
 	}
+}
+
+// file returns the manifest's entry for rel: the last one, should the
+// manifest list rel twice.
+func (r *Runtime) file(rel string) (File, bool) {
+	i, ok := slices.BinarySearchFunc(r.files, rel, func(f File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok {
+		return File{}, false
+	}
+	for i+1 < len(r.files) && r.files[i+1].Path == rel {
+		i++
+	}
+	return r.files[i], true
 }
 
 // OpenRuntime reads the manifest of the bundle at dir.
@@ -134,7 +147,7 @@ func readRegular(name string) ([]byte, error) {
 
 // read reads the bundle's file rel and checks it against the manifest.
 func (r *Runtime) read(rel string) ([]byte, error) {
-	f, listed := r.files[rel]
+	f, listed := r.file(rel)
 	var b []byte
 	var err error
 	if r.tree != nil {
@@ -165,17 +178,18 @@ func (r *Runtime) read(rel string) ([]byte, error) {
 
 // HasAgent reports whether the bundle lists an agent of that id.
 func (r *Runtime) HasAgent(id string) bool {
-	_, ok := r.files["agents/"+id+"/agent.json"]
+	_, ok := r.file("agents/" + id + "/agent.json")
 	return validate.IsSlug(id) && ok
 }
 
 // AgentIDs returns the ids of the bundle's agents, sorted.
 func (r *Runtime) AgentIDs() []string {
 	var ids []string
-	seen := make(map[string]bool)
-	for _, rel := range r.paths {
-		if id, ok := strings.CutSuffix(strings.TrimPrefix(rel, "agents/"), "/agent.json"); ok && strings.HasPrefix(rel, "agents/") && validate.IsSlug(id) && !seen[id] {
-			seen[id] = true
+	for _, f := range r.files {
+		id, ok := strings.CutSuffix(strings.TrimPrefix(f.Path, "agents/"), "/agent.json")
+		// The files are sorted by path: a path listed twice comes twice
+		// in a row.
+		if ok && strings.HasPrefix(f.Path, "agents/") && validate.IsSlug(id) && (len(ids) == 0 || ids[len(ids)-1] != id) {
 			ids = append(ids, id)
 		}
 	}
@@ -194,7 +208,7 @@ func (r *Runtime) AgentJSON(id string) ([]byte, error) {
 		return nil, fmt.Errorf("agent id %q is not a slug", id)
 	}
 	rel := "agents/" + id + "/agent.json"
-	if _, ok := r.files[rel]; !ok {
+	if _, ok := r.file(rel); !ok {
 		return nil, &NotInBundleError{Kind: "agent", Name: id, Dir: r.dir, Err: errors.New("manifest.json lists no " + rel)}
 	}
 	return r.read(rel)
@@ -231,7 +245,7 @@ func (r *Runtime) Profile(name string) (rules.Profile, error) {
 		return rules.Profile{}, fmt.Errorf("profile name %q is not a slug", name)
 	}
 	rel := "profiles/" + name + ".json"
-	if _, ok := r.files[rel]; !ok {
+	if _, ok := r.file(rel); !ok {
 		return rules.Profile{}, &NotInBundleError{Kind: "profile", Name: name, Dir: r.dir, Err: errors.New("manifest.json lists no " + rel)}
 	}
 	b, err := r.read(rel)

@@ -12,7 +12,9 @@
 # Also GODEBUG=inittrace=1's sums for charter version (package
 # initialisation: clock and heap). Needs Go. BASE=PATH (another charter
 # binary, e.g. main's) runs it too, in the same alternation, for a
-# before/after on a busy machine.
+# before/after on a busy machine. BIG=N also times the hook on a
+# generated N-agent bundle (a large organisation's: every call reads its
+# manifest).
 set -euo pipefail
 
 dir=${1:?usage: scripts/bench-start.sh DIR}
@@ -38,6 +40,14 @@ cat >"$dir/pre.json" <<JSON
 {"session_id": "bench", "hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "README.md"}}
 JSON
 
+big=${BIG:-}
+if [[ -n $big ]]; then
+	rm -rf "$dir/big" "$dir/big-dist"
+	(cd "$repo" && go run -tags gen ./internal/testkit/gen/cmd/gen -n "$big" -o "$dir/big" >/dev/null)
+	(cd "$dir/big" && "$bin" build --no-cache --out "$dir/big-dist" >/dev/null)
+	bigagent=$(cd "$dir/big-dist" && ls agents | head -1)
+fi
+
 # ms CMD...: the wall time of one run in milliseconds.
 ms() {
 	local t0 t1
@@ -48,6 +58,7 @@ ms() {
 }
 base=${BASE:-}
 hook() { "${1:-$bin}" eval --bundle "$dir/starter-dist" --agent "$agent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
+bighook() { "${1:-$bin}" eval --bundle "$dir/big-dist" --agent "$bigagent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
 median() { sort -n | awk '{a[NR] = $1} END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f", m / 1000}'; }
 
 declare -A samples
@@ -60,6 +71,10 @@ for ((i = 0; i < runs; i++)); do
 	samples[lint]+="$(ms "$bin" -C "$starter" lint) "
 	samples[hello]+="$(ms "$dir/hello-bin") "
 	samples[lintfresh]+="$(ms "$bin" -C "$starter" lint --no-cache) "
+	if [[ -n $big ]]; then
+		samples[bighook]+="$(t0=$(date +%s%N); bighook >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
+		[[ -n $base ]] && samples[base-bighook]+="$(t0=$(date +%s%N); bighook "$base" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
+	fi
 	if [[ -n $base ]]; then
 		samples[base-version]+="$(ms "$base" version) "
 		samples[base-hook]+="$(t0=$(date +%s%N); hook "$base" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
@@ -71,6 +86,8 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; $runs alte
 printf '%-34s %7s ms\n' "hello world (same toolchain)" "$h"
 keys="version hook lint lintfresh"
 [[ -n $base ]] && keys+=" base-version base-hook base-lint"
+[[ -n $big ]] && keys+=" bighook"
+[[ -n $big && -n $base ]] && keys+=" base-bighook"
 for k in $keys; do
 	m=$(tr ' ' '\n' <<<"${samples[$k]}" | grep . | median)
 	case $k in
@@ -81,8 +98,10 @@ for k in $keys; do
 	base-version) name="BASE: charter version" target=3 ;;
 	base-hook) name="BASE: hook, one PreToolUse" target=5 ;;
 	base-lint) name="BASE: charter lint (starter)" target=10 ;;
+	bighook) name="hook, $big agents" target=0 ;;
+	base-bighook) name="BASE: hook, $big agents" target=0 ;;
 	esac
-	awk -v n="$name" -v m="$m" -v h="$h" -v t="$target" 'BEGIN { printf "%-34s %7.1f ms %6.1fx hello (target <= %dx)\n", n, m, m / h, t }'
+	awk -v n="$name" -v m="$m" -v h="$h" -v t="$target" 'BEGIN { printf "%-34s %7.1f ms %6.1fx hello", n, m, m / h; if (t) printf " (target <= %dx)", t; printf "\n" }'
 done
 GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | awk '$1 == "init" { c += $5; b += $8; if ($2 ~ /charter-dev/) { oc += $5; ob += $8 } }
 	END { printf "package initialisation (charter version): %.1f ms clock, %.2f MB; charter'"'"'s own packages %.1f ms, %.2f MB\n", c, b / 1e6, oc, ob / 1e6 }'

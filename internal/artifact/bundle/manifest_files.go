@@ -31,7 +31,7 @@ const (
 // form: the list is scanned, the rest decoded as ParseManifest does. ok
 // is false when the list is in another form or the rest does not decode:
 // the caller then decodes the whole manifest.
-func parseManifestFast(b []byte) (m Manifest, ok bool) {
+func parseManifestFast(b []byte) (Manifest, bool) {
 	start := bytes.Index(b, []byte(filesKey))
 	if start < 0 {
 		return Manifest{}, false
@@ -42,24 +42,37 @@ func parseManifestFast(b []byte) (m Manifest, ok bool) {
 	if !ok {
 		return Manifest{}, false
 	}
-	// The rest, with the list left out, must name "files" once: a string
-	// holds a quote only escaped, so a second key of that name (which
-	// encoding/json would take instead) shows; and the one left must be
-	// the top level's, for Source has no such field.
+	// The rest, with the list left out, must set Files once: through the
+	// list left out. A second key that encoding/json takes for "files"
+	// (the later one wins; keys match in any case, "FILES", "fileſ") is
+	// a second call of keyCount's UnmarshalJSON; a "files" that was not
+	// the top level's fails to decode (Source has no such field).
 	rest := make([]byte, 0, list+2+len(b)-end)
 	rest = append(rest, b[:list]...)
 	rest = append(rest, "[]"...)
 	rest = append(rest, b[end:]...)
-	if bytes.Count(rest, []byte(`"files"`)) != 1 {
-		return Manifest{}, false
+	var probe struct {
+		SchemaVersion  string   `json:"schema_version"`
+		CharterVersion string   `json:"charter_version"`
+		CUEVersion     string   `json:"cue_version"`
+		Source         *Source  `json:"source,omitempty"`
+		Files          keyCount `json:"files"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil || m.Files == nil || len(m.Files) != 0 {
+	if err := dec.Decode(&probe); err != nil || probe.Files != 1 {
 		return Manifest{}, false
 	}
-	m.Files = files
-	return m, true
+	return Manifest{SchemaVersion: probe.SchemaVersion, CharterVersion: probe.CharterVersion, CUEVersion: probe.CUEVersion,
+		Source: probe.Source, Files: files}, true
+}
+
+// keyCount counts the values decoded into it.
+type keyCount int
+
+func (n *keyCount) UnmarshalJSON([]byte) error {
+	*n++
+	return nil
 }
 
 // scanFiles reads the entries of the files list from b[i:], just after

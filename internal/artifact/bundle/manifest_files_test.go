@@ -51,6 +51,8 @@ func TestParseManifestFast(t *testing.T) {
 	for name, in := range map[string]string{
 		"compact":                     `{"charter_version":"x","cue_version":"y","files":[{"path":"a","sha256":"` + fmt.Sprintf("%064x", 1) + `","size":1}],"schema_version":"1"}`,
 		"a later files key wins":      b[:len(b)-2] + ",\n  \"files\": []\n}\n",
+		"a later FILES key wins":      b[:len(b)-2] + ",\n  \"FILES\": []\n}\n",
+		"a later fileſ key wins":      b[:len(b)-2] + ",\n  \"fileſ\": null\n}\n",
 		"files under source":          `{"schema_version": "1", "source": {` + "\n  \"files\": [\n" + b[strings.Index(b, filesKey)+len(filesKey):],
 		"an escape in a path":         replaceOnce(b, `"path": "agents/a0000`, `"path": "agents\/a0000`),
 		"a size with a leading zero":  replaceOnce(b, `"size": 13`, `"size": 013`),
@@ -85,6 +87,7 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add(prettyManifest(f, 0, false))
 	b := string(prettyManifest(f, 2, false))
 	f.Add([]byte(b[:len(b)-2] + ",\n  \"files\": []\n}\n"))
+	f.Add([]byte(b[:len(b)-2] + ",\n  \"FILES\": []\n}\n"))
 	f.Add([]byte(`{"source": {` + "\n  \"files\": [\n" + b[strings.Index(b, filesKey)+len(filesKey):]))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		m, ok := parseManifestFast(in)

@@ -173,6 +173,9 @@ type reader struct {
 	// writes are the files a redirection of an enclosing compound
 	// command ({ ...; } > f, if ... fi > f) has its commands write.
 	writes []string
+	// nums are the facts about the variables of the code string being
+	// read that decide whether arithmetic on them can run a command.
+	nums numbers
 }
 
 // source parses src, a command line or a code string within one, and
@@ -199,6 +202,15 @@ func (r *reader) source(src string, via []string, depth int) error {
 		// PowerShell runs @(...) as code; bash without extglob (a
 		// tool's bash) refuses it. Read as a pattern, it hid a command.
 		return &Error{Msg: fmt.Sprintf("the command holds an extended glob %s...), which PowerShell runs as code and bash without extglob refuses; charter does not read it: quote it, or write the command without it", g.Op)}
+	}
+	outer := r.nums
+	r.nums = scanNumbers(f)
+	defer func() { r.nums = outer }()
+	if why := r.evaluated(f); why != "" {
+		if len(r.out) >= r.l.MaxCommands {
+			return &Error{Msg: fmt.Sprintf("the command runs more than %d commands", r.l.MaxCommands)}
+		}
+		r.out = append(r.out, Command{Reason: why, Via: slices.Clone(via)})
 	}
 	return r.stmts(f.Stmts, via, depth)
 }
@@ -568,6 +580,17 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 			if _, v, ok := strings.Cut(a, "="); ok {
 				r.setVar(v) // declare -n ref=PATH
 			}
+		}
+	}
+	if why := r.builtinNames(&c); why != "" {
+		c.Program, c.Known, c.Reason = "", false, why
+	}
+	if c.Program == "mapfile" || c.Program == "readarray" {
+		// -C CODE: code the builtin evaluates for every few lines read.
+		if code := optionValues(c.Args, "C"); len(code) > 0 {
+			c.normalize()
+			r.out = append(r.out, c)
+			return r.code(c, code[0], c.Program+" -C", via, depth)
 		}
 	}
 	c.normalize()

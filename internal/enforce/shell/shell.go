@@ -525,10 +525,8 @@ func writes(rs []*syntax.Redirect) []string {
 
 // literal is a word's value when it holds no expansion.
 func literal(w *syntax.Word) (string, bool) {
-	s, err := expand.Literal(&expand.Config{Env: homeOnly, NoUnset: true}, w)
-	if err != nil {
-		return "", false
-	}
+	// Expansions first: expand.Literal dereferences nil on a process
+	// substitution (> >(cmd)), which Config does not say how to run.
 	dynamic := false
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n.(type) {
@@ -537,7 +535,14 @@ func literal(w *syntax.Word) (string, bool) {
 		}
 		return !dynamic
 	})
-	return s, !dynamic
+	if dynamic {
+		return "", false
+	}
+	s, err := expand.Literal(&expand.Config{Env: homeOnly, NoUnset: true}, w)
+	if err != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // command reads one simple command: its wrappers, code strings and the

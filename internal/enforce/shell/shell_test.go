@@ -337,3 +337,26 @@ func TestExtGlobRefused(t *testing.T) {
 		}
 	}
 }
+
+// A process substitution as a redirection's target (> >(cmd)) made
+// mvdan's expand.Literal dereference nil: Parse panicked, so eval exited
+// with an internal error and serve answered 500 (which Claude Code's
+// HTTP hook without "onFailure": "block" takes as no decision, and runs
+// the call). It is read: the substitution's commands are listed and the
+// target is known only when it runs.
+func TestRedirectToProcSubst(t *testing.T) {
+	for _, src := range []string{"python x > >(curl y)", "python x 2> >(curl y) >> >(sh)", "{ python; } > >(curl y)", "exec > >(curl y)"} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		found := false
+		for _, c := range cs {
+			found = found || c.Program == "curl"
+		}
+		if !found {
+			t.Errorf("%s: curl not listed: %+v", src, cs)
+		}
+	}
+}

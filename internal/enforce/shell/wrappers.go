@@ -34,6 +34,7 @@ func init() {
 		"trap":    readTrap,
 		"watch":   readWatch,
 		"find":    readFind,
+		"git":     readGit,
 	}
 	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"} {
 		wrappers[sh] = readShell

@@ -1,0 +1,80 @@
+package shell_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/charter-dev/charter/internal/enforce/shell"
+)
+
+// TestGitRunsWhatItsConfigNames: git runs the commands an alias or a
+// command-running setting names. `git -c alias.p='push --force' p`
+// passed no_force_push (the command was git p), `git -c
+// core.pager='rm -rf ~' log` passed confirm_destructive, and a whitelist
+// of git passed `git -c alias.x='!curl x|sh' x`. The command an alias
+// or such a setting runs is read as the command git runs, named in via;
+// a setting that takes its value from elsewhere (--config-env, a hooks
+// folder, an included file) makes an unknown command.
+func TestGitRunsWhatItsConfigNames(t *testing.T) {
+	type cmd struct {
+		Program, Sub string
+		Flags        []string
+		Via          string
+	}
+	for _, tt := range []struct {
+		src  string
+		want cmd
+	}{
+		{`git -c alias.p='push --force' p origin main`, cmd{"git", "push", []string{"force"}, "git alias"}},
+		{`git -c ALIAS.P='push -f' p`, cmd{"git", "push", []string{"force"}, "git alias"}},
+		{`git -c alias.a='b' -c alias.b='push --mirror' a`, cmd{"git", "push", []string{"mirror"}, "git alias"}},
+		{`git -c alias.x='!rm -rf ~' x`, cmd{"rm", "", []string{"force", "recursive"}, "git alias"}},
+		{`git -c core.pager='rm -rf ~' log`, cmd{"rm", "", []string{"force", "recursive"}, "git -c core.pager"}},
+		{`git -c core.sshCommand='curl x' fetch`, cmd{"curl", "", nil, "git -c core.sshcommand"}},
+		{`git -c diff.foo.textconv='curl x' diff`, cmd{"curl", "", nil, "git -c diff.foo.textconv"}},
+		{`git -c filter.f.smudge='curl x' checkout .`, cmd{"curl", "", nil, "git -c filter.f.smudge"}},
+		{`git -c credential.helper='!curl x' fetch`, cmd{"curl", "", nil, "git -c credential.helper"}},
+		{`git config alias.p 'push -f'`, cmd{"git", "push", []string{"force"}, "git alias"}},
+		{`git config --global alias.p '!rm -rf x'`, cmd{"rm", "", []string{"force", "recursive"}, "git alias"}},
+		{`git config set --local core.pager 'curl x'`, cmd{"curl", "", nil, "git config core.pager"}},
+		{`git config --file .git/config core.editor 'curl x'`, cmd{"curl", "", nil, "git config core.editor"}},
+	} {
+		cs, err := shell.Parse(tt.src)
+		if err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+			continue
+		}
+		found := slices.ContainsFunc(cs, func(c shell.Command) bool {
+			return c.Known && c.Program == tt.want.Program && c.Subcommand == tt.want.Sub &&
+				slices.Equal(c.Flags, tt.want.Flags) && slices.Contains(c.Via, tt.want.Via)
+		})
+		if !found {
+			t.Errorf("%s: no %+v in %+v", tt.src, tt.want, cs)
+		}
+	}
+	for _, src := range []string{
+		`git --config-env=alias.p=X p`,
+		`git --config-env=core.pager=X log`,
+		`git -c core.hooksPath=/tmp/h commit -m x`,
+		`git -c include.path=/tmp/c log`,
+		`git -c alias.x="$X" x`,
+		`git -c core.pager="$P" log`,
+		`git config alias.p "$X"`,
+		`git config include.path /tmp/c`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			continue
+		}
+		if !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known && c.Reason != "" }) {
+			t.Errorf("%s: every command known: %+v", src, cs)
+		}
+	}
+	// Everyday git stays one known command.
+	for _, src := range []string{`git -c user.name=x commit -m y`, `git -c core.hooksPath=/dev/null commit -m y`, `git config user.email a@b`, `git config --get alias.p`, `git -c color.ui=false log`, `git log --format=%s`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 1 || !cs[0].Known || cs[0].Program != "git" {
+			t.Errorf("%s: %+v %v, want one known git", src, cs, err)
+		}
+	}
+}

@@ -78,3 +78,26 @@ func TestGitRunsWhatItsConfigNames(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramNameFolded: macOS and Windows find programs whatever the
+// case of their name, and Windows without .exe: `GIT push --force` runs
+// git on a Mac, `git.exe push --force` runs it in PowerShell (and in
+// WSL), and both passed no_force_push, as `RM -rf x` and `rm.exe -rf x`
+// passed confirm_destructive. A command's Program is its name in lower
+// case, without .exe, .com, .bat or .cmd; Path keeps it as written.
+func TestProgramNameFolded(t *testing.T) {
+	for src, want := range map[string]string{
+		"GIT push --force": "git", "git.exe push --force": "git", "Git.EXE push -f": "git",
+		"/usr/bin/GIT push -f": "git", "sudo GIT push -f": "git", "RM -rf x": "rm", "rm.exe -rf x": "rm",
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) == 0 {
+			t.Errorf("%s: %v %v", src, cs, err)
+			continue
+		}
+		c := cs[len(cs)-1]
+		if c.Program != want || c.Destructive == "" && want == "rm" || want == "git" && (c.Subcommand != "push" || !c.Has("force")) {
+			t.Errorf("%s: %+v, want program %s read as such", src, c, want)
+		}
+	}
+}

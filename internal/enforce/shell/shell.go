@@ -32,7 +32,8 @@ import (
 // Command is one simple command the command line would run.
 type Command struct {
 	// Program is the program's name: the base name of Path ("rm" for
-	// /bin/rm, \rm, "r"m and 'rm'); empty when Known is false.
+	// /bin/rm, \rm, "r"m and 'rm'), in lower case and without a Windows
+	// extension ("git" for GIT and git.exe); empty when Known is false.
 	Program string `json:"program"`
 	// Path is the program as the shell would look it up, quotes removed.
 	Path string `json:"path,omitempty"`
@@ -562,7 +563,7 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 		r.out = append(r.out, c)
 		return nil
 	}
-	c.Path, c.Program = prog, path.Base(prog)
+	c.Path, c.Program = prog, programName(prog)
 	if strings.ContainsAny(c.Program, "*?[") {
 		c.Program, c.Reason = "", "the program's name is a glob pattern: it is known only when the command runs"
 		c.Args = argv[1:]
@@ -601,6 +602,19 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	c.normalize()
 	r.out = append(r.out, c)
 	return nil
+}
+
+// programName is the name of the program a command's path names, as the
+// systems that run agents find it: its base name, in lower case (macOS and
+// Windows find GIT as git), without the extension Windows adds (git.exe).
+func programName(p string) string {
+	name := strings.ToLower(path.Base(p))
+	for _, ext := range []string{".exe", ".com", ".bat", ".cmd"} {
+		if n, ok := strings.CutSuffix(name, ext); ok && n != "" {
+			return n
+		}
+	}
+	return name
 }
 
 // code reads a code string that c runs (sh -c CODE, eval CODE).

@@ -174,6 +174,8 @@ type reader struct {
 	// writes are the files a redirection of an enclosing compound
 	// command ({ ...; } > f, if ... fi > f) has its commands write.
 	writes []string
+	// src is the code string being read (for a script block's text).
+	src string
 	// nums are the facts about the variables of the code string being
 	// read that decide whether arithmetic on them can run a command.
 	nums numbers
@@ -204,9 +206,9 @@ func (r *reader) source(src string, via []string, depth int) error {
 		// tool's bash) refuses it. Read as a pattern, it hid a command.
 		return &Error{Msg: fmt.Sprintf("the command holds an extended glob %s...), which PowerShell runs as code and bash without extglob refuses; charter does not read it: quote it, or write the command without it", g.Op)}
 	}
-	outer := r.nums
-	r.nums = scanNumbers(f)
-	defer func() { r.nums = outer }()
+	outer, outerSrc := r.nums, r.src
+	r.nums, r.src = scanNumbers(f), src
+	defer func() { r.nums, r.src = outer, outerSrc }()
 	if why := r.evaluated(f); why != "" {
 		if len(r.out) >= r.l.MaxCommands {
 			return &Error{Msg: fmt.Sprintf("the command runs more than %d commands", r.l.MaxCommands)}
@@ -316,6 +318,12 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 		argv := make([]string, 0, len(c.Args))
 		for _, w := range c.Args {
 			argv = append(argv, r.fields(w)...)
+		}
+		if code, ok := scriptBlock(r.src, c.Args); ok {
+			// PowerShell runs a script block given to a command.
+			if err := r.source(code, append(slices.Clip(via), "{ script block }"), depth+1); err != nil {
+				return err
+			}
 		}
 		var env []string
 		for _, a := range c.Assigns {
@@ -430,6 +438,9 @@ func (r *reader) fields(w *syntax.Word) []string {
 		return !dynamic
 	})
 	if dynamic {
+		if v, ok := powerShellBool(w); ok {
+			return []string{v} // -Recurse:$true
+		}
 		return []string{Dynamic}
 	}
 	split := *w

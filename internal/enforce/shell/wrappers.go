@@ -35,6 +35,12 @@ func init() {
 		"watch":   readWatch,
 		"find":    readFind,
 		"git":     readGit,
+		// PowerShell's (powershell.go).
+		"iex":               readInvokeExpression,
+		"invoke-expression": readInvokeExpression,
+		"powershell":        readPowerShell,
+		"pwsh":              readPowerShell,
+		"cmd":               readCmd,
 	}
 	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"} {
 		wrappers[sh] = readShell

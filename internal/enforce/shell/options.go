@@ -274,7 +274,8 @@ func (c *Command) writesNothing() bool {
 }
 
 // Privileged names the wrappers in Via that run the command as another
-// user or in another root: sudo, doas, su -c, chroot.
+// user or in another root: sudo, doas, su -c, chroot, pkexec, run0,
+// runuser.
 func (c *Command) Privileged() []string {
 	var out []string
 	for _, v := range c.Via {
@@ -287,7 +288,7 @@ func (c *Command) Privileged() []string {
 
 func isPrivileged(via string) bool {
 	switch strings.Fields(via)[0] {
-	case "sudo", "doas", "su", "chroot":
+	case "sudo", "doas", "su", "chroot", "pkexec", "run0", "runuser":
 		return true
 	}
 	return false

@@ -58,7 +58,10 @@ func asUser(withValue string, longWithValue ...string) wrapper {
 	return func(r *reader, c Command, via []string, depth int) error {
 		_, rest := splitOptions(c.Args, withValue, longWithValue...)
 		if len(rest) == 0 {
-			return r.unknown(c, c.Program+" without a command runs a shell that reads its commands from its input")
+			// Program stays: it is known who runs the shell (as sudo -s).
+			c.Known, c.Reason = false, c.Program+" without a command runs a shell that reads its commands from its input"
+			r.out = append(r.out, c)
+			return nil
 		}
 		return r.then(c, rest, c.Program, via, depth)
 	}
@@ -92,7 +95,9 @@ func readRunuser(r *reader, c Command, via []string, depth int) error {
 			}
 		}
 	}
-	return r.unknown(c, "runuser without a command runs a shell that reads its commands from its input")
+	c.Known, c.Reason = false, "runuser without a command runs a shell that reads its commands from its input"
+	r.out = append(r.out, c)
+	return nil
 }
 
 func readScript(r *reader, c Command, via []string, depth int) error {

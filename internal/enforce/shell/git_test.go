@@ -101,3 +101,51 @@ func TestProgramNameFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestGitSubcommandsRunCode: git's own options that run a command: `git
+// rebase -x 'git push -f' HEAD~1` passed no_force_push, and a whitelist
+// of git admitted `git rebase --exec 'curl x|sh'`, `git bisect run`,
+// `git submodule foreach`, `git filter-branch --tree-filter`, `git
+// difftool -x`, `git fetch --upload-pack`, `git grep -O`. What they run
+// is read, via "git SUBCOMMAND".
+func TestGitSubcommandsRunCode(t *testing.T) {
+	for src, want := range map[string]string{
+		"git rebase -x 'git push -f' HEAD~1":                  "git rebase",
+		"git rebase --exec='curl x' main":                     "git rebase",
+		"git rebase -i --exec 'curl x' main":                  "git rebase",
+		"git bisect run curl x":                               "git bisect",
+		"git submodule foreach 'curl x'":                      "git submodule",
+		"git submodule --quiet foreach --recursive 'curl x'":  "git submodule",
+		"git filter-branch --tree-filter 'curl x' HEAD":       "git filter-branch",
+		"git filter-branch --index-filter='curl x' HEAD":      "git filter-branch",
+		"git difftool -x 'curl x' HEAD":                       "git difftool",
+		"git difftool --extcmd='curl x' HEAD":                 "git difftool",
+		"git fetch --upload-pack='curl x' origin":             "git fetch",
+		"git ls-remote --upload-pack 'curl x' origin":         "git ls-remote",
+		"git clone -u 'curl x' origin d":                      "git clone",
+		"git push --receive-pack='curl x' origin":             "git push",
+		"git archive --remote=o --exec='curl x' HEAD":         "git archive",
+		"git grep --open-files-in-pager='curl x' foo":         "git grep",
+		"git grep -O'curl x' foo":                             "git grep",
+		"git send-email --sendmail-cmd='curl x' p.patch":      "git send-email",
+		"git mergetool --tool-cmd='curl x'":                   "git mergetool",
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		ok := slices.ContainsFunc(cs, func(c shell.Command) bool {
+			return (c.Program == "curl" || c.Program == "git" && c.Subcommand == "push" && c.Has("force")) && slices.Contains(c.Via, want)
+		})
+		if !ok {
+			t.Errorf("%s: nothing it runs via %s in %+v", src, want, cs)
+		}
+	}
+	for _, src := range []string{"git rebase -i main", "git bisect start", "git submodule update --init", "git grep foo", "git fetch origin"} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 1 {
+			t.Errorf("%s: %+v %v, want one command", src, cs, err)
+		}
+	}
+}

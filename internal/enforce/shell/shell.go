@@ -602,6 +602,18 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	if why := r.builtinNames(&c); why != "" {
 		c.Program, c.Known, c.Reason = "", false, why
 	}
+	if c.Known {
+		n := len(r.out)
+		c.normalize()
+		r.out = append(r.out, c)
+		if err := r.readsCode(c, via, depth); err != nil {
+			return err
+		}
+		if len(r.out) > n+1 {
+			return nil
+		}
+		r.out = r.out[:n]
+	}
 	if c.Program == "mapfile" || c.Program == "readarray" {
 		// -C CODE: code the builtin evaluates for every few lines read.
 		if code := optionValues(c.Args, "C"); len(code) > 0 {

@@ -201,8 +201,15 @@ func numberWord(w *syntax.Word) bool {
 		return true
 	}
 	if len(w.Parts) == 1 {
-		if _, ok := w.Parts[0].(*syntax.ArithmExp); ok {
+		switch p := w.Parts[0].(type) {
+		case *syntax.ArithmExp:
 			return true
+		case *syntax.ParamExp:
+			// ${#x}, $#, $?, $$: numbers.
+			if p.Length && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Excl ||
+				p.Param != nil && slices.Contains([]string{"#", "?", "$", "!"}, p.Param.Value) && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Excl && !p.Length {
+				return true
+			}
 		}
 	}
 	v, ok := literal(w)

@@ -74,6 +74,7 @@ func TestEvaluatedText(t *testing.T) {
 		`for i in 1 2 3; do echo $((i * 2)); done`,
 		`for i in {1..10}; do echo $((i % 2)); done`,
 		`for i in $(seq 1 10); do echo $((i * 2)); done`,
+		`n=${#a[@]}; m=$#; echo $((n + m))`,
 		`n=5; [[ $n -gt 3 ]] && echo big`,
 		`echo $(( $# + $? + RANDOM % 6 ))`,
 		`a=(x y); echo ${a[0]} ${a[@]} ${#a[@]} ${!a[@]}`,

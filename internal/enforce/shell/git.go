@@ -26,6 +26,9 @@ func readGit(r *reader, c Command, via []string, depth int) error {
 			return r.gitAlias(c, globals, kv.value, rest, via, depth)
 		}
 	}
+	if sub == Dynamic || sub != "" && !gitCommand(sub) {
+		return r.unknown(c, fmt.Sprintf("git %s is no git command: an alias from a configuration charter does not read, or another program (git-%s)", strings.ReplaceAll(sub, Dynamic, "$..."), strings.ReplaceAll(sub, Dynamic, "$...")))
+	}
 	c.normalize()
 	r.out = append(r.out, c)
 	for _, kv := range configs {
@@ -328,4 +331,43 @@ func (r *reader) gitSubcommandRuns(c Command, sub string, rest []string, via []s
 		}
 	}
 	return nil
+}
+
+// gitCommands are git's commands (git --list-cmds=main of git 2.39, and
+// those newer gits added): a subcommand outside them is an alias or
+// another program.
+var gitCommands = strings.Fields(`add add--interactive am annotate apply archive bisect bisect--helper blame branch
+bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout--worker
+checkout-index cherry cherry-pick citool clean clone column commit commit-graph commit-tree config count-objects
+credential credential-cache credential-cache--daemon credential-store daemon describe diagnose diff diff-files
+diff-index diff-pairs diff-tree difftool difftool--helper env--helper fast-export fast-import fetch fetch-pack
+filter-branch fmt-merge-msg for-each-ref for-each-repo format-patch fsck fsck-objects fsmonitor--daemon gc
+get-tar-commit-id grep gui hash-object help hook http-backend http-fetch http-push imap-send index-pack init
+init-db instaweb interpret-trailers k last-modified log ls-files ls-remote ls-tree mailinfo mailsplit maintenance
+merge merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive merge-recursive-ours
+merge-recursive-theirs merge-resolve merge-subtree merge-tree mergetool mktag mktree multi-pack-index mv name-rev
+notes pack-objects pack-redundant pack-refs patch-id pickaxe prune prune-packed pull push quiltimport range-diff
+read-tree rebase receive-pack reflog refs remote remote-ext remote-fd remote-ftp remote-ftps remote-http
+remote-https repack replace replay repo request-pull rerere reset restore rev-list rev-parse revert rm
+scalar send-email send-pack sh-i18n--envsubst shell shortlog show show-branch show-index show-ref sparse-checkout stage stash
+status stripspace submodule submodule--helper subtree svn switch symbolic-ref tag unpack-file unpack-objects
+update-index update-ref update-server-info upload-archive upload-archive--writer upload-pack var verify-commit
+verify-pack verify-tag version web--browse whatchanged worktree write-tree backfill`)
+
+func gitCommand(sub string) bool { return slices.Contains(gitCommands, sub) }
+
+// commandVars are the environment variables whose value a program runs
+// as a command when it needs one (git's ssh and editors, the editor of
+// every program that asks for one): the value is read as code where it
+// is set.
+var commandVars = []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL",
+	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND"}
+
+// commandVar reads the command an environment variable of commandVars
+// names, set to value (Dynamic: known only when it runs).
+func (r *reader) commandVar(name, value string, via []string, depth int) error {
+	if !slices.Contains(commandVars, name) || value == "" {
+		return nil
+	}
+	return r.code(Command{Path: name}, value, name, via, depth)
 }

@@ -149,3 +149,47 @@ func TestGitSubcommandsRunCode(t *testing.T) {
 		}
 	}
 }
+
+// TestGitWhatItCannotSee: an alias stored in a configuration the agent
+// can write (.git/config, ~/.gitconfig, a config the environment names)
+// runs as `git NAME`, and `git NAME` that is no git command runs another
+// program (git-NAME): the subcommand is unknown. The environment's
+// commands (GIT_SSH_COMMAND, GIT_EDITOR, EDITOR, ...) are read as code
+// where they are set; GIT_CONFIG_* and GIT_EXEC_PATH change what git
+// runs, as PATH does.
+func TestGitWhatItCannotSee(t *testing.T) {
+	for _, src := range []string{"git st", "git lfs pull", `git "$X"`, "git -C r frob x"} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known && c.Reason != "" }) {
+			t.Errorf("%s: %+v %v, want an unknown command", src, cs, err)
+		}
+	}
+	for _, src := range []string{"git status", "git worktree list", "git stash pop", "git --version", "git help push", "git sparse-checkout list", "git replay --onto main"} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 1 || !cs[0].Known {
+			t.Errorf("%s: %+v %v, want one known git", src, cs, err)
+		}
+	}
+	for src, via := range map[string]string{
+		"GIT_SSH_COMMAND='curl x' git fetch":             "GIT_SSH_COMMAND",
+		"export GIT_EDITOR='curl x'; git commit":         "GIT_EDITOR",
+		"EDITOR='curl x'; git commit":                    "EDITOR",
+		"env GIT_SEQUENCE_EDITOR='curl x' git rebase -i": "GIT_SEQUENCE_EDITOR",
+		"GIT_EXTERNAL_DIFF='curl x' git diff":            "GIT_EXTERNAL_DIFF",
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "curl" && slices.Contains(c.Via, via) }) {
+			t.Errorf("%s: %+v %v, want curl via %s", src, cs, err, via)
+		}
+	}
+	cs, err := shell.Parse("GIT_EDITOR=true git rebase --continue")
+	if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Inert() && c.Program != "git" }) {
+		t.Errorf("GIT_EDITOR=true: %+v %v, want git and the inert true", cs, err)
+	}
+	for _, src := range []string{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=x git log", "GIT_CONFIG_GLOBAL=/tmp/c git st", "export GIT_EXEC_PATH=/tmp/x; git status"} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) == 0 || len(cs[len(cs)-1].RunChanging()) == 0 {
+			t.Errorf("%s: %+v %v, want a run-changing variable", src, cs, err)
+		}
+	}
+}

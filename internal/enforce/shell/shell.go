@@ -302,6 +302,9 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			if err := r.substitutions(a, via, depth); err != nil {
 				return err
 			}
+			if err := r.assignedCommand(a, via, depth); err != nil {
+				return err
+			}
 		}
 		for _, w := range c.Args {
 			if err := r.substitutions(w, via, depth); err != nil {
@@ -389,6 +392,9 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 		// variables for the commands after them.
 		for _, a := range c.Args {
 			r.assigned(a)
+			if err := r.assignedCommand(a, via, depth); err != nil {
+				return err
+			}
 		}
 		return r.substitutions(c, via, depth)
 	default:
@@ -653,6 +659,19 @@ func (r *reader) code(c Command, src, how string, via []string, depth int) error
 	r.vars = addNames(slices.Clip(outer), c.Env...)
 	defer func() { r.vars = outer }()
 	return r.source(src, append(slices.Clip(via), how), depth+1)
+}
+
+// assignedCommand reads the command an assignment to a variable of
+// commandVars names (GIT_SSH_COMMAND='...').
+func (r *reader) assignedCommand(a *syntax.Assign, via []string, depth int) error {
+	if a.Name == nil || a.Value == nil || !slices.Contains(commandVars, a.Name.Value) {
+		return nil
+	}
+	v, ok := literal(a.Value)
+	if !ok {
+		v = Dynamic
+	}
+	return r.commandVar(a.Name.Value, v, via, depth)
 }
 
 // assigned notes the variable an assignment sets (and, for a name

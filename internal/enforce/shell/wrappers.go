@@ -133,7 +133,11 @@ func readEnv(r *reader, c Command, via []string, depth int) error {
 			return r.then(c, args[i+1:], "env", via, depth)
 		case strings.HasPrefix(a, "-") && a != Dynamic:
 		case strings.Contains(a, "=") && a != Dynamic:
-			c.Env = append(c.Env, a[:strings.IndexByte(a, '=')])
+			name, value, _ := strings.Cut(a, "=")
+			c.Env = append(c.Env, name)
+			if err := r.commandVar(name, value, via, depth); err != nil {
+				return err
+			}
 		default:
 			return r.then(c, args[i:], "env", via, depth)
 		}

@@ -190,11 +190,13 @@ func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 				return fmt.Sprintf("it runs a program charter cannot name (%s), and %s admits only %s", cmd.Reason, c.param(), list(c.Values))
 			case len(cmd.RunChanging()) > 0:
 				return fmt.Sprintf("it sets %s for %s, which changes what runs whatever the program's name, and %s admits only the programs %s", strings.Join(cmd.RunChanging(), ", "), cmd.Program, c.param(), list(c.Values))
-			case !slices.Contains(c.Values, cmd.Program) && !slices.Contains(c.Values, cmd.Path):
-				if !slices.Contains(bad, cmd.Program) {
-					bad = append(bad, cmd.Program)
+			// The name as written: the whitelist names programs exactly
+			// (Program is folded, GIT and git.exe to git, for the rules).
+			case !slices.Contains(c.Values, path.Base(cmd.Path)) && !slices.Contains(c.Values, cmd.Path):
+				if name := path.Base(cmd.Path); !slices.Contains(bad, name) {
+					bad = append(bad, name)
 				}
-			case cmd.Path != cmd.Program && !slices.Contains(c.Values, cmd.Path) && !systemPath(cmd.Path):
+			case cmd.Path != path.Base(cmd.Path) && !slices.Contains(c.Values, cmd.Path) && !systemPath(cmd.Path):
 				// ./git, /tmp/x/git: another program of that name.
 				if !slices.Contains(bad, cmd.Path) {
 					bad = append(bad, cmd.Path)

@@ -217,8 +217,16 @@ func (h *Handler) Handle(stdin io.Reader, stdout io.Writer) error {
 }
 
 // Respond judges one hook input and returns the answer to write; nil means
-// no output.
-func (h *Handler) Respond(data []byte) *Output {
+// no output. A panic within (a bug, in charter or in what the handler
+// calls) is a failure to judge, answered as one: the hook answers even
+// its own bug, and a runtime serving it over HTTP answers 200 with the
+// deny, not a status whose body Claude Code ignores.
+func (h *Handler) Respond(data []byte) (out *Output) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = h.Failure(sniffEvent(data), fmt.Errorf("internal error: %v", v))
+		}
+	}()
 	in, err := parseInput(data)
 	if err != nil {
 		var ee *eventError
@@ -227,7 +235,7 @@ func (h *Handler) Respond(data []byte) *Output {
 		}
 		return h.Failure(sniffEvent(data), err)
 	}
-	out, err := h.respond(in)
+	out, err = h.respond(in)
 	var nd *rules.NotDelegatedError
 	switch {
 	case errors.As(err, &nd) && in.HookEventName == PreToolUse:

@@ -274,7 +274,8 @@ func (c *Command) writesNothing() bool {
 }
 
 // Privileged names the wrappers in Via that run the command as another
-// user or in another root: sudo, doas, su -c, chroot.
+// user or in another root: sudo, doas, su -c, chroot, pkexec, run0,
+// runuser.
 func (c *Command) Privileged() []string {
 	var out []string
 	for _, v := range c.Via {
@@ -287,7 +288,7 @@ func (c *Command) Privileged() []string {
 
 func isPrivileged(via string) bool {
 	switch strings.Fields(via)[0] {
-	case "sudo", "doas", "su", "chroot":
+	case "sudo", "doas", "su", "chroot", "pkexec", "run0", "runuser":
 		return true
 	}
 	return false
@@ -311,7 +312,12 @@ func (c *Command) RunChanging() []string {
 
 func runChanging(name string) bool {
 	switch name {
-	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "GCONV_PATH":
+	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
+		// git's configuration and programs: aliases and commands it runs.
+		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR":
+		return true
+	}
+	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
 		return true
 	}
 	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "BASH_FUNC_")

@@ -32,7 +32,8 @@ import (
 // Command is one simple command the command line would run.
 type Command struct {
 	// Program is the program's name: the base name of Path ("rm" for
-	// /bin/rm, \rm, "r"m and 'rm'); empty when Known is false.
+	// /bin/rm, \rm, "r"m and 'rm'), in lower case and without a Windows
+	// extension ("git" for GIT and git.exe); empty when Known is false.
 	Program string `json:"program"`
 	// Path is the program as the shell would look it up, quotes removed.
 	Path string `json:"path,omitempty"`
@@ -173,6 +174,11 @@ type reader struct {
 	// writes are the files a redirection of an enclosing compound
 	// command ({ ...; } > f, if ... fi > f) has its commands write.
 	writes []string
+	// src is the code string being read (for a script block's text).
+	src string
+	// nums are the facts about the variables of the code string being
+	// read that decide whether arithmetic on them can run a command.
+	nums numbers
 }
 
 // source parses src, a command line or a code string within one, and
@@ -199,6 +205,15 @@ func (r *reader) source(src string, via []string, depth int) error {
 		// PowerShell runs @(...) as code; bash without extglob (a
 		// tool's bash) refuses it. Read as a pattern, it hid a command.
 		return &Error{Msg: fmt.Sprintf("the command holds an extended glob %s...), which PowerShell runs as code and bash without extglob refuses; charter does not read it: quote it, or write the command without it", g.Op)}
+	}
+	outer, outerSrc := r.nums, r.src
+	r.nums, r.src = scanNumbers(f), src
+	defer func() { r.nums, r.src = outer, outerSrc }()
+	if why := r.evaluated(f); why != "" {
+		if len(r.out) >= r.l.MaxCommands {
+			return &Error{Msg: fmt.Sprintf("the command runs more than %d commands", r.l.MaxCommands)}
+		}
+		r.out = append(r.out, Command{Reason: why, Via: slices.Clone(via)})
 	}
 	return r.stmts(f.Stmts, via, depth)
 }
@@ -287,6 +302,9 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			if err := r.substitutions(a, via, depth); err != nil {
 				return err
 			}
+			if err := r.assignedCommand(a, via, depth); err != nil {
+				return err
+			}
 		}
 		for _, w := range c.Args {
 			if err := r.substitutions(w, via, depth); err != nil {
@@ -303,6 +321,12 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 		argv := make([]string, 0, len(c.Args))
 		for _, w := range c.Args {
 			argv = append(argv, r.fields(w)...)
+		}
+		if code, ok := scriptBlock(r.src, c.Args); ok {
+			// PowerShell runs a script block given to a command.
+			if err := r.source(code, append(slices.Clip(via), "{ script block }"), depth+1); err != nil {
+				return err
+			}
 		}
 		var env []string
 		for _, a := range c.Assigns {
@@ -368,6 +392,9 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 		// variables for the commands after them.
 		for _, a := range c.Args {
 			r.assigned(a)
+			if err := r.assignedCommand(a, via, depth); err != nil {
+				return err
+			}
 		}
 		return r.substitutions(c, via, depth)
 	default:
@@ -417,6 +444,9 @@ func (r *reader) fields(w *syntax.Word) []string {
 		return !dynamic
 	})
 	if dynamic {
+		if v, ok := powerShellBool(w); ok {
+			return []string{v} // -Recurse:$true
+		}
 		return []string{Dynamic}
 	}
 	split := *w
@@ -513,10 +543,8 @@ func writes(rs []*syntax.Redirect) []string {
 
 // literal is a word's value when it holds no expansion.
 func literal(w *syntax.Word) (string, bool) {
-	s, err := expand.Literal(&expand.Config{Env: homeOnly, NoUnset: true}, w)
-	if err != nil {
-		return "", false
-	}
+	// Expansions first: expand.Literal dereferences nil on a process
+	// substitution (> >(cmd)), which Config does not say how to run.
 	dynamic := false
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n.(type) {
@@ -525,7 +553,14 @@ func literal(w *syntax.Word) (string, bool) {
 		}
 		return !dynamic
 	})
-	return s, !dynamic
+	if dynamic {
+		return "", false
+	}
+	s, err := expand.Literal(&expand.Config{Env: homeOnly, NoUnset: true}, w)
+	if err != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // command reads one simple command: its wrappers, code strings and the
@@ -545,7 +580,7 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 		r.out = append(r.out, c)
 		return nil
 	}
-	c.Path, c.Program = prog, path.Base(prog)
+	c.Path, c.Program = prog, programName(prog)
 	if strings.ContainsAny(c.Program, "*?[") {
 		c.Program, c.Reason = "", "the program's name is a glob pattern: it is known only when the command runs"
 		c.Args = argv[1:]
@@ -570,9 +605,45 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 			}
 		}
 	}
+	if why := r.builtinNames(&c); why != "" {
+		c.Program, c.Known, c.Reason = "", false, why
+	}
+	if c.Known {
+		n := len(r.out)
+		c.normalize()
+		r.out = append(r.out, c)
+		if err := r.readsCode(c, via, depth); err != nil {
+			return err
+		}
+		if len(r.out) > n+1 {
+			return nil
+		}
+		r.out = r.out[:n]
+	}
+	if c.Program == "mapfile" || c.Program == "readarray" {
+		// -C CODE: code the builtin evaluates for every few lines read.
+		if code := optionValues(c.Args, "C"); len(code) > 0 {
+			c.normalize()
+			r.out = append(r.out, c)
+			return r.code(c, code[0], c.Program+" -C", via, depth)
+		}
+	}
 	c.normalize()
 	r.out = append(r.out, c)
 	return nil
+}
+
+// programName is the name of the program a command's path names, as the
+// systems that run agents find it: its base name, in lower case (macOS and
+// Windows find GIT as git), without the extension Windows adds (git.exe).
+func programName(p string) string {
+	name := strings.ToLower(path.Base(p))
+	for _, ext := range []string{".exe", ".com", ".bat", ".cmd"} {
+		if n, ok := strings.CutSuffix(name, ext); ok && n != "" {
+			return n
+		}
+	}
+	return name
 }
 
 // code reads a code string that c runs (sh -c CODE, eval CODE).
@@ -588,6 +659,19 @@ func (r *reader) code(c Command, src, how string, via []string, depth int) error
 	r.vars = addNames(slices.Clip(outer), c.Env...)
 	defer func() { r.vars = outer }()
 	return r.source(src, append(slices.Clip(via), how), depth+1)
+}
+
+// assignedCommand reads the command an assignment to a variable of
+// commandVars names (GIT_SSH_COMMAND='...').
+func (r *reader) assignedCommand(a *syntax.Assign, via []string, depth int) error {
+	if a.Name == nil || a.Value == nil || !slices.Contains(commandVars, a.Name.Value) {
+		return nil
+	}
+	v, ok := literal(a.Value)
+	if !ok {
+		v = Dynamic
+	}
+	return r.commandVar(a.Name.Value, v, via, depth)
 }
 
 // assigned notes the variable an assignment sets (and, for a name

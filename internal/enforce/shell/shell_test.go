@@ -200,7 +200,7 @@ func nestedCode(n int) string {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"rm -rf /", "sh -c 'a | b' && $(c) `d`", "find . -exec rm {} +", "x=$((1+2)) y", "cat <<EOF\n$(rm x)\nEOF\n", "{a,b}{c,d}", "sudo -u x env A=1 xargs -0 git -C r clean -fdx"} {
+	for _, s := range []string{"rm -rf /", "sh -c 'a | b' && $(c) `d`", "find . -exec rm {} +", "x=$((1+2)) y", "cat <<EOF\n$(rm x)\nEOF\n", "{a,b}{c,d}", "sudo -u x env A=1 xargs -0 git -C r clean -fdx", "a > >(b) 2> >(c)", "read x; echo $((x)) ${a[i]} ${s:1:x}", "declare -i n; printf -v 'a[$(x)]' y; [[ -v b[1] ]]"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -334,6 +334,29 @@ func TestExtGlobRefused(t *testing.T) {
 	for _, src := range []string{`echo '@(x)'`, `echo "@(x)"`, `echo \@\(x\)`} {
 		if _, err := shell.Parse(src); err != nil {
 			t.Errorf("%s (quoted): %v", src, err)
+		}
+	}
+}
+
+// A process substitution as a redirection's target (> >(cmd)) made
+// mvdan's expand.Literal dereference nil: Parse panicked, so eval exited
+// with an internal error and serve answered 500 (which Claude Code's
+// HTTP hook without "onFailure": "block" takes as no decision, and runs
+// the call). It is read: the substitution's commands are listed and the
+// target is known only when it runs.
+func TestRedirectToProcSubst(t *testing.T) {
+	for _, src := range []string{"python x > >(curl y)", "python x 2> >(curl y) >> >(sh)", "{ python; } > >(curl y)", "exec > >(curl y)"} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		found := false
+		for _, c := range cs {
+			found = found || c.Program == "curl"
+		}
+		if !found {
+			t.Errorf("%s: curl not listed: %+v", src, cs)
 		}
 	}
 }

@@ -34,6 +34,30 @@ func init() {
 		"trap":    readTrap,
 		"watch":   readWatch,
 		"find":    readFind,
+		"git":     readGit,
+		// morewrappers.go
+		"flock":       readFlock,
+		"taskset":     afterOperand(""),
+		"chrt":        afterOperand("TPD", "sched-runtime", "sched-period", "sched-deadline"),
+		"numactl":     simple("NmCipP", "interleave", "membind", "cpunodebind", "physcpubind", "preferred", "cpubind", "preferred-many"),
+		"strace":      simple("eopsuabEIOPSX", "output", "expr", "signal", "trace", "attach", "user", "string-limit", "env", "trace-path"),
+		"ltrace":      simple("aAeFlnopsuwx", "output", "indent", "align"),
+		"unbuffer":    simple(""),
+		"caffeinate":  simple("tw"),
+		"runuser":     readRunuser,
+		"setpriv":     simple("", "reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "rlimit"),
+		"unshare":     simple("SGRw", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "setgroups", "propagation", "root", "wd", "monotonic", "boottime"),
+		"systemd-run": simple("puEMH", "property", "unit", "setenv", "description", "slice", "machine", "host", "working-directory", "nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property", "path-property", "socket-property", "service-type", "expand-environment"),
+		"script":      readScript,
+		"sg":          readSg,
+		"pkexec":      asUser("", "user"),
+		"run0":        asUser("ugD", "user", "group", "chdir", "property", "description", "slice", "nice", "setenv", "machine", "unit", "background"),
+		// PowerShell's (powershell.go).
+		"iex":               readInvokeExpression,
+		"invoke-expression": readInvokeExpression,
+		"powershell":        readPowerShell,
+		"pwsh":              readPowerShell,
+		"cmd":               readCmd,
 	}
 	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"} {
 		wrappers[sh] = readShell
@@ -109,7 +133,11 @@ func readEnv(r *reader, c Command, via []string, depth int) error {
 			return r.then(c, args[i+1:], "env", via, depth)
 		case strings.HasPrefix(a, "-") && a != Dynamic:
 		case strings.Contains(a, "=") && a != Dynamic:
-			c.Env = append(c.Env, a[:strings.IndexByte(a, '=')])
+			name, value, _ := strings.Cut(a, "=")
+			c.Env = append(c.Env, name)
+			if err := r.commandVar(name, value, via, depth); err != nil {
+				return err
+			}
 		default:
 			return r.then(c, args[i:], "env", via, depth)
 		}

@@ -1,0 +1,148 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// More programs that run the command after their options (or a code
+// string): locking, CPU and memory placement, tracing, another user or
+// namespace, a transient unit, a recorded terminal.
+
+func readFlock(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	var operands []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case len(operands) > 0 && a != "-c" && a != "--command" && !strings.HasPrefix(a, "--command="):
+			// flock FILE CMD ARGS: the rest is the command.
+			return r.then(c, args[i:], "flock", via, depth)
+		case a == "-c" || a == "--command":
+			if i+1 < len(args) {
+				return r.code(c, args[i+1], "flock -c", via, depth)
+			}
+		case strings.HasPrefix(a, "--command="):
+			return r.code(c, strings.TrimPrefix(a, "--command="), "flock -c", via, depth)
+		case a == "-w" || a == "-E" || a == "--timeout" || a == "--wait" || a == "--conflict-exit-code":
+			i++
+		case a == "--":
+			if i+2 < len(args) {
+				return r.then(c, args[i+2:], "flock", via, depth)
+			}
+			i = len(args)
+		case strings.HasPrefix(a, "-") && a != Dynamic:
+		default:
+			operands = append(operands, a)
+		}
+	}
+	return r.then(c, nil, "flock", via, depth)
+}
+
+// afterOperand is a wrapper whose options come first, then an operand
+// (taskset's mask, chrt's priority), then the command; pidMode is the
+// option (-p) under which it runs no command.
+func afterOperand(withValue string, longWithValue ...string) wrapper {
+	return func(r *reader, c Command, via []string, depth int) error {
+		opts, rest := splitOptions(c.Args, withValue, longWithValue...)
+		if hasShort(opts, 'p') || slices.Contains(opts, "--pid") || len(rest) == 0 {
+			return r.then(c, nil, c.Program, via, depth)
+		}
+		return r.then(c, rest[1:], c.Program, via, depth)
+	}
+}
+
+// asUser is a wrapper that runs the command as another user, and a shell
+// reading its input without one.
+func asUser(withValue string, longWithValue ...string) wrapper {
+	return func(r *reader, c Command, via []string, depth int) error {
+		_, rest := splitOptions(c.Args, withValue, longWithValue...)
+		if len(rest) == 0 {
+			// Program stays: it is known who runs the shell (as sudo -s).
+			c.Known, c.Reason = false, c.Program+" without a command runs a shell that reads its commands from its input"
+			r.out = append(r.out, c)
+			return nil
+		}
+		return r.then(c, rest, c.Program, via, depth)
+	}
+}
+
+func readRunuser(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	user := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "--command":
+			if i+1 < len(args) {
+				return r.code(c, args[i+1], "runuser -c", via, depth)
+			}
+		case strings.HasPrefix(a, "--command="):
+			return r.code(c, strings.TrimPrefix(a, "--command="), "runuser -c", via, depth)
+		case a == "-u" || a == "--user":
+			user = true
+			i++
+		case a == "-g" || a == "-G" || a == "-s" || a == "-w" || a == "--group" || a == "--supp-group" || a == "--shell" || a == "--whitelist-environment":
+			i++
+		case a == "--":
+			if user {
+				return r.then(c, args[i+1:], "runuser", via, depth)
+			}
+		case strings.HasPrefix(a, "-") && a != Dynamic:
+		default:
+			if user {
+				return r.then(c, args[i:], "runuser", via, depth)
+			}
+		}
+	}
+	c.Known, c.Reason = false, "runuser without a command runs a shell that reads its commands from its input"
+	r.out = append(r.out, c)
+	return nil
+}
+
+func readScript(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--command":
+			if i+1 < len(args) {
+				return r.code(c, args[i+1], "script -c", via, depth)
+			}
+		case strings.HasPrefix(a, "--command="):
+			return r.code(c, strings.TrimPrefix(a, "--command="), "script -c", via, depth)
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && a != Dynamic:
+			if j := strings.IndexByte(a, 'c'); j > 0 {
+				if j+1 < len(a) {
+					return r.code(c, a[j+1:], "script -c", via, depth)
+				}
+				if i+1 < len(args) {
+					return r.code(c, args[i+1], "script -c", via, depth)
+				}
+			}
+			if strings.ContainsAny(a[len(a)-1:], "EIOTBmo") {
+				i++
+			}
+		}
+	}
+	return r.then(c, nil, "script", via, depth)
+}
+
+// readSg reads sg GROUP [-c] COMMAND, which runs the command with sh -c.
+func readSg(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	if len(args) > 0 && args[0] == "-" {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return r.unknown(c, "sg without a command runs a shell that reads its commands from its input")
+	}
+	rest := args[1:]
+	if rest[0] == "-c" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || slices.Contains(rest, Dynamic) {
+		return r.code(c, Dynamic, "sg -c", via, depth)
+	}
+	return r.code(c, strings.Join(rest, " "), "sg -c", via, depth)
+}

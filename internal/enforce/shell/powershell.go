@@ -1,0 +1,147 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Claude Code's PowerShell tool is run_bash, and its commands are read
+// with the bash parser: what PowerShell runs as code and bash reads as
+// plain words is read here as code (Invoke-Expression's string,
+// powershell -Command, a script block), or made an unknown command (cmd
+// /c, powershell -EncodedCommand).
+
+func readInvokeExpression(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	if len(args) > 0 && strings.HasPrefix(strings.ToLower(args[0]), "-c") { // -Command
+		args = args[1:]
+	}
+	for _, a := range args {
+		if a == Dynamic {
+			return r.code(c, Dynamic, "Invoke-Expression", via, depth)
+		}
+	}
+	return r.code(c, strings.Join(args, " "), "Invoke-Expression", via, depth)
+}
+
+// readPowerShell reads powershell and pwsh: -Command's code (the first
+// operand is code for powershell, a script file for pwsh).
+func readPowerShell(r *reader, c Command, via []string, depth int) error {
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i])
+		if a == Dynamic {
+			return r.code(c, Dynamic, c.Program+" -Command", via, depth)
+		}
+		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "/") {
+			if c.Program == "powershell" {
+				return r.code(c, strings.Join(args[i:], " "), c.Program+" -Command", via, depth)
+			}
+			break // pwsh FILE
+		}
+		name := strings.TrimLeft(a, "-/")
+		name, _, _ = strings.Cut(name, ":")
+		switch {
+		case name == "":
+			// - : commands from standard input, as sh without -c.
+		case isAbbrev(name, "command", 1):
+			if i+1 >= len(args) {
+				return r.unknown(c, c.Program+" -Command without code")
+			}
+			if args[i+1] == "-" {
+				break
+			}
+			return r.code(c, strings.Join(args[i+1:], " "), c.Program+" -Command", via, depth)
+		case isAbbrev(name, "encodedcommand", 1) || name == "ec" || name == "enc":
+			return r.unknown(c, c.Program+" -EncodedCommand runs code charter does not decode")
+		case isAbbrev(name, "file", 1):
+			i = len(args)
+		case isAbbrev(name, "executionpolicy", 2) || name == "ep" || isAbbrev(name, "workingdirectory", 2) || name == "wd" ||
+			isAbbrev(name, "windowstyle", 1) || isAbbrev(name, "version", 1) || isAbbrev(name, "configurationname", 2) ||
+			isAbbrev(name, "custompipename", 2) || isAbbrev(name, "outputformat", 1) || isAbbrev(name, "inputformat", 2) ||
+			name == "if" || isAbbrev(name, "settingsfile", 1) || isAbbrev(name, "psconsolefile", 2) || isAbbrev(name, "encodedarguments", 8):
+			i++
+		}
+	}
+	c.normalize()
+	r.out = append(r.out, c)
+	return nil
+}
+
+// isAbbrev reports whether s abbreviates name, in at least min letters.
+func isAbbrev(s, name string, min int) bool {
+	return len(s) >= min && strings.HasPrefix(name, s)
+}
+
+// readCmd reads Windows' cmd: a command line after /c or /k is in cmd's
+// syntax, which charter does not read.
+func readCmd(r *reader, c Command, via []string, depth int) error {
+	for _, a := range c.Args {
+		la := strings.ToLower(a)
+		if a == Dynamic || strings.HasPrefix(la, "/c") || strings.HasPrefix(la, "/k") || strings.HasPrefix(la, "/r") {
+			return r.unknown(c, "cmd /c runs a command line in cmd's syntax, which charter does not read")
+		}
+	}
+	c.normalize()
+	r.out = append(r.out, c)
+	return nil
+}
+
+// scriptBlock returns the code of a PowerShell script block among a
+// command's words ({ ... }, %{ ... }): an unquoted word that opens a brace
+// it does not close, to the word that closes it. Bash reads these as
+// words; PowerShell runs them.
+func scriptBlock(src string, words []*syntax.Word) (code string, ok bool) {
+	start := -1
+	for _, w := range words {
+		if len(w.Parts) == 0 {
+			continue
+		}
+		if start < 0 {
+			lit, isLit := w.Parts[0].(*syntax.Lit)
+			if !isLit {
+				continue
+			}
+			v := lit.Value
+			whole := len(w.Parts) == 1
+			switch {
+			case whole && (v == "{" || strings.HasSuffix(v, "{") && !strings.Contains(v, "}")):
+				start = int(lit.End().Offset())
+			case strings.HasPrefix(v, "{") && !(whole && strings.HasSuffix(v, "}")) && !strings.Contains(v, ","):
+				start = int(lit.Pos().Offset()) + 1
+			}
+			if start >= 0 && whole && strings.HasSuffix(v, "}") && len(v) > 1 && v[0] == '{' {
+				start = -1
+			}
+			continue
+		}
+		last, isLit := w.Parts[len(w.Parts)-1].(*syntax.Lit)
+		if isLit && strings.HasSuffix(last.Value, "}") {
+			end := int(last.End().Offset()) - 1
+			if start <= end && end <= len(src) {
+				return src[start:end], true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// powerShellBool is the text of a -Switch:$true word (PowerShell's
+// boolean variables), which bash reads as a parameter expansion.
+func powerShellBool(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 2 {
+		return "", false
+	}
+	lit, ok1 := w.Parts[0].(*syntax.Lit)
+	pe, ok2 := w.Parts[1].(*syntax.ParamExp)
+	if !ok1 || !ok2 || !strings.HasPrefix(lit.Value, "-") || !strings.HasSuffix(lit.Value, ":") || !pe.Short || pe.Param == nil {
+		return "", false
+	}
+	switch strings.ToLower(pe.Param.Value) {
+	case "true", "false":
+		return lit.Value + "$" + strings.ToLower(pe.Param.Value), true
+	}
+	return "", false
+}

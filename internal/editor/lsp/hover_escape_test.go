@@ -111,3 +111,34 @@ agents: bob: {name: "Bob", type: "t", authority: reports_to: "ann"}
 		t.Errorf("completion: want the options cold and warm, got %d items", len(list.Items))
 	}
 }
+
+// TestDiagnosticsEscapeValues: a diagnostic quoting a value of the
+// configuration shows its control and invisible characters, as every text
+// output does: a bidi override in a name reorders no message in the
+// editor's problems list, and a line feed starts no line of its own.
+func TestDiagnosticsEscapeValues(t *testing.T) {
+	root := t.TempDir()
+	for rel, src := range map[string]string{
+		"cue.mod/module.cue": "module: \"example.com/x\"\nlanguage: version: \"v0.17.0\"\n",
+		"a.cue":              "package charter\n\nagents: ann: {name: \"Ann\", type: \"personal_assistant\", model: {provider: \"openai\", model_id: \"m\\u202e\\nX\", fallback_model: \"m\\u202e\\nX\"}}\nmodels: \"m\\u202e\\nX\": context_window: 100000\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := start(t, root)
+	c.wait()
+	c.open("a.cue", c.read("a.cue"))
+	c.wait()
+	msgs := messages(c.diagnostics("a.cue"))
+	if !strings.Contains(msgs, `fallback_model is m\u202e\nX, the model itself`) {
+		t.Errorf("diagnostics:\n%s\nwant the model id escaped, m\\u202e\\nX", msgs)
+	}
+	if strings.ContainsAny(msgs, "\u202e") {
+		t.Errorf("diagnostics hold a bidi override:\n%q", msgs)
+	}
+}

@@ -30,6 +30,10 @@ func mappingNode(kv ...any) *yaml.Node {
 	return m
 }
 
+// openCodeTask is OpenCode's tool that starts a subagent: its permission
+// takes the agents' names as patterns.
+const openCodeTask = "task"
+
 // openCode writes agents/NAME.md per agent: an OpenCode subagent whose
 // permission map denies every tool ("*", first: OpenCode's last matching
 // rule wins) and then allows the agent's.
@@ -53,6 +57,16 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 		r.Notes = append(r.Notes, timeoutNote(a.Agent, "OpenCode's agent file")...)
 		perm := mappingNode("*", scalar("deny"))
 		for _, n := range m.Names {
+			if n == openCodeTask {
+				// The agents it may start, by name, and no other (not
+				// OpenCode's own, whose calls no hook would judge).
+				starts := mappingNode("*", scalar("deny"))
+				for _, d := range a.Delegates {
+					starts.Content = append(starts.Content, quoted(d), scalar("allow"))
+				}
+				perm.Content = append(perm.Content, quoted(n), starts)
+				continue
+			}
 			perm.Content = append(perm.Content, quoted(n), scalar("allow"))
 		}
 		fm := mappingNode("description", quoted(a.Description), "mode", scalar("subagent"))

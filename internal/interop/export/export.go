@@ -89,8 +89,8 @@ var Targets = []Target{
 		Carries: "agents/NAME.md per agent (description, mode subagent, model, steps, and a permission map that denies every tool (\"*\") and then allows each of the agent's, its task tool only for the agents it may delegate to)",
 		Cannot:  "rules and whitelists (OpenCode's plugin hook gets no agent name, so no guard is wired); timeout"},
 	{Name: "gemini-cli", Table: "gemini-cli", run: geminiCLI,
-		Carries: "agents/NAME.md per agent (name, description, tools as an explicit list, model, max_turns, timeout_mins) and, with --out, policies/charter.toml once: a deny rule per agent for every Gemini CLI tool it may not call",
-		Cannot:  "rules and whitelists (the BeforeTool hook gets no subagent name, so no guard is wired)"},
+		Carries: "agents/NAME.md per agent (name, description, tools as an explicit list, model, max_turns, timeout_mins) and, with --out, policies/charter.toml once: a deny rule per agent for every Gemini CLI tool it may not call, and its run_shell_command's whitelist of programs (a deny below an allow of each program, commandPrefix)",
+		Cannot:  "rules (the BeforeTool hook gets no subagent name, so no guard is wired), and limits other than a whitelist of programs on the shell (said on stderr)"},
 }
 
 // Lookup returns the target named name.

@@ -32,18 +32,36 @@ import (
 //     U+E0100-U+E01EF;
 //
 // as \uNNNN, or \UNNNNNNNN above U+FFFF. Bytes of invalid UTF-8 become
-// \xNN. A backslash is left alone, so text without such characters is
-// unchanged. The characters in keep (among \n and \r) are kept: a prompt
-// printed whole keeps its line feeds, and GitHub's format keeps both,
-// which it escapes its own way.
+// \xNN. So do the characters that would make GitHub Actions run a line as
+// a workflow command: the first colon of a :: that starts the text, or a
+// line of it, after white space only (the runner trims it), as \x3a, and
+// the second # of ##[ anywhere (the legacy form, which the runner reads in
+// the middle of a line, ##[stop-commands] included), as \x23. A backslash
+// is left alone, so text without such characters is unchanged. The
+// characters in keep (among \n and \r) are kept: a prompt printed whole
+// keeps its line feeds, and GitHub's format keeps both, which it escapes
+// its own way.
 func Escape(s string, keep string) string {
 	if clean(s, keep) {
 		return s
 	}
 	var b strings.Builder
 	prev := rune(-1)
+	lineStart := true
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
+		if lineStart && strings.HasPrefix(s[i:], "::") {
+			b.WriteString(`\x3a`)
+			prev, lineStart = ':', false
+			i++
+			continue
+		}
+		if strings.HasPrefix(s[i:], "##[") {
+			b.WriteString(`#\x23`)
+			prev, lineStart = '#', false
+			i += 2
+			continue
+		}
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
@@ -60,18 +78,35 @@ func Escape(s string, keep string) string {
 		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
+		lineStart = startsLine(r, lineStart, keep)
 		prev = r
 		i += n
 	}
 	return b.String()
 }
 
+// startsLine reports whether what follows r, written as it is or kept,
+// is still at the start of a line for GitHub Actions' runner: after a
+// kept line break, or white space the runner trims (.NET's, which is
+// Go's unicode.IsSpace) that Escape writes as it is.
+func startsLine(r rune, lineStart bool, keep string) bool {
+	if r == '\n' || r == '\r' {
+		return strings.ContainsRune(keep, r)
+	}
+	return lineStart && unicode.IsSpace(r) && !needsEscape(r, -1, keep)
+}
+
 // clean reports whether Escape leaves s as it is.
 func clean(s, keep string) bool {
 	prev := rune(-1)
+	lineStart := true
 	for i := 0; i < len(s); {
 		c := s[i]
+		if lineStart && c == ':' && strings.HasPrefix(s[i:], "::") || c == '#' && strings.HasPrefix(s[i:], "##[") {
+			return false
+		}
 		if c >= 0x20 && c < 0x7f {
+			lineStart = lineStart && c == ' '
 			prev = rune(c)
 			i++
 			continue
@@ -80,6 +115,7 @@ func clean(s, keep string) bool {
 		if r == utf8.RuneError && n == 1 || needsEscape(r, prev, keep) {
 			return false
 		}
+		lineStart = startsLine(r, lineStart, keep)
 		prev = r
 		i += n
 	}

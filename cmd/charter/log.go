@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/repo/history"
 	"github.com/charter-dev/charter/internal/repo/source"
 )
@@ -93,7 +94,7 @@ func writeJSONArray[T any](w io.Writer, vs []T) error {
 			return err
 		}
 		bw.WriteString("  ")
-		bw.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		bw.Write(diag.EscapeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
 		if i < len(vs)-1 {
 			bw.WriteString(",")
 		}

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -157,4 +158,20 @@ func needsEscape(r, prev rune, keep string) bool {
 
 func isVariationSelector(r rune) bool {
 	return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef
+}
+
+// legacyCommand is what GitHub Actions' runner reads as a workflow command
+// anywhere in a line.
+var legacyCommand = []byte("##[")
+
+// EscapeJSON returns encoded JSON with the second # of every ##[ written
+// \u0023, which a JSON reader reads as the same #: a JSON output shown in
+// a CI log (lint --format json, log, diff, show) then holds no legacy
+// workflow command that GitHub Actions' runner would run (##[ is only
+// ever inside a string in JSON). A :: cannot start a line of JSON.
+func EscapeJSON(b []byte) []byte {
+	if !bytes.Contains(b, legacyCommand) {
+		return b
+	}
+	return bytes.ReplaceAll(b, legacyCommand, []byte(`#\u0023[`))
 }

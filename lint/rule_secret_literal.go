@@ -20,7 +20,7 @@ var secretLiteral = &Rule{
 	ID:       "secret-literal",
 	Severity: diag.Error,
 	Summary:  "a literal credential (API key, token, password, private key) in the configuration",
-	Doc: doc(`Configuration is committed, reviewed, built into bundles and shown in diffs; a credential in it leaks to everyone who can read any of those. This rule reads every string literal of the user's files, and every resolved value (a credential built by concatenation, "ghp_" + "...", or interpolation, or reaching a field through a reference), and flags (1) a field whose name says it holds a credential (a name ending in api_key, token, secret, password, private_key, access_key, client_secret, credentials, ...; not token_pattern) holding a literal rather than a reference, and (2) anywhere, a value shaped like a known credential: OpenAI and Anthropic keys (sk-, sk-proj-, sk-ant-), GitHub tokens (ghp_, github_pat_, and gho_, ghu_, ghs_ as in GITHUB_TOKEN, ghr_), AWS access key ids (AKIA...) and secret access keys (40 characters of base64), Slack tokens (xoxb-, xoxp-, ...), Google API keys (AIza...), Stripe secret keys (sk_live_, rk_live_, sk_test_), JSON Web Tokens, passwords in URLs (https://user:password@host) and PEM private keys. A value that looks like a reference is not flagged: an environment variable name (OPENAI_API_KEY), ${VAR} or {var}, env:, vault:, op:// or secret: references. The value is never printed. Read it at run time from the environment or a secret store, and rotate the credential: it is in Git history.
+	Doc: doc(`Configuration is committed, reviewed, built into bundles and shown in diffs; a credential in it leaks to everyone who can read any of those. This rule reads every string literal of the user's files, and every resolved value (a credential built by concatenation, "ghp_" + "...", or interpolation, or reaching a field through a reference), and flags (1) a field whose name says it holds a credential (a name ending in api_key, token, secret, password, private_key, access_key, client_secret, credentials, ...; not token_pattern) holding a literal rather than a reference, and (2) anywhere, a value shaped like a known credential: OpenAI and Anthropic keys (sk-, sk-proj-, sk-ant-), GitHub tokens (ghp_, github_pat_, and gho_, ghu_, ghs_ as in GITHUB_TOKEN, ghr_), AWS access key ids (AKIA...) and secret access keys (40 characters of base64), Slack tokens (xoxb-, xoxp-, ...), Google API keys (AIza...), Stripe secret keys (sk_live_, rk_live_, sk_test_), JSON Web Tokens, passwords in URLs (https://user:password@host) and PEM private keys. A value that looks like a reference is not flagged: an environment variable name (OPENAI_API_KEY), ${VAR} or {var}, env:, vault:, op:// or secret: references. The value is never printed. Read it at run time from the environment or a secret store, and rotate the credential if it was ever committed: Git history keeps it.
 
 charter build refuses a bundle that would carry a credential this rule finds, or one its files hold (a prompt that puts two values side by side), whatever lint.disable and lint.severity say: only an ignore comment with a reason at the value's line lets it through.`,
 		`behaviors: [{type: "SearchBehavior", params: api_key: "sk-proj-Tq3J9...."}]`,
@@ -59,11 +59,11 @@ func checkSecret(p *Pass, f *load.File, label string, namedLike bool, lit *ast.B
 		return "", false
 	}
 	if k, ok := secret.Detect(s); ok {
-		p.reportSecret(lit.Pos(), labelsAround(f, lit), s, "a literal that looks like %s; never commit credentials: read it from the environment or a secret store at run time, and rotate it (it is in Git history)", k.What)
+		p.reportSecret(lit.Pos(), labelsAround(f, lit), s, "a literal that looks like %s; never commit credentials: read it from the environment or a secret store at run time, and rotate it if it was ever committed (Git history keeps it)", k.What)
 		return s, true
 	}
 	if _, ok := secret.IsLiteral(label, s); ok {
-		p.reportSecret(lit.Pos(), labelsAround(f, lit), s, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it (it is in Git history)", label)
+		p.reportSecret(lit.Pos(), labelsAround(f, lit), s, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it if it was ever committed (Git history keeps it)", label)
 		return s, true
 	}
 	return "", false
@@ -109,12 +109,12 @@ func checkResolved(p *Pass, flagged []string) {
 				ms := secret.Find(v)
 				for _, m := range ms {
 					if !covered(v[m.Start:m.End]) {
-						p.reportSecret(token.NoPos, slices.Clone(path), v, "the value looks like %s, built from parts that no literal holds whole; never commit credentials: read it from the environment or a secret store at run time, and rotate it (it is in Git history)", m.Shape.What)
+						p.reportSecret(token.NoPos, slices.Clone(path), v, "the value looks like %s, built from parts that no literal holds whole; never commit credentials: read it from the environment or a secret store at run time, and rotate it if it was ever committed (Git history keeps it)", m.Shape.What)
 						return
 					}
 				}
 				if len(ms) == 0 && label != "" && secret.NamedLiteral(label, v) && !covered(v) {
-					p.reportSecret(token.NoPos, slices.Clone(path), v, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it (it is in Git history)", label)
+					p.reportSecret(token.NoPos, slices.Clone(path), v, "field %s holds a literal credential; never commit credentials: reference it (e.g. \"env:NAME\") and read it at run time, and rotate it if it was ever committed (Git history keeps it)", label)
 				}
 			})
 		}

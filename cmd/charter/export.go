@@ -12,6 +12,7 @@ import (
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/interop/export"
+	"github.com/charter-dev/charter/lint"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -45,6 +46,10 @@ With --out DIR it writes every file under DIR, made if missing, and
 lists them on stderr; --all needs --out. A file in the way that export
 did not write (DIR/.charter-export.json lists those it did, with their
 hashes) is refused unless --force. The same commit gives the same bytes.
+
+export refuses (exit 1), as build does, a repository in which lint's
+secret-literal rule finds a credential, or whose exported files would
+hold one: an export is copied to a runtime as a bundle is.
 
 --list prints the targets, what each carries and what it cannot. See
 docs/export.md.`,
@@ -107,6 +112,16 @@ func runExport(g *globals, args []string, f exportFlags) error {
 	if err != nil {
 		return err
 	}
+	// An export is copied to a runtime as a bundle is: the same guard as
+	// build's, whatever lint's settings, over the configuration here and
+	// over the files export made below.
+	guard := lint.Credentials(prog, rev.Validation.Repo().Files)
+	if len(guard.Findings) > 0 {
+		if err := writeConfigDiagnostics(g, guard.Findings); err != nil {
+			return err
+		}
+		return refuseExportCredentials(len(guard.Findings))
+	}
 	var list []*compiler.Agent
 	if f.all {
 		list = prog.Agents
@@ -155,6 +170,16 @@ func runExport(g *globals, args []string, f exportFlags) error {
 	} else {
 		res.Files = cards
 	}
+	tree := bundle.Tree{}
+	for _, x := range res.Files {
+		tree[x.Path] = x.Data
+	}
+	if leaks := bundle.Credentials(tree, guard.Excused); len(leaks) > 0 {
+		for _, l := range leaks {
+			textf(g.stderr, "%s: error: [secret-literal] %s\n", l.File, strings.TrimPrefix(l.String(), l.File+": "))
+		}
+		return refuseExportCredentials(len(leaks))
+	}
 	for _, n := range res.Notes {
 		textf(g.stderr, "charter: %s\n", n)
 	}
@@ -174,6 +199,12 @@ func runExport(g *globals, args []string, f exportFlags) error {
 		textf(g.stderr, "wrote %s\n", joinOut(f.out, w))
 	}
 	return err
+}
+
+// refuseExportCredentials is export's refusal of n credentials.
+func refuseExportCredentials(n int) error {
+	return &exitErr{code: exitFindings, err: fmt.Errorf("refusing to export agents with %s in them", plural(n, "literal credential")),
+		hint: "read each at run time (\"env:NAME\"), or, when one is no credential, say so above it: // charter:ignore secret-literal REASON"}
 }
 
 func joinOut(dir, p string) string { return strings.TrimSuffix(dir, "/") + "/" + p }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/repo/history"
 	"github.com/charter-dev/charter/internal/repo/source"
 )
@@ -46,6 +47,11 @@ distinct config tree is evaluated once.`,
 	return cmd
 }
 
+// logDate is how log's text shows a date: the author's, in the author's
+// zone with its offset, as Git holds it and git log prints it (a time
+// without a zone read as the reader's own).
+const logDate = time.DateTime + " -0700"
+
 func runLog(g *globals, o *logOptions, id string) error {
 	versions, err := agentVersions(g, o.rev, id, history.AgentOptions{Changes: o.format == "json"})
 	if err != nil {
@@ -58,7 +64,7 @@ func runLog(g *globals, o *logOptions, id string) error {
 	for _, v := range versions {
 		e := v.Entry
 		textf(g.stdout, "v%d  %s  %s  %s <%s>\n", v.Number, e.Commit.String()[:12],
-			e.Author.When.UTC().Format(time.DateTime), e.Author.Name, e.Author.Email)
+			e.Author.When.Format(logDate), e.Author.Name, e.Author.Email)
 		if v.Removed {
 			fmt.Fprintf(g.stdout, "    removed\n")
 		} else {
@@ -88,7 +94,7 @@ func writeJSONArray[T any](w io.Writer, vs []T) error {
 			return err
 		}
 		bw.WriteString("  ")
-		bw.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		bw.Write(diag.EscapeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
 		if i < len(vs)-1 {
 			bw.WriteString(",")
 		}

@@ -133,6 +133,7 @@ func TestSecretCorpus(t *testing.T) {
 		formats([]string{"diff"}, "json", "markdown"),
 		formats([]string{"test"}, "json", "junit"),
 		{{"export", "ann", "--to", "claude-code"}, {"export", "ann", "--to", "a2a"}, {"export", "ann", "--to", "a2a-v0.3"}},
+		exports(filepath.Join(dir, "exported")),
 		formats([]string{"show", "ann"}, "cue"),
 		{{"show", "--repo"}},
 		formats([]string{"team", "ann", "bob"}, "json"),
@@ -142,6 +143,8 @@ func TestSecretCorpus(t *testing.T) {
 		commands = append(commands, c...)
 	}
 	runAll(commands)
+	// An export is copied to a runtime: refused, nothing written.
+	checkTree(t, filepath.Join(dir, "exported"), check)
 
 	// eval: a rule's message, in both protocols.
 	hook := filepath.Join(t.TempDir(), "hook.json")
@@ -239,6 +242,16 @@ func TestSecretCorpus(t *testing.T) {
 		{"diff", "HEAD~1", "HEAD"}, {"diff", "HEAD~1", "HEAD", "--format", "json"}, {"diff", "HEAD~1", "HEAD", "--format", "markdown"},
 		{"build", "--rev", "HEAD", "--out", filepath.Join(dir, "dist")}})
 	checkTree(t, filepath.Join(dir, "dist"), check)
+}
+
+// exports are export --all --out of every target, each into its own
+// folder under dir.
+func exports(dir string) [][]string {
+	var out [][]string
+	for _, to := range allTargets() {
+		out = append(out, []string{"export", "--all", "--to", to, "--out", filepath.Join(dir, to)})
+	}
+	return out
 }
 
 // checkTree checks every file under dir, when it exists.

@@ -107,10 +107,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	// team.json scores every pair of agents (keeping every score only up
 	// to team.FullMatrixMax agents): the biggest single task, so it runs
 	// beside the agents.
-	teamDone := make(chan error, 1)
-	go func() {
-		teamDone <- putTeam(prog, opts, put)
-	}()
+	teamDone := par.Go(func() error { return putTeam(prog, opts, put) })
 
 	errs := make([]error, len(prog.Agents))
 	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], opts, put) })
@@ -122,7 +119,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 	if err := putShared(prog, delegation(prog), put); err != nil {
 		return nil, err
 	}
-	if err := <-teamDone; err != nil {
+	if err := teamDone(); err != nil {
 		return nil, err
 	}
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/lint"
 )
@@ -33,7 +34,9 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	add := func(kind protocol.CompletionItemKind, label, detail, doc string) {
 		it := protocol.CompletionItem{Label: label, Kind: &kind}
 		if detail != "" {
-			detail = secret.Redact(detail) // an agent's role, a description
+			// An agent's role, an option's text: plain text, redacted,
+			// its control and invisible characters visible.
+			detail = diag.Escape(secret.Redact(detail), "")
 			it.Detail = &detail
 		}
 		if doc != "" {
@@ -86,7 +89,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		if cat := cfg.Categories[r.cat]; cat != nil && cat.Settings[r.setting] != nil {
 			set := cat.Settings[r.setting]
 			for _, n := range model.Sorted(set.Options) {
-				add(protocol.CompletionItemKindEnumMember, n, set.Options[n].Text, set.Options[n].Description)
+				add(protocol.CompletionItemKindEnumMember, n, set.Options[n].Text, txt(set.Options[n].Description))
 			}
 		}
 	case r.kind == "agent type":

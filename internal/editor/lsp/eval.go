@@ -527,7 +527,9 @@ func (s *Server) convert(root, rel string, t *text, ds []diag.Diagnostic) []prot
 	for _, d := range ds {
 		off := t.at(d.Line, d.Column)
 		sev := severity(d.Severity)
-		pd := protocol.Diagnostic{Range: t.rangeOf(off, t.tokenEnd(off)), Severity: &sev, Source: &source, Message: secret.Redact(d.Message)}
+		// A message is one line with the values it quotes escaped, as in
+		// every text output (docs/design.md §6), and never a credential.
+		pd := protocol.Diagnostic{Range: t.rangeOf(off, t.tokenEnd(off)), Severity: &sev, Source: &source, Message: diag.Escape(secret.Redact(d.Message), "")}
 		if d.Rule != "" {
 			pd.Code = &protocol.IntegerOrString{Value: d.Rule}
 		}

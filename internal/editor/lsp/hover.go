@@ -10,6 +10,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/mdtext"
 	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/lint"
 )
@@ -70,6 +71,16 @@ func markdown(s string) protocol.MarkupContent {
 	return protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: secret.Redact(s)}
 }
 
+// txt is text of the configuration in hover and completion Markdown:
+// redacted, and escaped (mdtext.Escape) so that the editor shows it as
+// the text it is, never as an image it fetches, a link, HTML or a
+// heading, with control and invisible characters visible.
+func txt(s string) string { return mdtext.Escape(secret.Redact(s)) }
+
+// code is a value of the configuration as inline code (mdtext.Code),
+// redacted.
+func code(s string) string { return mdtext.Code(secret.Redact(s)) }
+
 // find looks a declaration up in the user's files, then the standard
 // library.
 func (s *Server) find(snap *snapshot, decl string) (loc, bool) {
@@ -85,9 +96,9 @@ func (s *Server) find(snap *snapshot, decl string) (loc, bool) {
 
 func where(l loc) string {
 	if f, ok := strings.CutPrefix(l.file, stdlibPrefix); ok {
-		return fmt.Sprintf("Built in: charter's %s:%d", f, l.line)
+		return fmt.Sprintf("Built in: charter's %s:%d", txt(f), l.line)
 	}
-	return fmt.Sprintf("Declared in %s:%d", l.file, l.line)
+	return fmt.Sprintf("Declared in %s:%d", txt(l.file), l.line)
 }
 
 // describe writes what a reference names, in Markdown.
@@ -108,22 +119,22 @@ func describe(cfg *model.Config, r *ref) string {
 			if o == nil {
 				return ""
 			}
-			fmt.Fprintf(&b, "**%s** — option of %s.%s\n\n", r.name, r.cat, r.setting)
-			fmt.Fprintf(&b, "Prompt: %s\n", promptLine(set, o.Text, r.name))
+			fmt.Fprintf(&b, "**%s** — option of %s.%s\n\n", txt(r.name), txt(r.cat), txt(r.setting))
+			fmt.Fprintf(&b, "Prompt: %s\n", txt(promptLine(set, o.Text, r.name)))
 			if o.Description != "" {
-				fmt.Fprintf(&b, "\n%s\n", o.Description)
+				fmt.Fprintf(&b, "\n%s\n", txt(o.Description))
 			}
 			if o.Deprecated != "" {
-				fmt.Fprintf(&b, "\nDeprecated: %s\n", o.Deprecated)
+				fmt.Fprintf(&b, "\nDeprecated: %s\n", txt(o.Deprecated))
 			}
 			b.WriteString("\n")
 		} else {
-			fmt.Fprintf(&b, "**%s** — setting of category %s\n\n", r.name, r.cat)
+			fmt.Fprintf(&b, "**%s** — setting of category %s\n\n", txt(r.name), txt(r.cat))
 			if set.Description != "" {
-				fmt.Fprintf(&b, "%s\n\n", set.Description)
+				fmt.Fprintf(&b, "%s\n\n", txt(set.Description))
 			}
 		}
-		fmt.Fprintf(&b, "Default: `%s`\n\n", set.Default)
+		fmt.Fprintf(&b, "Default: %s\n\n", code(set.Default.String()))
 		if set.Numeric() {
 			if set.Range != nil {
 				fmt.Fprintf(&b, "Values: %s to %s\n", model.NumberChoice(set.Range.Min), model.NumberChoice(set.Range.Max))
@@ -132,42 +143,42 @@ func describe(cfg *model.Config, r *ref) string {
 		}
 		b.WriteString("Options:\n")
 		for _, name := range model.Sorted(set.Options) {
-			fmt.Fprintf(&b, "- `%s`: %s\n", name, set.Options[name].Text)
+			fmt.Fprintf(&b, "- %s: %s\n", code(name), txt(set.Options[name].Text))
 		}
 	case "category":
 		cat := cfg.Categories[r.name]
 		if cat == nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "**%s** — behavior category \"%s\"\n\n", r.name, cat.Title)
+		fmt.Fprintf(&b, "**%s** — behavior category \"%s\"\n\n", txt(r.name), txt(cat.Title))
 		if cat.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", cat.Description)
+			fmt.Fprintf(&b, "%s\n\n", txt(cat.Description))
 		}
-		fmt.Fprintf(&b, "Settings: %s\n", strings.Join(model.Sorted(cat.Settings), ", "))
+		fmt.Fprintf(&b, "Settings: %s\n", txt(strings.Join(model.Sorted(cat.Settings), ", ")))
 	case "agent type":
 		t := cfg.AgentTypes[r.name]
 		if t == nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "**%s** — agent type %q\n\n", r.name, t.Name)
+		fmt.Fprintf(&b, "**%s** — agent type \"%s\"\n\n", txt(r.name), txt(t.Name))
 		if t.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", t.Description)
+			fmt.Fprintf(&b, "%s\n\n", txt(t.Description))
 		}
 		if len(t.Variables) > 0 {
-			fmt.Fprintf(&b, "Variables: %s\n", strings.Join(model.Sorted(t.Variables), ", "))
+			fmt.Fprintf(&b, "Variables: %s\n", txt(strings.Join(model.Sorted(t.Variables), ", ")))
 		}
 	case "preset":
 		pr := cfg.Presets[r.name]
 		if pr == nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "**%s** — preset\n\n", r.name)
+		fmt.Fprintf(&b, "**%s** — preset\n\n", txt(r.name))
 		if pr.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", pr.Description)
+			fmt.Fprintf(&b, "%s\n\n", txt(pr.Description))
 		}
 		for _, c := range model.Sorted(pr.Behavior) {
 			for _, st := range model.Sorted(pr.Behavior[c]) {
-				fmt.Fprintf(&b, "- %s.%s: `%s`\n", c, st, pr.Behavior[c][st])
+				fmt.Fprintf(&b, "- %s: %s\n", txt(c+"."+st), code(pr.Behavior[c][st].String()))
 			}
 		}
 	case "profile":
@@ -175,31 +186,31 @@ func describe(cfg *model.Config, r *ref) string {
 		if pr == nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "**%s** — rule profile\n\n", r.name)
+		fmt.Fprintf(&b, "**%s** — rule profile\n\n", txt(r.name))
 		if pr.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", pr.Description)
+			fmt.Fprintf(&b, "%s\n\n", txt(pr.Description))
 		}
 		if pr.Extends != "" {
-			fmt.Fprintf(&b, "Extends: %s\n\n", pr.Extends)
+			fmt.Fprintf(&b, "Extends: %s\n\n", txt(pr.Extends))
 		}
 		if len(pr.Rules) > 0 {
-			fmt.Fprintf(&b, "Rules: %s\n", strings.Join(model.Sorted(pr.Rules), ", "))
+			fmt.Fprintf(&b, "Rules: %s\n", txt(strings.Join(model.Sorted(pr.Rules), ", ")))
 		}
 	case "behavior type":
 		bt := cfg.BehaviorTypes[r.name]
 		if bt == nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "**%s** — behavior type (%s)\n\n", r.name, bt.Kind)
+		fmt.Fprintf(&b, "**%s** — behavior type (%s)\n\n", txt(r.name), txt(bt.Kind))
 		if bt.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", bt.Description)
+			fmt.Fprintf(&b, "%s\n\n", txt(bt.Description))
 		}
 		for _, name := range model.Sorted(bt.Params) {
 			pm := bt.Params[name]
-			fmt.Fprintf(&b, "- param `%s` (%s): %s\n", name, pm.Type, pm.Description)
+			fmt.Fprintf(&b, "- param %s (%s): %s\n", code(name), txt(pm.Type), txt(pm.Description))
 		}
 		if len(bt.Tools) > 0 {
-			fmt.Fprintf(&b, "\nTools: %s\n", strings.Join(model.Sorted(bt.Tools), ", "))
+			fmt.Fprintf(&b, "\nTools: %s\n", txt(strings.Join(model.Sorted(bt.Tools), ", ")))
 		}
 	case "parameter":
 		bt := cfg.BehaviorTypes[r.owner]
@@ -207,32 +218,32 @@ func describe(cfg *model.Config, r *ref) string {
 			return ""
 		}
 		pm := bt.Params[r.name]
-		fmt.Fprintf(&b, "**%s** — parameter of %s (%s)\n\n", r.name, r.owner, pm.Type)
+		fmt.Fprintf(&b, "**%s** — parameter of %s (%s)\n\n", txt(r.name), txt(r.owner), txt(pm.Type))
 		if pm.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", pm.Description)
+			fmt.Fprintf(&b, "%s\n\n", txt(pm.Description))
 		}
 		if pm.Default != nil {
-			fmt.Fprintf(&b, "Default: `%v`\n", pm.Default)
+			fmt.Fprintf(&b, "Default: %s\n", code(fmt.Sprint(pm.Default)))
 		}
 	case "agent":
 		a := cfg.Agents[r.name]
 		if a == nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "**%s** — agent %s", r.name, a.Name)
+		fmt.Fprintf(&b, "**%s** — agent %s", txt(r.name), txt(a.Name))
 		if a.Role != "" {
-			fmt.Fprintf(&b, ", %s", a.Role)
+			fmt.Fprintf(&b, ", %s", txt(a.Role))
 		}
-		fmt.Fprintf(&b, " (type %s)\n", a.Type)
+		fmt.Fprintf(&b, " (type %s)\n", txt(a.Type))
 		if a.Authority.ReportsTo != "" {
-			fmt.Fprintf(&b, "\nReports to %s\n", a.Authority.ReportsTo)
+			fmt.Fprintf(&b, "\nReports to %s\n", txt(a.Authority.ReportsTo))
 		}
 	case "tool":
 		if r.owner == "" {
 			return ""
 		}
 		t := cfg.BehaviorTypes[r.owner].Tools[r.name]
-		fmt.Fprintf(&b, "**%s** — tool of behavior type %s\n\n%s\n", r.name, r.owner, t.Description)
+		fmt.Fprintf(&b, "**%s** — tool of behavior type %s\n\n%s\n", txt(r.name), txt(r.owner), txt(t.Description))
 		if t.Destructive {
 			b.WriteString("\nDestructive.\n")
 		}
@@ -242,19 +253,19 @@ func describe(cfg *model.Config, r *ref) string {
 			return ""
 		}
 		ru := pr.Rules[r.name]
-		fmt.Fprintf(&b, "**%s** — rule of profile %s\n\n", r.name, r.owner)
+		fmt.Fprintf(&b, "**%s** — rule of profile %s\n\n", txt(r.name), txt(r.owner))
 		if ru.Rule != "" {
-			fmt.Fprintf(&b, "%s\n\n", ru.Rule)
+			fmt.Fprintf(&b, "%s\n\n", txt(ru.Rule))
 		}
 		if ru.Action != "" {
-			fmt.Fprintf(&b, "Action: %s", ru.Action)
+			fmt.Fprintf(&b, "Action: %s", txt(ru.Action))
 			if ru.Trigger != "" {
-				fmt.Fprintf(&b, " on %s", ru.Trigger)
+				fmt.Fprintf(&b, " on %s", txt(ru.Trigger))
 			}
 			b.WriteString("\n")
 		}
 		if ru.Message != "" {
-			fmt.Fprintf(&b, "\nMessage: %s\n", ru.Message)
+			fmt.Fprintf(&b, "\nMessage: %s\n", txt(ru.Message))
 		}
 	case "lint rule":
 		return lintRuleDoc(r.name)
@@ -263,9 +274,9 @@ func describe(cfg *model.Config, r *ref) string {
 		if m == nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "**%s** — model, context window %d tokens\n", r.name, m.ContextWindow)
+		fmt.Fprintf(&b, "**%s** — model, context window %d tokens\n", txt(r.name), m.ContextWindow)
 		if m.Description != "" {
-			fmt.Fprintf(&b, "\n%s\n", m.Description)
+			fmt.Fprintf(&b, "\n%s\n", txt(m.Description))
 		}
 	default:
 		return ""
@@ -287,13 +298,13 @@ func placeholderDoc(cfg *model.Config, typ, src string, off int) string {
 		return ""
 	}
 	if slices.Contains(compiler.CompileTimeNames, name) {
-		return fmt.Sprintf("**{%s}** — filled in when the bundle is built", name)
+		return fmt.Sprintf("**{%s}** — filled in when the bundle is built", txt(name))
 	}
 	if t := cfg.AgentTypes[typ]; t != nil {
 		if v := t.Variables[name]; v != nil {
-			s := fmt.Sprintf("**{%s}** — runtime variable of agent type %s", name, typ)
+			s := fmt.Sprintf("**{%s}** — runtime variable of agent type %s", txt(name), txt(typ))
 			if v.Description != "" {
-				s += "\n\n" + v.Description
+				s += "\n\n" + txt(v.Description)
 			}
 			if v.Required {
 				s += "\n\nRequired."

@@ -354,7 +354,7 @@ func (s *Server) notify(method string, params any) {
 
 // say shows a message to the user once per session.
 func (s *Server) say(typ protocol.MessageType, msg string) {
-	msg = secret.Redact(msg) // an error may quote a value
+	msg = diag.Escape(secret.Redact(msg), "") // an error may quote a value
 	s.mu.Lock()
 	seen := s.said[msg]
 	s.said[msg] = true

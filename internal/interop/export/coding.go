@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/rules"
 )
 
 // scalar and mapping build YAML nodes in a fixed order (a map's keys are
@@ -29,6 +30,10 @@ func mappingNode(kv ...any) *yaml.Node {
 	}
 	return m
 }
+
+// openCodeTask is OpenCode's tool that starts a subagent: its permission
+// takes the agents' names as patterns.
+const openCodeTask = "task"
 
 // openCode writes agents/NAME.md per agent: an OpenCode subagent whose
 // permission map denies every tool ("*", first: OpenCode's last matching
@@ -53,6 +58,16 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 		r.Notes = append(r.Notes, timeoutNote(a.Agent, "OpenCode's agent file")...)
 		perm := mappingNode("*", scalar("deny"))
 		for _, n := range m.Names {
+			if n == openCodeTask {
+				// The agents it may start, by name, and no other (not
+				// OpenCode's own, whose calls no hook would judge).
+				starts := mappingNode("*", scalar("deny"))
+				for _, d := range a.Delegates {
+					starts.Content = append(starts.Content, quoted(d), scalar("allow"))
+				}
+				perm.Content = append(perm.Content, quoted(n), starts)
+				continue
+			}
 			perm.Content = append(perm.Content, quoted(n), scalar("allow"))
 		}
 		fm := mappingNode("description", quoted(a.Description), "mode", scalar("subagent"))
@@ -76,7 +91,7 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 // geminiCLI writes agents/NAME.md per agent, a Gemini CLI local subagent
 // with an explicit tools list (omitted, it would get every tool), and
 // policies/charter.toml once: a deny rule per agent for every Gemini CLI
-// tool it may not call.
+// tool it may not call, and its shell's whitelist of programs.
 func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 	const target, table = "Gemini CLI", "gemini-cli"
 	// Gemini CLI's names are slugs: [a-z0-9-_]+, which every charter id is.
@@ -141,10 +156,86 @@ func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 900\ndenyMessage = %s\n",
 				js(ns[i]), js(deny), js("charter: "+a.ID+" may not call this tool"))
 		}
+		shell, notes := geminiWhitelists(p, a, m.Names)
+		r.Notes = append(r.Notes, notes...)
+		for _, w := range shell {
+			// Below, every command the tool runs denied; above, the
+			// whitelist's programs allowed (Gemini CLI's engine allows a
+			// line only when each of its commands is allowed).
+			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 899\ndenyMessage = %s\n",
+				js(ns[i]), js(geminiShell), js("charter: "+a.ID+" may run only "+w.allowedText()))
+			if len(w.programs) > 0 {
+				fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ncommandPrefix = %s\ndecision = \"allow\"\npriority = 901\n",
+					js(ns[i]), js(geminiShell), js(w.programs))
+			}
+		}
 	}
 	r.Files = append(r.Files, File{Path: "policies/charter.toml", Data: []byte(policy.String())})
-	r.Notes = append(r.Notes, "Gemini CLI's agent files carry the tools, and policies/charter.toml denies the rest; charter's rules and whitelists are not carried: the BeforeTool hook does not say which subagent calls (docs/export.md)")
+	r.Notes = append(r.Notes, "Gemini CLI's agent files carry the tools, and policies/charter.toml denies the rest and holds each whitelist of programs; charter's rules are not carried: the BeforeTool hook does not say which subagent calls (docs/export.md)")
 	return r, nil
+}
+
+// geminiShell is Gemini CLI's shell tool, whose policy rules take a
+// command's program (commandPrefix).
+const geminiShell = "run_shell_command"
+
+// whitelist is the programs an agent's shell may run, and the parameters
+// that say so.
+type whitelist struct {
+	programs []string
+	params   []string
+}
+
+func (w whitelist) allowedText() string {
+	progs := "no program"
+	if len(w.programs) > 0 {
+		progs = strings.Join(w.programs, ", ")
+	}
+	return progs + " (" + strings.Join(w.params, ", ") + ")"
+}
+
+// geminiWhitelists returns the whitelists of programs (a behavior
+// parameter that restricts run_bash's command, CommandToolsBehavior's
+// whitelist) on the shell tool the agent gets in Gemini CLI, which the
+// policy carries; two on one tool admit the programs both name. A
+// constraint the policy cannot carry (on another tool, of another kind)
+// is said in the notes. A value that is no plain program name (a space,
+// a quote, a glob) names no program charter's gate admits, and none here.
+func geminiWhitelists(p *compiler.Program, a Agent, granted []string) ([]whitelist, []string) {
+	var table map[string]string
+	if rt := p.Config.Runtimes["gemini-cli"]; rt != nil {
+		table = rt.Tools
+	}
+	var w *whitelist
+	var notes []string
+	for _, c := range a.Constraints {
+		for _, n := range runtimeNames(table, c.Tool) {
+			if !slices.Contains(granted, n) {
+				continue
+			}
+			if n != geminiShell || c.Check != rules.CheckPrograms || c.Field != "command" {
+				notes = append(notes, fmt.Sprintf("%s: %s.%s limits %s, which Gemini CLI's %s gets whole: the policy carries only a whitelist of programs on %s", a.ID, c.Behavior, c.Param, c.Tool, n, geminiShell))
+				continue
+			}
+			var progs []string
+			for _, v := range c.Values {
+				if v != "" && !strings.ContainsAny(v, " \t\r\n\"'\\$`;|&<>(){}[]*?!#~=") && (w == nil || slices.Contains(w.programs, v)) {
+					progs = append(progs, v)
+				}
+			}
+			slices.Sort(progs)
+			progs = slices.Compact(progs)
+			if w == nil {
+				w = &whitelist{}
+			}
+			w.programs = progs
+			w.params = append(w.params, c.Behavior+"."+c.Param)
+		}
+	}
+	if w == nil {
+		return nil, notes
+	}
+	return []whitelist{*w}, notes
 }
 
 func keys(m map[string]string) []string {

@@ -86,11 +86,11 @@ var Targets = []Target{
 		Carries: "NAME/root_agent.yaml per agent (an LlmAgent config: name, description, instruction, model, tools) and NAME/charter_guard.py, a before_tool_callbacks guard that asks charter serve (deny: the tool does not run; no answer: deny)",
 		Cannot:  "ask (the guard denies what needs approval); tools ADK has no name for unless you map your Python tools in the runtimes table; max_turns and timeout"},
 	{Name: "opencode", Table: "opencode", run: openCode,
-		Carries: "agents/NAME.md per agent (description, mode subagent, model, steps, and a permission map that denies every tool (\"*\") and then allows each of the agent's)",
+		Carries: "agents/NAME.md per agent (description, mode subagent, model, steps, and a permission map that denies every tool (\"*\") and then allows each of the agent's, its task tool only for the agents it may delegate to)",
 		Cannot:  "rules and whitelists (OpenCode's plugin hook gets no agent name, so no guard is wired); timeout"},
 	{Name: "gemini-cli", Table: "gemini-cli", run: geminiCLI,
-		Carries: "agents/NAME.md per agent (name, description, tools as an explicit list, model, max_turns, timeout_mins) and, with --out, policies/charter.toml once: a deny rule per agent for every Gemini CLI tool it may not call",
-		Cannot:  "rules and whitelists (the BeforeTool hook gets no subagent name, so no guard is wired)"},
+		Carries: "agents/NAME.md per agent (name, description, tools as an explicit list, model, max_turns, timeout_mins) and, with --out, policies/charter.toml once: a deny rule per agent for every Gemini CLI tool it may not call, and its run_shell_command's whitelist of programs (a deny below an allow of each program, commandPrefix)",
+		Cannot:  "rules (the BeforeTool hook gets no subagent name, so no guard is wired), and limits other than a whitelist of programs on the shell (said on stderr)"},
 }
 
 // Lookup returns the target named name.
@@ -146,6 +146,12 @@ func mapTools(p *compiler.Program, a *compiler.Agent, target, table string, o Op
 		if len(n) == 0 {
 			m.Unmapped = append(m.Unmapped, t.Name)
 		}
+		for _, rn := range n {
+			if why := notOneTool(table, rn); why != "" {
+				return m, fmt.Errorf("agent %s: runtimes.%q.tools.%q names %s, and %s reads it as %s, so the export would grant more than %s; map each tool by its exact %s name (letters, digits, _, - and .)",
+					a.ID, table, rn, t.Name, target, why, t.Name, target)
+			}
+		}
 		m.Names = append(m.Names, n...)
 	}
 	for _, e := range a.Excluded {
@@ -168,6 +174,27 @@ func mapTools(p *compiler.Program, a *compiler.Agent, target, table string, o Op
 			plural(len(m.Unmapped), "it", "them"), plural(len(m.Unmapped), "it", "them"), table, m.Unmapped[0])
 	}
 	return m, nil
+}
+
+// notOneTool says how a runtime reads a name of its runtimes table that
+// is not one exact tool name ("" when it is one): a list (Claude Code
+// splits a tools line at commas), a pattern (OpenCode's permission keys
+// are wildcards; "*" is every tool to Claude Code and Gemini CLI, and
+// mcp_SERVER_* every tool of a server), or, to Claude Code, mcp__SERVER:
+// every tool of that MCP server. Exact names are letters, digits, _, -
+// and . (an MCP tool's, a Python module path's).
+func notOneTool(table, name string) string {
+	if name == "" || strings.IndexFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
+	}) >= 0 {
+		return "a pattern or a list of tools, not one tool"
+	}
+	if table == Runtime {
+		if server, ok := strings.CutPrefix(name, "mcp__"); ok && !strings.Contains(strings.Trim(server, "_"), "__") {
+			return "every tool of the MCP server " + strings.Trim(server, "_")
+		}
+	}
+	return ""
 }
 
 // unmappedNote says which tools an export left out.

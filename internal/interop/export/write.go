@@ -36,18 +36,40 @@ func WriteDir(dir string, r Result, force bool) ([]string, error) {
 	}
 	m := manifest{Files: map[string]string{}}
 	mp := filepath.Join(dir, ManifestFile)
-	if b, err := os.ReadFile(mp); err == nil {
-		if json.Unmarshal(b, &m) != nil || m.Files == nil {
+	// Only a regular file is read as the manifest: a link is not followed
+	// (a forced write replaces the link, not what it points at).
+	var refused []string
+	if fi, err := os.Lstat(mp); err == nil {
+		var b []byte
+		if fi.Mode().IsRegular() {
+			b, err = os.ReadFile(mp)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if !fi.Mode().IsRegular() || json.Unmarshal(b, &m) != nil || m.Files == nil {
 			if !force {
 				return nil, fmt.Errorf("%s is not a manifest charter export wrote; remove it or pass --force", mp)
 			}
 			m.Files = map[string]string{}
+			refused = append(refused, mp)
 		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
-	var refused []string
 	for _, f := range r.Files {
 		if f.Path == "" || path.IsAbs(f.Path) || strings.HasPrefix(path.Clean(f.Path), "..") || f.Path == ManifestFile {
 			return nil, fmt.Errorf("export made a file name it must not write: %q", f.Path)
+		}
+		// Every folder on the way is a folder, not a link to one
+		// elsewhere (which export would write through) nor a file.
+		if q, err := notFolder(dir, path.Dir(path.Clean(f.Path))); err != nil {
+			return nil, err
+		} else if q != "" {
+			if !slices.Contains(refused, q) {
+				refused = append(refused, q)
+			}
+			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		fi, err := os.Lstat(p)
@@ -72,17 +94,18 @@ func WriteDir(dir string, r Result, force bool) ([]string, error) {
 		return nil, fmt.Errorf("%s %s there and charter export did not write %s (or it was changed since); move %s away, or pass --force to replace %s",
 			strings.Join(refused, ", "), plural(len(refused), "is", "are"), plural(len(refused), "it", "them"), plural(len(refused), "it", "them"), plural(len(refused), "it", "them"))
 	}
+	// Forced: a link, file or folder in the way goes, not what it points
+	// at.
+	for _, p := range refused {
+		if err := os.RemoveAll(p); err != nil {
+			return nil, err
+		}
+	}
 	var written []string
 	for _, f := range r.Files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return written, err
-		}
-		if slices.Contains(refused, p) {
-			// Forced: a link or folder in the way goes, not what it points at.
-			if err := os.RemoveAll(p); err != nil {
-				return written, err
-			}
 		}
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			return written, err
@@ -96,6 +119,30 @@ func WriteDir(dir string, r Result, force bool) ([]string, error) {
 		return written, err
 	}
 	return written, os.WriteFile(mp, append(b, '\n'), 0o644)
+}
+
+// notFolder returns the first path of dir/rel's folders below dir that
+// exists and is no folder (a symbolic link, a file), "" when there is
+// none.
+func notFolder(dir, rel string) (string, error) {
+	if rel == "." {
+		return "", nil
+	}
+	q := dir
+	for _, part := range strings.Split(rel, "/") {
+		q = filepath.Join(q, part)
+		fi, err := os.Lstat(q)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if !fi.IsDir() {
+			return q, nil
+		}
+	}
+	return "", nil
 }
 
 func sum(b []byte) string {

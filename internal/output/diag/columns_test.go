@@ -1,7 +1,9 @@
 package diag
 
 import (
+	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -67,6 +69,15 @@ func TestEscape(t *testing.T) {
 		{"zero\u200bwidth\ufeff soft\u00adhyphen \u2028", "", `zero\u200bwidth\ufeff soft\u00adhyphen \u2028`},
 		{"emoji \u2764\ufe0f 1\ufe0f\u20e3 kept, \ufe0f\ufe01 not", "", "emoji \u2764\ufe0f 1\ufe0f\u20e3 kept, \\ufe0f\\ufe01 not"},
 		{"vs \U000E0100", "", `vs \U000e0100`},
+		// GitHub Actions runs a line that starts with :: after white
+		// space, and the legacy ##[command] anywhere in a line.
+		{"::error::forged", "", `\x3a:error::forged`},
+		{" \t\u00a0::warning::x", "", " \t\u00a0\\x3a:warning::x"},
+		{"a::b and x ::y", "", "a::b and x ::y"},
+		{"ok\n  ::notice::x\n::y", "\n", "ok\n  \\x3a:notice::x\n\\x3a:y"},
+		{"ok\n::y", "", `ok\n::y`},
+		{"mid ##[error]x ##[stop-commands]t #[ok] ## [ok]", "", `mid #\x23[error]x #\x23[stop-commands]t #[ok] ## [ok]`},
+		{"###[x", "", `##\x23[x`},
 	}
 	for _, tt := range tests {
 		if got := Escape(tt.in, tt.keep); got != tt.want {
@@ -79,7 +90,7 @@ func TestEscape(t *testing.T) {
 // terminal, writes valid UTF-8, and changes nothing in text without such
 // characters.
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"", "plain", "a\x1b[2Jb", "Zoë\u202e", "\xff\xfe", "line\r\nnext", "\\x1b", "\U000E0041\ufe0f\ufe0f"} {
+	for _, s := range []string{"", "plain", "a\x1b[2Jb", "Zoë\u202e", "\xff\xfe", "line\r\nnext", "\\x1b", "\U000E0041\ufe0f\ufe0f", "::error::x", "a\n \u3000::x", "###[", "#\n#["} {
 		f.Add(s, "")
 		f.Add(s, "\n")
 		f.Add(s, "\r\n")
@@ -98,6 +109,14 @@ func FuzzEscape(f *testing.F) {
 		}
 		if clean(s, keep) != (out == s) {
 			t.Fatalf("Escape(%q) = %q: changed clean text", s, out)
+		}
+		if strings.Contains(out, "##[") {
+			t.Fatalf("Escape(%q) = %q: holds a legacy workflow command", s, out)
+		}
+		for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") {
+				t.Fatalf("Escape(%q) = %q: line %q is a workflow command", s, out, line)
+			}
 		}
 	})
 }

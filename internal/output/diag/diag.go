@@ -150,5 +150,5 @@ func JSON(ds []Diagnostic) ([]byte, error) {
 	if err := enc.Encode(ds); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return EscapeJSON(b.Bytes()), nil
 }

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -32,18 +33,36 @@ import (
 //     U+E0100-U+E01EF;
 //
 // as \uNNNN, or \UNNNNNNNN above U+FFFF. Bytes of invalid UTF-8 become
-// \xNN. A backslash is left alone, so text without such characters is
-// unchanged. The characters in keep (among \n and \r) are kept: a prompt
-// printed whole keeps its line feeds, and GitHub's format keeps both,
-// which it escapes its own way.
+// \xNN. So do the characters that would make GitHub Actions run a line as
+// a workflow command: the first colon of a :: that starts the text, or a
+// line of it, after white space only (the runner trims it), as \x3a, and
+// the second # of ##[ anywhere (the legacy form, which the runner reads in
+// the middle of a line, ##[stop-commands] included), as \x23. A backslash
+// is left alone, so text without such characters is unchanged. The
+// characters in keep (among \n and \r) are kept: a prompt printed whole
+// keeps its line feeds, and GitHub's format keeps both, which it escapes
+// its own way.
 func Escape(s string, keep string) string {
 	if clean(s, keep) {
 		return s
 	}
 	var b strings.Builder
 	prev := rune(-1)
+	lineStart := true
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
+		if lineStart && strings.HasPrefix(s[i:], "::") {
+			b.WriteString(`\x3a`)
+			prev, lineStart = ':', false
+			i++
+			continue
+		}
+		if strings.HasPrefix(s[i:], "##[") {
+			b.WriteString(`#\x23`)
+			prev, lineStart = '#', false
+			i += 2
+			continue
+		}
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
@@ -60,18 +79,35 @@ func Escape(s string, keep string) string {
 		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
+		lineStart = startsLine(r, lineStart, keep)
 		prev = r
 		i += n
 	}
 	return b.String()
 }
 
+// startsLine reports whether what follows r, written as it is or kept,
+// is still at the start of a line for GitHub Actions' runner: after a
+// kept line break, or white space the runner trims (.NET's, which is
+// Go's unicode.IsSpace) that Escape writes as it is.
+func startsLine(r rune, lineStart bool, keep string) bool {
+	if r == '\n' || r == '\r' {
+		return strings.ContainsRune(keep, r)
+	}
+	return lineStart && unicode.IsSpace(r) && !needsEscape(r, -1, keep)
+}
+
 // clean reports whether Escape leaves s as it is.
 func clean(s, keep string) bool {
 	prev := rune(-1)
+	lineStart := true
 	for i := 0; i < len(s); {
 		c := s[i]
+		if lineStart && c == ':' && strings.HasPrefix(s[i:], "::") || c == '#' && strings.HasPrefix(s[i:], "##[") {
+			return false
+		}
 		if c >= 0x20 && c < 0x7f {
+			lineStart = lineStart && c == ' '
 			prev = rune(c)
 			i++
 			continue
@@ -80,6 +116,7 @@ func clean(s, keep string) bool {
 		if r == utf8.RuneError && n == 1 || needsEscape(r, prev, keep) {
 			return false
 		}
+		lineStart = startsLine(r, lineStart, keep)
 		prev = r
 		i += n
 	}
@@ -121,4 +158,20 @@ func needsEscape(r, prev rune, keep string) bool {
 
 func isVariationSelector(r rune) bool {
 	return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef
+}
+
+// legacyCommand is what GitHub Actions' runner reads as a workflow command
+// anywhere in a line.
+var legacyCommand = []byte("##[")
+
+// EscapeJSON returns encoded JSON with the second # of every ##[ written
+// \u0023, which a JSON reader reads as the same #: a JSON output shown in
+// a CI log (lint --format json, log, diff, show) then holds no legacy
+// workflow command that GitHub Actions' runner would run (##[ is only
+// ever inside a string in JSON). A :: cannot start a line of JSON.
+func EscapeJSON(b []byte) []byte {
+	if !bytes.Contains(b, legacyCommand) {
+		return b
+	}
+	return bytes.ReplaceAll(b, legacyCommand, []byte(`#\u0023[`))
 }

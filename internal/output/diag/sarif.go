@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -118,10 +119,15 @@ func newSARIFRun(tool ToolInfo, rules []sarifRule, ok bool) sarifRun {
 }
 
 func encodeSARIF(w io.Writer, run sarifRun) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{run}})
+	if err := enc.Encode(sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{run}}); err != nil {
+		return err
+	}
+	_, err := w.Write(EscapeJSON(b.Bytes()))
+	return err
 }
 
 // Fingerprints returns, for each diagnostic of ds, a fingerprint that

@@ -208,20 +208,7 @@ func cell(s string) string {
 // written on one line with control characters visible (diag.Escape): a
 // blank line would end the code span and its paragraph, and what follows
 // would render as Markdown, or HTML.
-func code(s string) string {
-	if s == "" {
-		return ""
-	}
-	s = diag.Escape(secret.Redact(s), "")
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return fence + " " + s + " " + fence
-	}
-	return fence + s + fence
-}
+func code(s string) string { return mdtext.Code(secret.Redact(s)) }
 
 // codes formats a list of names as inline code, comma-separated.
 func codes(names []string) string {

@@ -1,5 +1,6 @@
 // Package mdtext escapes text from the configuration for the Markdown
-// charter writes (charter docs, charter diff --format markdown), so that a
+// charter writes (charter docs, charter diff --format markdown, the
+// language server's hovers), so that a
 // Markdown renderer shows it as the text it is: no HTML element (a
 // description holding <img src=x onerror=...> would run where HTML is
 // allowed), no link, no emphasis, no heading, list, quote or code block
@@ -52,6 +53,25 @@ func Escape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Code returns s as inline code, "" as nothing: on one line with control
+// and invisible characters visible (diag.Escape), since a blank line would
+// end the code span and its paragraph and what follows would render as
+// Markdown or HTML, between enough backticks that none of s's closes it.
+func Code(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = diag.Escape(s, "")
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }
 
 func allDigits(s string) bool {

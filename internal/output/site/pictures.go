@@ -232,7 +232,7 @@ func versionTimeline(vs []history.Version) *timeline {
 	t := &timeline{W: pad*2 + max(len(vs)-1, 0)*step, H: 70, Y: 28}
 	for i, v := range vs {
 		t.Points = append(t.Points, point{X: pad + i*step, Class: versionClass(v), Label: fmt.Sprintf("v%d", v.Number),
-			Title:  fmt.Sprintf("v%d %s %s: %s", v.Number, v.Entry.Commit.String()[:12], v.Entry.Author.When.UTC().Format("2006-01-02"), v.Summary),
+			Title:  fmt.Sprintf("v%d %s %s: %s", v.Number, v.Entry.Commit.String()[:12], v.Entry.Author.When.Format("2006-01-02 -0700"), v.Summary),
 			Anchor: fmt.Sprintf("v%d", v.Number)})
 	}
 	return t

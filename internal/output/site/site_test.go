@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charter-dev/charter/internal/graphviz"
@@ -418,5 +419,17 @@ func TestHistoryNumbersAsLog(t *testing.T) {
 		if want := fmt.Sprintf("v%d %s", v.Number, v.Entry.Commit.String()[:12]); !strings.Contains(page, want) {
 			t.Errorf("agents/marco.html lacks %q: log's version %d (%s) at that commit", want, v.Number, v.Summary)
 		}
+	}
+}
+
+// TestTimelineDate: a version's date on the timeline is the author's, as
+// Git holds it and log shows it: a commit at 23:30 in +05:30 on January 2
+// is not dated January 2 because UTC says 18:00, nor is 01:00 in +09:00
+// on January 3 dated January 2.
+func TestTimelineDate(t *testing.T) {
+	late := time.Date(2026, 1, 3, 1, 0, 0, 0, time.FixedZone("", 9*3600))
+	tl := versionTimeline([]history.Version{{Number: 1, Summary: "created", Entry: &history.Entry{Author: source.Person{When: late}}}})
+	if got := tl.Points[0].Title; !strings.Contains(got, " 2026-01-03 +0900: created") {
+		t.Errorf("timeline title %q, want the author's date and zone, 2026-01-03 +0900", got)
 	}
 }

@@ -42,8 +42,9 @@ func describe(s cue.Value) string {
 		return "one of: " + strings.Join(opts, ", ")
 	}
 	kind := kindName(s.IncompleteKind())
-	var lo, hi, ne string
+	var lo, hi, ne, re string
 	var visit func(v cue.Value)
+	depth := 0
 	visit = func(v cue.Value) {
 		op, args := v.Expr()
 		switch op {
@@ -63,10 +64,20 @@ func describe(s cue.Value) string {
 			if lit(args) == `""` {
 				ne = "non-empty "
 			}
+		case cue.RegexMatchOp:
+			re = lit(args)
+		case cue.SelectorOp:
+			// A reference to a definition (#Owner): what it holds.
+			if d := cue.Dereference(v); d != v && depth < 8 {
+				depth++
+				visit(d)
+			}
 		}
 	}
 	visit(s)
 	switch {
+	case re != "":
+		return fmt.Sprintf("%s matching %s", article(ne+kind), re)
 	case lo != "" && hi != "":
 		if strings.HasPrefix(lo, "more") || strings.HasPrefix(hi, "less") {
 			return fmt.Sprintf("%s %s and %s", article(kind), lo, hi)

@@ -230,6 +230,8 @@ func (v *validator) explain(kind, name string, rel Path, errs []cueerrors.Error,
 	switch {
 	case strings.HasPrefix(m, "incomplete value"):
 		return fmt.Sprintf("needs a concrete value: want %s", describe(schema))
+	case strings.HasPrefix(m, "invalid value") && strings.Contains(m, "out of bound =~"):
+		return fmt.Sprintf("%s does not have the form wanted: want %s", show(got), describe(schema))
 	case strings.HasPrefix(m, "invalid value") || strings.Contains(m, "out of bound"):
 		return fmt.Sprintf("%s is out of range: want %s", show(got), describe(schema))
 	case strings.Contains(m, "mismatched types") && len(rel) == 0:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -128,7 +129,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if strings.HasPrefix(err.Error(), "unknown command ") {
 		// The one error cobra makes itself (every flag and argument
 		// check is charter's): a command line, not a failure.
-		err = usage("%v (see '%s --help')", err, cmd.CommandPath())
+		err = usage("%s (see '%s --help')", unknownCommand(err.Error()), cmd.CommandPath())
 	}
 	ee := asExit(err, cmd)
 	if ee.err != nil {
@@ -146,6 +147,24 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return exitOK
 	}
 	return ee.code
+}
+
+// unknownCommand puts cobra's "unknown command" message on one line: its
+// suggestions, on lines of their own after "Did you mean this?", become
+// "did you mean "build"?".
+func unknownCommand(msg string) string {
+	head, tail, ok := strings.Cut(msg, "\n\nDid you mean this?\n")
+	if !ok {
+		return strings.TrimSpace(msg)
+	}
+	var quoted []string
+	for _, s := range strings.Fields(tail) {
+		quoted = append(quoted, strconv.Quote(s))
+	}
+	if len(quoted) == 0 {
+		return head
+	}
+	return head + "; did you mean " + strings.Join(quoted, " or ") + "?"
 }
 
 // asExit returns the exit code, message and hint err carries: exit 2 and

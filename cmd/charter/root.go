@@ -254,6 +254,8 @@ identity across Git history.`,
 		SilenceUsage:  true,
 	}
 	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files (default: the nearest folder up from here with cue.mod, as cue finds a module)")
+	// The usage says the default in words; cobra would add (default ".").
+	root.PersistentFlags().Lookup("dir").DefValue = ""
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		g.cmd = cmd
 		// Without -C the config root is found upward, as cue and git

@@ -413,7 +413,11 @@ func (v *validator) test(name string, t *model.Test) {
 	rules = append(rules, chrules.FailClosedRule)
 	for i, e := range t.Expect {
 		if e.Call >= len(t.Calls) {
-			v.report("reference", p.Child("expect", Index(i), "call"), "call %d does not exist: the test has %d calls, numbered from 0", e.Call, len(t.Calls))
+			calls := "calls"
+			if len(t.Calls) == 1 {
+				calls = "call"
+			}
+			v.report("reference", p.Child("expect", Index(i), "call"), "call %d does not exist: the test has %d %s, numbered from 0", e.Call, len(t.Calls), calls)
 		}
 		if !known {
 			continue

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/internal/config/model"
+	"github.com/charter-dev/charter/internal/output/diag"
+	"github.com/charter-dev/charter/render/template"
 	"github.com/charter-dev/charter/rules"
 )
 
@@ -209,5 +211,13 @@ func (c *compilation) conditionError(profile, id string, ck *rules.CheckError) {
 	if strings.Contains(msg, "error parsing regexp") {
 		rule = "regex-invalid"
 	}
-	c.errorf(rule, path, "%s", msg)
+	if ck.Line == 0 {
+		c.errorf(rule, path, "%s", msg)
+		return
+	}
+	// At the mistake in the user's file, as a template's placeholder is:
+	// the expression is a string like a template.
+	pos := c.prog.TemplatePos(path, template.Pos{Line: ck.Line, Column: ck.Column})
+	c.diags = append(c.diags, diag.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Column,
+		Severity: diag.Error, Rule: rule, Path: dotted(path), Message: dotted(path) + ": " + msg})
 }

@@ -68,7 +68,27 @@ func (p *Program) WhyTool(a *Agent, tool string) (ToolAnswer, error) {
 			return p.notProvided(a, tool), nil
 		}
 	}
+	// A tool some behavior type provides, only not one of the agent's:
+	// an answer (it may not call it, and what would give it the tool),
+	// not a name to correct.
+	if by := p.providers(tool); len(by) > 0 {
+		ans := p.notProvided(a, tool)
+		ans.Exclusion.Reason += fmt.Sprintf("; give %s a behavior that provides it (%s), or list it in tools.allowed", a.ID, model.NameList(by))
+		return ans, nil
+	}
 	return ans, err
+}
+
+// providers lists the behavior types that provide tool, sorted.
+func (p *Program) providers(tool string) []string {
+	var by []string
+	for name, bt := range p.Config.BehaviorTypes {
+		if _, ok := bt.Tools[tool]; ok {
+			by = append(by, name)
+		}
+	}
+	slices.Sort(by)
+	return by
 }
 
 // runtimeOrder lists the runtimes, Claude Code first.

@@ -2,6 +2,7 @@ package compiler_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -30,10 +31,15 @@ agents: ann: {name: "Ann", type: "t", behaviors: [{type: "FileToolsBehavior"}], 
 	if err != nil || write.Callable || write.Exclusion.By != "tools.denied" {
 		t.Errorf("write_file: %+v, %v; want removed by tools.denied", write, err)
 	}
-	_, err = prog.WhyTool(ann, "run_bash")
+	// A tool another behavior type provides: an answer, naming it.
+	bash, err := prog.WhyTool(ann, "run_bash")
+	if err != nil || bash.Callable || !bash.NotProvided || !strings.Contains(bash.Exclusion.Reason, "(CommandToolsBehavior)") {
+		t.Errorf("run_bash: %+v, %v; want not provided, naming CommandToolsBehavior", bash, err)
+	}
+	_, err = prog.WhyTool(ann, "run_bsh")
 	var nt *compiler.NoToolError
 	if !errors.As(err, &nt) {
-		t.Fatalf("run_bash: error %v, want a NoToolError", err)
+		t.Fatalf("run_bsh: error %v, want a NoToolError", err)
 	}
 	if d := cmp.Diff([]string{"list_dir", "read_file", "write_file"}, nt.Tools); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)

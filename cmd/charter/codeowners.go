@@ -62,5 +62,8 @@ func runCodeowners(g *globals, o *codeownersOptions) error {
 	for _, f := range co.Skipped {
 		fmt.Fprintf(g.stderr, "charter: %s is left out: CODEOWNERS cannot match its name exactly (it holds #, !, [, ], *, ? or a backslash); rename it\n", esc(f))
 	}
+	if len(co.Lines) == 0 {
+		fmt.Fprintf(g.stderr, "charter: no declaration names owners, so this CODEOWNERS file assigns nobody; declare them (repository: owners: [\"@org/team\"], or owners on an agent); see docs/release.md\n")
+	}
 	return co.Write(g.stdout)
 }

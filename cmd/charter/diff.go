@@ -42,8 +42,8 @@ the diff is then of that agent alone, and --format json carries seed
 summary.`,
 		Example: `  charter diff                       # HEAD against the working tree
   charter diff v1.2.0 v1.3.0
-  charter diff ann@v1 ann@v3         # two versions of one agent
-  charter diff HEAD --agent coder --format markdown`,
+  charter diff ann@v1 ann@v2         # two versions of one agent
+  charter diff v1.2.0 --agent ann --format markdown`,
 		Args: takes(0, "REV_A", "REV_B"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(g, o, args) },
 	}

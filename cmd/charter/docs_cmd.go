@@ -36,7 +36,7 @@ new or empty directory, or one that holds a previous reference and
 nothing else (every file a page charter docs wrote), is replaced; anything
 else is refused.`,
 		Example: `  charter docs --out site/agents
-  charter docs --rev v1.2.0 --out public/reference`,
+  charter docs --rev v1.2.0 --out reference-v1.2.0`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDocs(g, o) },
 	}

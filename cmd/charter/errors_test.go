@@ -53,6 +53,8 @@ func TestErrorKinds(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"bogus"}, "charter: unknown command \"bogus\" for \"charter\" (see 'charter --help')\n"},
+		// cobra's suggestion, on one line, not its line feeds escaped.
+		{[]string{"biuld"}, "charter: unknown command \"biuld\" for \"charter\"; did you mean \"build\"? (see 'charter --help')\n"},
 		{[]string{"log"}, "charter: log takes one argument, AGENT; got none (see 'charter log --help')\n"},
 		{[]string{"why", "a", "b", "c"}, "charter: why takes two arguments, AGENT and PATH; got 3: \"a\" \"b\" \"c\" (see 'charter why --help')\n"},
 		{[]string{"version", "--format", "xml"}, "charter: unknown format \"xml\"; valid formats: text, json\n"},

@@ -126,7 +126,10 @@ func agentVersions(g *globals, rev, id string, opts history.AgentOptions) ([]his
 			h.Invalid, h.OldestInvalid.Commit.String()[:12])
 	}
 	if !h.Seen && len(versions) == 0 {
-		return nil, usage("agent %q does not exist at any commit from %s that changed %s", id, rev, repo.ConfigPath())
+		if root := repo.ConfigPath(); root != "." {
+			return nil, usage("agent %q does not exist at any commit from %s that changed %s", id, rev, root)
+		}
+		return nil, usage("agent %q does not exist at any commit from %s", id, rev)
 	}
 	return versions, nil
 }

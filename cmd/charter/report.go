@@ -62,7 +62,7 @@ func sarifOnFailure(g *globals, run func() error) error {
 	if w.n > 0 {
 		return err
 	}
-	ee := asExit(err)
+	ee := asExit(err, g.cmd)
 	if ee.code != exitError || ee.err == nil {
 		return err
 	}

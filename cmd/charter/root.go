@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/internal/config/revision"
@@ -58,8 +60,9 @@ func usage(format string, args ...any) error {
 // globals are the flags every command takes.
 type globals struct {
 	dir    string
-	quiet  bool   // --quiet: no ok or summary lines (term.go)
-	color  string // --color: auto, always or never (term.go)
+	quiet  bool           // --quiet: no ok or summary lines (term.go)
+	color  string         // --color: auto, always or never (term.go)
+	cmd    *cobra.Command // the command that runs, for hints that name its flags
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -126,9 +129,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if strings.HasPrefix(err.Error(), "unknown command ") {
 		// The one error cobra makes itself (every flag and argument
 		// check is charter's): a command line, not a failure.
-		err = usage("%v (see '%s --help')", err, cmd.CommandPath())
+		err = usage("%s (see '%s --help')", unknownCommand(err.Error()), cmd.CommandPath())
 	}
-	ee := asExit(err)
+	ee := asExit(err, cmd)
 	if ee.err != nil {
 		textf(stderr, "charter: %v\n", ee.err)
 	}
@@ -146,34 +149,76 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return ee.code
 }
 
+// unknownCommand puts cobra's "unknown command" message on one line: its
+// suggestions, on lines of their own after "Did you mean this?", become
+// "did you mean "build"?".
+func unknownCommand(msg string) string {
+	head, tail, ok := strings.Cut(msg, "\n\nDid you mean this?\n")
+	if !ok {
+		return strings.TrimSpace(msg)
+	}
+	var quoted []string
+	for _, s := range strings.Fields(tail) {
+		quoted = append(quoted, strconv.Quote(s))
+	}
+	if len(quoted) == 0 {
+		return head
+	}
+	return head + "; did you mean " + strings.Join(quoted, " or ") + "?"
+}
+
 // asExit returns the exit code, message and hint err carries: exit 2 and
 // its message for a plain error. A revision that could not be read
 // (revision.Error) is exit 2 with its hint: this is the one place that
 // says so.
-func asExit(err error) *exitErr {
+// cmd is the command that ran (nil when unknown): the hint names only
+// flags it has.
+func asExit(err error, cmd *cobra.Command) *exitErr {
 	var ee *exitErr
 	if errors.As(err, &ee) {
+		if ee.hint == "" {
+			ee.hint = flagHint(ee.err, cmd)
+		}
 		return ee
 	}
 	var re *revision.Error
 	if errors.As(err, &re) {
-		return &exitErr{code: exitError, err: re.Err, hint: cmp.Or(re.Hint, flagHint(re.Err))}
+		return &exitErr{code: exitError, err: re.Err, hint: cmp.Or(re.Hint, flagHint(re.Err, cmd))}
 	}
-	return &exitErr{code: exitError, err: err}
+	return &exitErr{code: exitError, err: err, hint: flagHint(err, cmd)}
 }
 
 // flagHint says which flags avoid what a library reports, where one does:
 // libraries name the concept, the command line its flags.
-func flagHint(err error) string {
+func flagHint(err error, cmd *cobra.Command) string {
 	var nr *source.NotRepositoryError
 	var er *source.EmptyRepositoryError
 	switch {
 	case errors.As(err, &nr):
 		return "validate, lint and build without --rev or --staged still work"
 	case errors.As(err, &er):
-		return "without --rev, charter reads the working tree (or the index with --staged)"
+		// A --rev given, without a default, is one the command can do
+		// without (log's walks from HEAD by default; site --history
+		// reads commits whatever --rev says).
+		if f := flagOf(cmd, "rev"); f != nil && f.Changed && f.DefValue == "" {
+			if flagOf(cmd, "staged") != nil {
+				return "without --rev, charter reads the working tree (or the index with --staged)"
+			}
+			return "without --rev, charter reads the working tree"
+		}
+		// diff, log, show, review and site --history read commits:
+		// no flag helps, a first commit does.
+		return "make the first commit (git add -A && git commit), then run this again"
 	}
 	return ""
+}
+
+// flagOf returns cmd's flag name, or nil when cmd is nil or has none.
+func flagOf(cmd *cobra.Command, name string) *pflag.Flag {
+	if cmd == nil {
+		return nil
+	}
+	return cmd.Flags().Lookup(name)
 }
 
 // checkedWriter writes to w and keeps the first error; after one, it
@@ -209,7 +254,10 @@ identity across Git history.`,
 		SilenceUsage:  true,
 	}
 	root.PersistentFlags().StringVarP(&g.dir, "dir", "C", ".", "config root: the directory holding the charter repository's .cue files (default: the nearest folder up from here with cue.mod, as cue finds a module)")
+	// The usage says the default in words; cobra would add (default ".").
+	root.PersistentFlags().Lookup("dir").DefValue = ""
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		g.cmd = cmd
 		// Without -C the config root is found upward, as cue and git
 		// find theirs: charter run in agents/ reads the whole repository.
 		// init starts a repository where it is told.

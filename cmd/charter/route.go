@@ -30,9 +30,9 @@ agent's proficiency (1.0 when unset), plus 10% when the task gives --tags
 and that skill's tags cover every one of them; averaged over the skills
 asked for. Each agent's line shows the three parts. Agents with none of
 the skills are left out; ties go by agent id.`,
-		Example: `  charter route --skill python
-  charter route --skill python --tags backend,api
-  charter route --skill python --skill sql --format json`,
+		Example: `  charter route --skill billing
+  charter route --skill billing --tags accounts
+  charter route --skill billing --skill escalations --format json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runRoute(g, o) },
 	}

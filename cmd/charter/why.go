@@ -35,10 +35,10 @@ declared; a path the agent has no value at is an error naming the closest
 one. owners says who owns the agent (its own owners, else its type's,
 else the repository's), where that is declared, and who may approve a
 change that widens it (charter review).`,
-		Example: `  charter why planner behavior.scheduling.ambiguous_time
-  charter why coder model.temperature
-  charter why ravi tools.write_file
-  charter why coder owners`,
+		Example: `  charter why ann behavior.scheduling.ambiguous_time
+  charter why ann model.temperature
+  charter why ann tools.run_bash
+  charter why ann owners`,
 		Args: takes(2, "AGENT", "PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runWhy(g, args[0], args[1], format) },
 	}

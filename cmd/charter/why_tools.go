@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/charter-dev/charter/compiler"
@@ -17,7 +19,12 @@ func whyTool(g *globals, prog *compiler.Program, a *compiler.Agent, tool, format
 	var nt *compiler.NoToolError
 	if errors.As(err, &nt) {
 		hint := ""
-		if c, ok := validate.Closest(tool, nt.Tools); ok {
+		known := slices.Clone(nt.Tools)
+		for _, bt := range prog.Config.BehaviorTypes {
+			known = append(known, slices.Collect(maps.Keys(bt.Tools))...)
+		}
+		slices.Sort(known)
+		if c, ok := validate.Closest(tool, slices.Compact(known)); ok {
 			hint = fmt.Sprintf("did you mean %q?", c)
 		}
 		return &exitErr{code: exitError, err: err, hint: hint}

@@ -153,6 +153,15 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // ReadDir reads the bundle in dir into a tree. It refuses links and
 // anything but regular files and folders.
 func ReadDir(dir string) (Tree, error) {
+	// WalkDir would name the root ".": say which folder, and what it is.
+	switch fi, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s does not exist; name the folder a build (or a pull) wrote the bundle into", dir)
+	case err != nil:
+		return nil, err
+	case !fi.IsDir():
+		return nil, fmt.Errorf("%s is a file, not a bundle's folder; name the folder a build (or a pull) wrote the bundle into", dir)
+	}
 	fsys := os.DirFS(dir)
 	t := Tree{}
 	var total int64

@@ -284,7 +284,11 @@ func (v *validator) behaviorUses(p Path, uses []model.BehaviorUse) {
 		for _, pname := range names(use.Params) {
 			param, ok := bt.Params[pname]
 			if !ok {
-				v.reportName("unknown-param", bp.Child("params", pname), true, pname, names(bt.Params), "behavior type %s has no parameter %q%s", use.Type, pname, didYouMean(pname, names(bt.Params), "parameters"))
+				fix := didYouMean(pname, names(bt.Params), "parameters")
+				if len(bt.Params) == 0 {
+					fix = ": it takes no parameters; remove params"
+				}
+				v.reportName("unknown-param", bp.Child("params", pname), true, pname, names(bt.Params), "behavior type %s has no parameter %q%s", use.Type, pname, fix)
 				continue
 			}
 			if !paramTypeOK(param.Type, use.Params[pname]) {
@@ -409,7 +413,11 @@ func (v *validator) test(name string, t *model.Test) {
 	rules = append(rules, chrules.FailClosedRule)
 	for i, e := range t.Expect {
 		if e.Call >= len(t.Calls) {
-			v.report("reference", p.Child("expect", Index(i), "call"), "call %d does not exist: the test has %d calls, numbered from 0", e.Call, len(t.Calls))
+			calls := "calls"
+			if len(t.Calls) == 1 {
+				calls = "call"
+			}
+			v.report("reference", p.Child("expect", Index(i), "call"), "call %d does not exist: the test has %d %s, numbered from 0", e.Call, len(t.Calls), calls)
 		}
 		if !known {
 			continue

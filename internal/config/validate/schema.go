@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -40,7 +41,81 @@ func (v *validator) check(path Path, defName string, std, user cue.Value) (cue.V
 		v.unknownFields(path, user, def.shape, found)
 	}
 	v.schemaErrors(path, def.value, std, user, err, found)
+	if !strings.Contains(err.Error(), "required but not present") {
+		// CUE leaves out a missing required field when the same
+		// declaration has another error: find them, so that one run
+		// says every mistake (a wrong type and a missing name alike).
+		v.missingRequired(path, def.value, std, user, nil, found)
+	}
 	return val, false
+}
+
+// missingRequired reports every required field of the schema that neither
+// the user's value nor the standard library's gives, at rel and below, in
+// the structs and list elements the user's value has. A field whose name
+// an unknown field there misspells (found) was reported with it.
+func (v *validator) missingRequired(path Path, def, std, user cue.Value, rel Path, found map[string]bool) {
+	schema := schemaAt(def, rel)
+	if op, _ := schema.Expr(); op == cue.OrOp || schema.IncompleteKind() != cue.StructKind {
+		return // a disjunction's required fields depend on the branch
+	}
+	sels := rel.Selectors()
+	u := user.LookupPath(cue.MakePath(sels...))
+	if !u.Exists() || u.IncompleteKind() != cue.StructKind {
+		return
+	}
+	s := std.LookupPath(cue.MakePath(sels...))
+	it, err := schema.Fields(cue.Optional(true))
+	if err != nil {
+		return
+	}
+	for it.Next() {
+		name := it.Selector().Unquoted()
+		child := cue.MakePath(cue.Str(name))
+		if it.FieldType()&cue.RequiredConstraint == 0 || u.LookupPath(child).Exists() || s.LookupPath(child).Exists() {
+			continue
+		}
+		if misspelt(path.Child(rel...).String(), name, found) {
+			continue
+		}
+		full := path.Child(append(slices.Clone(rel), name)...)
+		v.reportAt("schema", full, posOf(v.repo.Value, path.Child(rel...)), "required field is missing; add %s: %s", name, describe(it.Value()))
+	}
+	fields, err := u.Fields()
+	if err != nil {
+		return
+	}
+	for fields.Next() {
+		name := fields.Selector().Unquoted()
+		sub := append(slices.Clone(rel), name)
+		switch fields.Value().IncompleteKind() {
+		case cue.StructKind:
+			v.missingRequired(path, def, std, user, sub, found)
+		case cue.ListKind:
+			elems, err := fields.Value().List()
+			if err != nil {
+				continue
+			}
+			for i := 0; elems.Next(); i++ {
+				v.missingRequired(path, def, std, user, append(slices.Clone(sub), "["+strconv.Itoa(i)+"]"), found)
+			}
+		}
+	}
+}
+
+// misspelt says whether an unknown field of the struct at parent (a key of
+// found) is a misspelling of name.
+func misspelt(parent, name string, found map[string]bool) bool {
+	for k := range found {
+		label, ok := strings.CutPrefix(k, parent+".")
+		if !ok || strings.Contains(label, ".") {
+			continue
+		}
+		if _, ok := closest(label, []string{name}); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownFields walks the user's value beside the schema's shape and

@@ -90,3 +90,63 @@ func TestNeovim(t *testing.T) {
 		t.Errorf("definition: %q", got.Definition)
 	}
 }
+
+// TestNeovimDocsConfig runs Neovim with the init.lua docs/editors.md gives
+// under "Neovim", as a user pastes it, with charter on PATH: opening a .cue
+// file with a bad option must start charter and show the diagnostic.
+func TestNeovimDocsConfig(t *testing.T) {
+	realtool.Long(t, "builds charter and drives Neovim")
+	nvim := realtool.Need(t, "nvim", "neovim")
+	doc, err := os.ReadFile("../../../docs/editors.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n## Neovim\n")
+	_, block, ok2 := strings.Cut(section, "```lua\n")
+	init, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/editors.md has no lua block under ## Neovim")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "bin")
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "charter"), "../../../cmd/charter").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	initPath := filepath.Join(tmp, "init.lua")
+	if err := os.WriteFile(initPath, []byte(init), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := copyDir(t, "../../../examples/dev-team")
+	marco := filepath.Join(root, "agents", "marco.cue")
+	b, err := os.ReadFile(marco)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(b), `verbosity: "concise"`, `verbosity: "consise"`, 1)
+	if bad == string(b) {
+		t.Fatal(`marco.cue has no verbosity: "concise"`)
+	}
+	if err := os.WriteFile(marco, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("testdata/nvim_docs.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(tmp, "report.txt")
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", initPath, "agents/marco.cue", "-c", "luafile "+script, "-c", "cquit 2")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "REPORT="+report,
+		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"), "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
+		"XDG_STATE_HOME="+filepath.Join(tmp, "state"), "XDG_DATA_HOME="+filepath.Join(tmp, "data"))
+	out, err := cmd.CombinedOutput()
+	got, rerr := os.ReadFile(report)
+	if err != nil || rerr != nil {
+		t.Fatalf("nvim: %v\n%s\nreport: %s %v", err, out, got, rerr)
+	}
+	if !strings.HasPrefix(string(got), "filetype=cue clients=1\n") || !strings.Contains(string(got), `"consise" is not an option`) {
+		t.Errorf("with the docs' init.lua, Neovim reported:\n%s\nwant filetype cue, charter attached, and the unknown option", got)
+	}
+}

@@ -297,7 +297,11 @@ func (w *walker) walk(start plumbing.Hash, fn func(*Entry) error) error {
 		// before it (newer ones) need; drop it to bound memory.
 		delete(w.nodes, it.hash)
 		if w.repo.IsShallowBoundary(it.hash) {
-			return &source.ShallowError{Commit: it.hash, Op: "walk the history of " + w.root}
+			what := w.root
+			if what == "." {
+				what = "the repository"
+			}
+			return &source.ShallowError{Commit: it.hash, Op: "walk the history of " + what}
 		}
 		mine, err := w.rootState(n)
 		if err != nil {

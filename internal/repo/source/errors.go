@@ -88,7 +88,7 @@ type EmptyRepositoryError struct {
 }
 
 func (e *EmptyRepositoryError) Error() string {
-	return fmt.Sprintf("the repository has no commits yet (HEAD points at %s, which does not exist); commit first, or read the working tree or the index instead", plumbing.ReferenceName(e.Branch).Short())
+	return fmt.Sprintf("the repository has no commits yet (HEAD points at %s, which does not exist)", plumbing.ReferenceName(e.Branch).Short())
 }
 
 // PathNotFoundError reports that the config root does not exist at a
@@ -109,7 +109,10 @@ func (e *PathNotFoundError) Error() string {
 	if !e.Commit.IsZero() {
 		where += " (commit " + short(e.Commit) + ")"
 	} else if e.Rev == indexRev {
-		where = "in the index (nothing under it is staged)"
+		if e.Path == "." && !e.NotDir {
+			return "nothing is staged: the index holds no file; stage the files to check with git add"
+		}
+		where = "in the index (nothing under it is staged; stage its files with git add)"
 	}
 	if e.NotDir {
 		return fmt.Sprintf("%s is not a directory %s; name the directory that holds the .cue files", e.Path, where)

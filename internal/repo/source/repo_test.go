@@ -551,7 +551,7 @@ func TestIndexErrors(t *testing.T) {
 		repo := open(t, filepath.Join(f.Dir, "configs", "nothing"))
 		_, err := repo.Index()
 		var pe *source.PathNotFoundError
-		if !errors.As(err, &pe) || err.Error() != "configs/nothing does not exist in the index (nothing under it is staged)" {
+		if !errors.As(err, &pe) || err.Error() != "configs/nothing does not exist in the index (nothing under it is staged; stage its files with git add)" {
 			t.Errorf("Index() of an unstaged directory: got %v", err)
 		}
 	})
@@ -578,7 +578,7 @@ func TestEmptyRepository(t *testing.T) {
 	if !errors.As(err, &ee) {
 		t.Fatalf("Commit(HEAD) in an empty repository: got %v, want *EmptyRepositoryError", err)
 	}
-	if want := "the repository has no commits yet (HEAD points at main, which does not exist); commit first, or read the working tree or the index instead"; err.Error() != want {
+	if want := "the repository has no commits yet (HEAD points at main, which does not exist)"; err.Error() != want {
 		t.Errorf("got  %s\nwant %s", err, want)
 	}
 	idx, err := repo.Index()

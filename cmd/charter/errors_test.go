@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,5 +71,18 @@ func TestErrorKinds(t *testing.T) {
 		if d := cmp.Diff(c.stderr, stderr); d != "" {
 			t.Errorf("%v: stderr (-want +got):\n%s", c.args, d)
 		}
+	}
+}
+
+// TestEvalOnErrorAllowEscapes: the reason eval prints on stderr when
+// --on-error allow lets a call through comes from the bundle's path (the
+// user's or the runtime's): control characters in it are escaped, as in
+// every other text output.
+func TestEvalOnErrorAllowEscapes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dist\x1b[2J")
+	var stdout, stderr bytes.Buffer
+	run([]string{"eval", "--bundle", dir, "--agent", "ann", "--on-error", "allow"}, &stdout, &stderr)
+	if strings.Contains(stderr.String(), "\x1b") || !strings.Contains(stderr.String(), "charter: ") {
+		t.Errorf("stderr %q: want the reason, escaped", stderr.String())
 	}
 }

@@ -138,7 +138,7 @@ func runEval(g *globals, o *evalOptions, stdin io.Reader) error {
 		if werr := writeJSON(g.stdout, v); werr != nil {
 			return werr
 		}
-		fmt.Fprintf(g.stderr, "charter: %s\n", why)
+		textf(g.stderr, "charter: %s\n", why)
 		return nil
 	}
 	if werr := writeJSON(g.stdout, v); werr != nil {

@@ -138,7 +138,11 @@ func runReview(g *globals, o *reviewOptions, rng string) error {
 		return err
 	}
 	if !r.OK {
-		g.summaryf(g.stderr, "charter: %d of %s widen without an owner's approval\n", r.Unapproved, agentsOrDeclarations(len(r.Items)))
+		verb := "widen"
+		if r.Unapproved == 1 {
+			verb = "widens"
+		}
+		g.summaryf(g.stderr, "charter: %d of %s %s without an owner's approval\n", r.Unapproved, agentsOrDeclarations(len(r.Items)), verb)
 		return findings()
 	}
 	if o.format == "text" {

@@ -112,7 +112,11 @@ func (s *Server) reload(ctx context.Context, verbose bool) error {
 	l, err := s.load(ctx)
 	if err != nil {
 		if s.setError(err) || verbose {
-			s.logf("charter serve: the new bundle is not served (%v); the old one goes on", err)
+			if s.cur.Load() == nil {
+				s.logf("charter serve: no bundle is served (%v): every call is denied until one verifies", err)
+			} else {
+				s.logf("charter serve: the new bundle is not served (%v); the old one goes on", err)
+			}
 		}
 		s.metrics.reload("error")
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -120,7 +121,12 @@ func TestDecideBadInput(t *testing.T) {
 }
 
 func TestFailClosed(t *testing.T) {
-	_, ts := start(t, Options{Bundle: filepath.Join(t.TempDir(), "missing")})
+	var logged []string
+	_, ts := start(t, Options{Bundle: filepath.Join(t.TempDir(), "missing"), Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }})
+	// At start there is no old bundle to go on with: the log says what is.
+	if len(logged) == 0 || !strings.Contains(logged[0], "no bundle is served") || strings.Contains(logged[0], "old one") {
+		t.Errorf("log at start %q: want that no bundle is served", logged)
+	}
 	r := decide(t, ts.URL, `{"agent":"marco","session":"s","phase":"pre","tool":"run_bash","input":{"command":"python"}}`)
 	if r.Decision != "deny" || !strings.Contains(r.Rules[0].Message, "no bundle is loaded") {
 		t.Errorf("no bundle: %+v", r)

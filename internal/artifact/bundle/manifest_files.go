@@ -64,6 +64,11 @@ func parseManifestFast(b []byte) (Manifest, bool) {
 	if err := dec.Decode(&probe); err != nil || probe.Files != 1 {
 		return Manifest{}, false
 	}
+	// A list scanned after the manifest's object is not its files (the
+	// decoder stops at the object's end): only white space may follow.
+	if len(bytes.TrimLeft(rest[dec.InputOffset():], " \t\r\n")) != 0 {
+		return Manifest{}, false
+	}
 	return Manifest{SchemaVersion: probe.SchemaVersion, CharterVersion: probe.CharterVersion, CUEVersion: probe.CUEVersion,
 		Source: probe.Source, Files: files}, true
 }

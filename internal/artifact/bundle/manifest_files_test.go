@@ -63,6 +63,7 @@ func TestParseManifestFast(t *testing.T) {
 		"invalid UTF-8 in a path":      replaceOnce(b, "agent-é", "agent-\xff"),
 		"a control character in path":  replaceOnce(b, "agent-é", "agent-\x01"),
 		"the files value is a string":  replaceOnce(b, "\n  \"files\": [\n", "\n  \"files\": \"[\n"),
+		"files after the manifest":     `{"schema_version": "1", "files": []}` + b[strings.Index(b, filesKey):],
 		"files inside the files value": replaceOnce(replaceOnce(b, "\n  \"files\": [\n", "\n  \"files\": [{\"x\": {\n  \"files\": [\n"), "\n  ]", "\n  ]}}]"),
 		"files inside an object value": replaceOnce(replaceOnce(b, "\n  \"files\": [\n", "\n  \"files\": {\"x\": {\n  \"files\": [\n"), "\n  ]", "\n  ]}}"),
 	} {
@@ -92,6 +93,7 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(b[:len(b)-2] + ",\n  \"FILES\": []\n}\n"))
 	f.Add([]byte(`{"source": {` + "\n  \"files\": [\n" + b[strings.Index(b, filesKey)+len(filesKey):]))
 	f.Add([]byte(replaceOnce(replaceOnce(b, filesKey, "\n  \"files\": [{\"x\": {"+filesKey), entriesEnd, entriesEnd+"}}]")))
+	f.Add([]byte(`{"schema_version": "1", "files": []}` + b[strings.Index(b, filesKey):]))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		m, ok := parseManifestFast(in)
 		if !ok {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/output/diag"
-	"github.com/charter-dev/charter/render/template"
 	"github.com/charter-dev/charter/rules"
 )
 
@@ -217,7 +216,7 @@ func (c *compilation) conditionError(profile, id string, ck *rules.CheckError) {
 	}
 	// At the mistake in the user's file, as a template's placeholder is:
 	// the expression is a string like a template.
-	pos := c.prog.TemplatePos(path, template.Pos{Line: ck.Line, Column: ck.Column})
+	pos := c.prog.exprPos(path, ck.Line, ck.Column)
 	c.diags = append(c.diags, diag.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Column,
 		Severity: diag.Error, Rule: rule, Path: dotted(path), Message: dotted(path) + ": " + msg})
 }

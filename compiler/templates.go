@@ -1,7 +1,9 @@
 package compiler
 
 import (
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cuelang.org/go/cue/token"
 
@@ -76,26 +78,86 @@ func (c *compilation) templateError(path []string, p template.Pos, msg string) {
 
 // TemplatePos maps a position in the template string at path to the CUE
 // source: exact for single-line strings, and for multi-line ("""") strings
-// the line exact and the column shifted by the string's indentation.
+// the line exact and the column shifted by the string's indentation; an
+// escape (\u00e9, \") counts as the characters it takes in the file.
 func (prog *Program) TemplatePos(path []string, p template.Pos) Position {
+	return prog.stringPos(path, p.Line, p.Column, false)
+}
+
+// exprPos is TemplatePos for a position a CEL expression's error gives,
+// whose column counts characters rather than bytes.
+func (prog *Program) exprPos(path []string, line, col int) Position {
+	return prog.stringPos(path, line, col, true)
+}
+
+func (prog *Program) stringPos(path []string, line, col int, runes bool) Position {
 	lit, raw := prog.locate.LiteralPos(path...)
 	if !lit.IsValid() {
 		return prog.locate.Pos(path...)
 	}
-	return prog.locate.chars(templatePos(lit, raw, p))
+	return prog.locate.chars(literalPos(lit, raw, line, col, runes))
 }
 
-func templatePos(lit token.Pos, raw string, p template.Pos) Position {
+// literalPos maps line and col of the value of the string literal raw at
+// lit to the file, in bytes; col counts characters when runes is set.
+func literalPos(lit token.Pos, raw string, line, col int, runes bool) Position {
 	out := Position{File: lit.Filename(), Line: lit.Line(), Column: lit.Column()}
-	if strings.HasPrefix(raw, `"""`) || strings.HasPrefix(raw, `'''`) || strings.HasPrefix(raw, `#"""`) {
+	hashes := len(raw) - len(strings.TrimLeft(raw, "#"))
+	esc := `\` + strings.Repeat("#", hashes)
+	body := raw[hashes:]
+	if strings.HasPrefix(body, `"""`) || strings.HasPrefix(body, `'''`) {
 		lines := strings.Split(raw, "\n")
 		indent := len(lines[len(lines)-1]) - len(strings.TrimLeft(lines[len(lines)-1], " \t"))
-		out.Line += p.Line
-		out.Column = indent + p.Column
+		out.Line += line
+		out.Column = indent + col
+		if line > 0 && line < len(lines)-1 && len(lines[line]) >= indent {
+			out.Column = indent + 1 + rawOffset(lines[line][indent:], esc, col-1, runes)
+		}
 		return out
 	}
-	if p.Line == 1 {
-		out.Column += 1 + p.Column - 1 // past the opening quote
+	if line == 1 && len(body) > 0 {
+		out.Column += hashes + 1 + rawOffset(body[1:], esc, col-1, runes) // past the opening quote
 	}
 	return out
+}
+
+// rawOffset returns how many bytes of a string literal's text s make its
+// value's first n bytes (characters, when runes is set): an escape (esc
+// and what follows it) is longer in the file than in the value.
+func rawOffset(s, esc string, n int, runes bool) int {
+	i := 0
+	for n > 0 && i < len(s) {
+		units, size := 1, 0
+		if strings.HasPrefix(s[i:], esc) && i+len(esc) < len(s) {
+			j := i + len(esc)
+			switch c := s[j]; {
+			case c == 'u' || c == 'U':
+				w := 4
+				if c == 'U' {
+					w = 8
+				}
+				size = len(esc) + 1 + w
+				if v, err := strconv.ParseUint(s[j+1:min(j+1+w, len(s))], 16, 32); err == nil && !runes {
+					units = max(utf8.RuneLen(rune(v)), 1)
+				}
+			case c == 'x':
+				size = len(esc) + 3
+			case '0' <= c && c <= '7':
+				size = len(esc) + 3
+			case c == '(':
+				return i // an interpolation: no fixed length
+			default:
+				size = len(esc) + 1
+			}
+		} else {
+			r, w := utf8.DecodeRuneInString(s[i:])
+			size = w
+			if !runes || r == utf8.RuneError && w == 1 {
+				units = w
+			}
+		}
+		i = min(i+size, len(s))
+		n -= units
+	}
+	return i
 }

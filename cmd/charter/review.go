@@ -170,6 +170,12 @@ func approvedSince(g *globals, head *revision.Revision, prog *compiler.Program) 
 			return nil, err
 		}
 		o.Close()
+		// A hash the clone lacks is looked up as a ref name, as git
+		// does: a tag named as the approved commit (anyone who pushes
+		// may make one) is some other commit, not what was approved.
+		if o.Commit == nil || o.Commit.Hash != commit {
+			return nil, errors.New("a commit this clone does not have (a force-push dropped it, or the clone is shallow: fetch-depth: 0); a ref of that name is not the commit")
+		}
 		if head.Commit != nil && o.Commit.Tree == head.Commit.Tree {
 			return nil, nil
 		}

@@ -3,6 +3,7 @@ package bundle
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -63,14 +64,25 @@ func parseManifestFast(b []byte) (Manifest, bool) {
 	if err := dec.Decode(&probe); err != nil || probe.Files != 1 {
 		return Manifest{}, false
 	}
+	// A list scanned after the manifest's object is not its files (the
+	// decoder stops at the object's end): only white space may follow.
+	if len(bytes.TrimLeft(rest[dec.InputOffset():], " \t\r\n")) != 0 {
+		return Manifest{}, false
+	}
 	return Manifest{SchemaVersion: probe.SchemaVersion, CharterVersion: probe.CharterVersion, CUEVersion: probe.CUEVersion,
 		Source: probe.Source, Files: files}, true
 }
 
-// keyCount counts the values decoded into it.
+// keyCount counts the values decoded into it, each of which must be the
+// "[]" put in the list's place: a list scanned inside the files value
+// (an entry's object, an object for the list) leaves something else
+// there, which encoding/json would refuse.
 type keyCount int
 
-func (n *keyCount) UnmarshalJSON([]byte) error {
+func (n *keyCount) UnmarshalJSON(b []byte) error {
+	if string(b) != "[]" {
+		return errors.New("the files value is not the list scanned")
+	}
 	*n++
 	return nil
 }

@@ -49,20 +49,23 @@ func TestParseManifestFast(t *testing.T) {
 	}
 	b := string(prettyManifest(t, 2, false))
 	for name, in := range map[string]string{
-		"compact":                     `{"charter_version":"x","cue_version":"y","files":[{"path":"a","sha256":"` + fmt.Sprintf("%064x", 1) + `","size":1}],"schema_version":"1"}`,
-		"a later files key wins":      b[:len(b)-2] + ",\n  \"files\": []\n}\n",
-		"a later FILES key wins":      b[:len(b)-2] + ",\n  \"FILES\": []\n}\n",
-		"a later fileſ key wins":      b[:len(b)-2] + ",\n  \"fileſ\": null\n}\n",
-		"files under source":          `{"schema_version": "1", "source": {` + "\n  \"files\": [\n" + b[strings.Index(b, filesKey)+len(filesKey):],
-		"an escape in a path":         replaceOnce(b, `"path": "agents/a0000`, `"path": "agents\/a0000`),
-		"a size with a leading zero":  replaceOnce(b, `"size": 13`, `"size": 013`),
-		"a size out of range":         replaceOnce(b, `"size": 13`, `"size": 99999999999999999999`),
-		"an upper-case sha256":        replaceOnce(b, `"sha256": "00`, `"sha256": "0A`),
-		"a key more":                  replaceOnce(b, "\n    }", ",\n      \"x\": 1\n    }"),
-		"tabs":                        replaceOnce(b, "      \"path\"", "\t\"path\""),
-		"invalid UTF-8 in a path":     replaceOnce(b, "agent-é", "agent-\xff"),
-		"a control character in path": replaceOnce(b, "agent-é", "agent-\x01"),
-		"the files value is a string": replaceOnce(b, "\n  \"files\": [\n", "\n  \"files\": \"[\n"),
+		"compact":                      `{"charter_version":"x","cue_version":"y","files":[{"path":"a","sha256":"` + fmt.Sprintf("%064x", 1) + `","size":1}],"schema_version":"1"}`,
+		"a later files key wins":       b[:len(b)-2] + ",\n  \"files\": []\n}\n",
+		"a later FILES key wins":       b[:len(b)-2] + ",\n  \"FILES\": []\n}\n",
+		"a later fileſ key wins":       b[:len(b)-2] + ",\n  \"fileſ\": null\n}\n",
+		"files under source":           `{"schema_version": "1", "source": {` + "\n  \"files\": [\n" + b[strings.Index(b, filesKey)+len(filesKey):],
+		"an escape in a path":          replaceOnce(b, `"path": "agents/a0000`, `"path": "agents\/a0000`),
+		"a size with a leading zero":   replaceOnce(b, `"size": 13`, `"size": 013`),
+		"a size out of range":          replaceOnce(b, `"size": 13`, `"size": 99999999999999999999`),
+		"an upper-case sha256":         replaceOnce(b, `"sha256": "00`, `"sha256": "0A`),
+		"a key more":                   replaceOnce(b, "\n    }", ",\n      \"x\": 1\n    }"),
+		"tabs":                         replaceOnce(b, "      \"path\"", "\t\"path\""),
+		"invalid UTF-8 in a path":      replaceOnce(b, "agent-é", "agent-\xff"),
+		"a control character in path":  replaceOnce(b, "agent-é", "agent-\x01"),
+		"the files value is a string":  replaceOnce(b, "\n  \"files\": [\n", "\n  \"files\": \"[\n"),
+		"files after the manifest":     `{"schema_version": "1", "files": []}` + b[strings.Index(b, filesKey):],
+		"files inside the files value": replaceOnce(replaceOnce(b, "\n  \"files\": [\n", "\n  \"files\": [{\"x\": {\n  \"files\": [\n"), "\n  ]", "\n  ]}}]"),
+		"files inside an object value": replaceOnce(replaceOnce(b, "\n  \"files\": [\n", "\n  \"files\": {\"x\": {\n  \"files\": [\n"), "\n  ]", "\n  ]}}"),
 	} {
 		if in == b {
 			t.Fatalf("%s: the replacement did not apply", name)
@@ -89,6 +92,8 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(b[:len(b)-2] + ",\n  \"files\": []\n}\n"))
 	f.Add([]byte(b[:len(b)-2] + ",\n  \"FILES\": []\n}\n"))
 	f.Add([]byte(`{"source": {` + "\n  \"files\": [\n" + b[strings.Index(b, filesKey)+len(filesKey):]))
+	f.Add([]byte(replaceOnce(replaceOnce(b, filesKey, "\n  \"files\": [{\"x\": {"+filesKey), entriesEnd, entriesEnd+"}}]")))
+	f.Add([]byte(`{"schema_version": "1", "files": []}` + b[strings.Index(b, filesKey):]))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		m, ok := parseManifestFast(in)
 		if !ok {

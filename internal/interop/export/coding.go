@@ -165,6 +165,10 @@ func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 899\ndenyMessage = %s\n",
 				js(ns[i]), js(geminiShell), js("charter: "+a.ID+" may run only "+w.allowedText()))
 			if len(w.programs) > 0 {
+				// commandPrefix admits the program with any arguments:
+				// what it runs in turn (env's command, find's -exec, git's
+				// aliases) is not read, as charter's gate reads it.
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: Gemini CLI's policy admits %s with any arguments, and what %s in turn (env's command, find -exec, git's aliases and -c) unchecked, where charter's gate reads it; whitelist no program that runs others", a.ID, strings.Join(w.programs, ", "), plural(len(w.programs), "it runs", "they run")))
 				fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ncommandPrefix = %s\ndecision = \"allow\"\npriority = 901\n",
 					js(ns[i]), js(geminiShell), js(w.programs))
 			}

@@ -1,12 +1,14 @@
 package diag
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // JUnit names, fixed so that test reporters group runs across builds.
@@ -70,16 +72,42 @@ func WriteJUnitReport(w io.Writer, suite string, cases []JUnitCase) error {
 		Name: "charter", Tests: ts.Tests, Failures: ts.Failures, Errors: ts.Errors, Time: ts.Time,
 		Suites: []junitTestSuite{ts},
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
 	enc.Indent("", "  ")
 	if err := enc.Encode(report); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	b.WriteByte('\n')
+	_, err := w.Write(escapeXMLCommands(b.Bytes()))
 	return err
+}
+
+// escapeXMLCommands returns an encoded report with no workflow command
+// GitHub Actions' runner would run when a CI log shows it (as Escape and
+// EscapeJSON leave none in text and JSON): the second # of every ##[ is
+// written &#35;, and the first colon of a :: that starts a line after
+// white space &#58;, which an XML reader reads as the same characters.
+// Both are only ever in a value (an attribute holds no line feed; element
+// names are charter's).
+func escapeXMLCommands(b []byte) []byte {
+	b = bytes.ReplaceAll(b, legacyCommand, []byte("#&#35;["))
+	if !bytes.Contains(b, []byte("::")) {
+		return b
+	}
+	var out bytes.Buffer
+	for line := range bytes.SplitAfterSeq(b, []byte("\n")) {
+		rest := bytes.TrimLeftFunc(line, unicode.IsSpace)
+		if bytes.HasPrefix(rest, []byte("::")) {
+			out.Write(line[:len(line)-len(rest)])
+			out.WriteString("&#58;")
+			out.Write(rest[1:])
+			continue
+		}
+		out.Write(line)
+	}
+	return out.Bytes()
 }
 
 // seconds formats a duration as JUnit's time attribute: plain decimal

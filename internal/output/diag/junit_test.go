@@ -179,3 +179,32 @@ func TestWriteJUnitGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestJUnitWorkflowCommands: a JUnit report shown in a CI log holds no
+// workflow command GitHub Actions' runner would run (##[ anywhere, :: at
+// a line's start after white space), as the text and JSON outputs hold
+// none; an XML reader reads the values unchanged.
+func TestJUnitWorkflowCommands(t *testing.T) {
+	name := "x##[stop-commands]tok"
+	text := "fine\n  ::error file=a.cue::FORGED\n::warning::W ##[group]G\n"
+	var b bytes.Buffer
+	err := WriteJUnitReport(&b, "s", []JUnitCase{{Classname: "c", Name: name,
+		Failure: &JUnitProblem{Message: "::error::M", Type: "failure", Text: text}, Output: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "##[") {
+		t.Errorf("the report holds ##[:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "::") {
+			t.Errorf("a line of the report starts with :: : %q", l)
+		}
+	}
+	r := readJUnit(t, b.Bytes())
+	c := r.Suites[0].Cases[0]
+	if c.Name != name || c.Failure == nil || c.Failure.Body != text || c.Failure.Message != "::error::M" || c.SystemOut != text {
+		t.Errorf("an XML reader reads %+v %+v, want the values written", c, c.Failure)
+	}
+}

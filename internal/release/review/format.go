@@ -97,12 +97,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		var cs, as []string
 		for _, c := range it.Changes {
-			cs = append(cs, diff.MarkdownCode(c.Path)+" "+mdtext.Escape(diff.Describe(c)))
+			cs = append(cs, diff.MarkdownCode(c.Path)+" "+cell(diff.Describe(c)))
 		}
 		for _, a := range it.Approvals {
-			s := mdtext.Escape(a.By) + " (" + a.where() + ")"
+			s := cell(a.By) + " (" + a.where() + ")"
 			if !a.Counted {
-				s = "~~" + s + "~~: " + mdtext.Escape(a.Reason)
+				s = "~~" + s + "~~: " + cell(a.Reason)
 			}
 			as = append(as, s)
 		}
@@ -120,6 +120,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	return nil
 }
+
+// cell escapes s for a table cell: a line feed would end the row.
+func cell(s string) string { return strings.ReplaceAll(mdtext.Escape(s), "\n", " ") }
 
 // Diagnostics returns one error per unapproved item, at the position
 // locate gives for its declaration, for the SARIF and GitHub formats.

@@ -243,3 +243,19 @@ func FuzzParseReviews(f *testing.F) {
 		approvedReviews(rs)
 	})
 }
+
+// TestMarkdownCellsKeepToOneRow: a reason of several lines (an evaluation
+// error's text) stays in its table row.
+func TestMarkdownCellsKeepToOneRow(t *testing.T) {
+	r := &Report{From: "a", To: "b", Items: []*Item{{Agent: "coder", Changes: []diff.Change{widened("coder")},
+		Approvals: []Approval{{By: "@lee", Source: "review", Commit: head, Reason: "given on x: line one\nline two"}}}}}
+	var b strings.Builder
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if strings.Contains(line, "line two") && !strings.HasPrefix(line, "| ") {
+			t.Errorf("the reason's second line left its row:\n%s", b.String())
+		}
+	}
+}

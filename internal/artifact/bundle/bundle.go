@@ -111,12 +111,16 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 
 	errs := make([]error, len(prog.Agents))
 	par.Each(len(prog.Agents), 0, func(i int) { errs[i] = buildAgent(prog, prog.Agents[i], opts, put) })
+	// On every way out the team's goroutine is waited for: a panic there
+	// reaches the caller, and nothing writes into t after Build returns.
 	for _, err := range errs {
 		if err != nil {
+			teamDone()
 			return nil, err
 		}
 	}
 	if err := putShared(prog, delegation(prog), put); err != nil {
+		teamDone()
 		return nil, err
 	}
 	if err := teamDone(); err != nil {

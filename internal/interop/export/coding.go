@@ -35,6 +35,11 @@ func mappingNode(kv ...any) *yaml.Node {
 // takes the agents' names as patterns.
 const openCodeTask = "task"
 
+// openCodeBuiltins are the agents OpenCode has of its own (`opencode
+// agent list`, 1.18.33). A file of the same name merges into one of them;
+// without that file, task starts OpenCode's own agent, with every tool.
+var openCodeBuiltins = map[string]bool{"build": true, "compaction": true, "explore": true, "general": true, "plan": true, "summary": true, "title": true}
+
 // openCode writes agents/NAME.md per agent: an OpenCode subagent whose
 // permission map denies every tool ("*", first: OpenCode's last matching
 // rule wins) and then allows the agent's.
@@ -63,6 +68,10 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 				// OpenCode's own, whose calls no hook would judge).
 				starts := mappingNode("*", scalar("deny"))
 				for _, d := range a.Delegates {
+					if openCodeBuiltins[d] && !slices.Contains(ns, d) {
+						r.Notes = append(r.Notes, fmt.Sprintf("agent %s may start %s, which is also the name of OpenCode's own agent of every tool: without %s's file exported beside it (--all), OpenCode would start its own, so %s may not start it here", a.ID, d, d, a.ID))
+						continue
+					}
 					starts.Content = append(starts.Content, quoted(d), scalar("allow"))
 				}
 				perm.Content = append(perm.Content, quoted(n), starts)

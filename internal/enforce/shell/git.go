@@ -15,6 +15,13 @@ import (
 // via ("git alias", "git -c core.pager", "git config core.pager").
 func readGit(r *reader, c Command, via []string, depth int) error {
 	globals, sub, rest, configs := gitGlobals(c.Args)
+	for _, g := range globals {
+		if strings.HasPrefix(g, "--exec-path=") {
+			// As GIT_EXEC_PATH: git-submodule, git-remote-https and the
+			// other programs git runs come from that folder.
+			return r.unknown(c, "git --exec-path=DIR runs git's own programs (git-submodule, git-remote-https, ...) from DIR, which charter does not read")
+		}
+	}
 	for _, kv := range configs {
 		if kv.fromEnv {
 			if kv.key == "alias."+strings.ToLower(sub) || gitKeyRuns(kv.key, "") != "" {
@@ -304,10 +311,18 @@ func (r *reader) gitSubcommandRuns(c Command, sub string, rest []string, via []s
 		}
 		var value string
 		found := false
-		if name, v, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "="); strings.HasPrefix(a, "--") && slices.Contains(opts.long, name) {
-			found, value = true, v
+		// parse-options takes a long option by a prefix (--exe=CMD).
+		long, v, hasValue := "", "", false
+		for _, l := range opts.long {
+			if v, hasValue, found = longOption(a, l); found {
+				long = l
+				break
+			}
+		}
+		if found {
+			value = v
 			if !hasValue {
-				if name == "open-files-in-pager" {
+				if long == "open-files-in-pager" {
 					continue // -O alone: the default pager
 				}
 				if i+1 < len(rest) {
@@ -360,7 +375,7 @@ func gitCommand(sub string) bool { return slices.Contains(gitCommands, sub) }
 // as a command when it needs one (git's ssh and editors, the editor of
 // every program that asks for one): the value is read as code where it
 // is set.
-var commandVars = []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL",
+var commandVars = []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL", "GIT_PAGER", "PAGER", "MANPAGER",
 	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND"}
 
 // commandVar reads the command an environment variable of commandVars

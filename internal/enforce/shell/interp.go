@@ -55,6 +55,14 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 			}
 		}
 	case "ssh", "scp", "sftp":
+		if c.Program != "ssh" {
+			// scp -S PROGRAM, sftp -S PROGRAM: the program that connects.
+			for _, v := range longOrShortValues(c.Args, "", "S") {
+				if err := r.code(c, v, c.Program+" -S", via, depth); err != nil {
+					return err
+				}
+			}
+		}
 		for _, v := range longOrShortValues(c.Args, "", "o") {
 			key, value, ok := strings.Cut(v, "=")
 			if !ok {

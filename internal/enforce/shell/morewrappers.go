@@ -9,6 +9,27 @@ import (
 // string): locking, CPU and memory placement, tracing, another user or
 // namespace, a transient unit, a recorded terminal.
 
+// readStrace reads strace: its -o FILE pipes the trace to a command when
+// FILE starts with | or !.
+func readStrace(r *reader, c Command, via []string, depth int) error {
+	opts, rest := splitOptions(c.Args, "eopsuabEIOPSXU", "output", "expr", "signal", "trace", "attach", "user", "string-limit", "env", "trace-path")
+	for _, v := range longOrShortValues(opts, "output", "o") {
+		code, pipe := strings.CutPrefix(v, "|")
+		if !pipe {
+			code, pipe = strings.CutPrefix(v, "!")
+		}
+		if v == Dynamic || strings.HasPrefix(v, Dynamic) {
+			code, pipe = Dynamic, true
+		}
+		if pipe {
+			if err := r.code(c, code, "strace -o", via, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return r.then(c, rest, "strace", via, depth)
+}
+
 func readFlock(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
 	var operands []string
@@ -27,8 +48,11 @@ func readFlock(r *reader, c Command, via []string, depth int) error {
 		case a == "-w" || a == "-E" || a == "--timeout" || a == "--wait" || a == "--conflict-exit-code":
 			i++
 		case a == "--":
+			// flock -- FILE [-c CODE | CMD ARGS]
 			if i+2 < len(args) {
-				return r.then(c, args[i+2:], "flock", via, depth)
+				operands = append(operands, args[i+1])
+				i++
+				continue
 			}
 			i = len(args)
 		case strings.HasPrefix(a, "-") && a != Dynamic:

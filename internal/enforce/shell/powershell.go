@@ -45,6 +45,12 @@ func readPowerShell(r *reader, c Command, via []string, depth int) error {
 		switch {
 		case name == "":
 			// - : commands from standard input, as sh without -c.
+		case name == "cwa" || isAbbrev(name, "commandwithargs", 8):
+			// pwsh -CommandWithArgs CODE ARGS: the first is code.
+			if i+1 >= len(args) {
+				return r.unknown(c, c.Program+" -CommandWithArgs without code")
+			}
+			return r.code(c, args[i+1], c.Program+" -CommandWithArgs", via, depth)
 		case isAbbrev(name, "command", 1):
 			if i+1 >= len(args) {
 				return r.unknown(c, c.Program+" -Command without code")

@@ -40,7 +40,7 @@ func init() {
 		"taskset":     afterOperand(""),
 		"chrt":        afterOperand("TPD", "sched-runtime", "sched-period", "sched-deadline"),
 		"numactl":     simple("NmCipP", "interleave", "membind", "cpunodebind", "physcpubind", "preferred", "cpubind", "preferred-many"),
-		"strace":      simple("eopsuabEIOPSX", "output", "expr", "signal", "trace", "attach", "user", "string-limit", "env", "trace-path"),
+		"strace":      readStrace,
 		"ltrace":      simple("aAeFlnopsuwx", "output", "indent", "align"),
 		"unbuffer":    simple(""),
 		"caffeinate":  simple("tw"),

@@ -286,6 +286,13 @@ func (r *reader) evaluated(f *syntax.File) string {
 			}
 		case *syntax.ArrayElem:
 			why = r.arithm(x.Index)
+		case *syntax.ForClause:
+			// for n in WORDS: each word is stored in n.
+			if it, ok := x.Loop.(*syntax.WordIter); ok && !r.nums.number(it.Name.Value) {
+				if why = r.storedText(it.Name.Value); why != "" {
+					why = "for " + why
+				}
+			}
 		case *syntax.UnaryTest:
 			if x.Op == syntax.TsVarSet {
 				if w, ok := x.X.(*syntax.Word); ok {
@@ -486,6 +493,34 @@ func (r *reader) builtinNames(c *Command) string {
 		if why := r.name(n, n != Dynamic); why != "" {
 			return why
 		}
+	}
+	// A builtin that stores text it reads in a variable declared -i
+	// evaluates the text as arithmetic, and in one declared -n takes it
+	// as the name a later use reads: declare -i n; read n ran the
+	// substitution in a[$(cmd)].
+	switch c.Program {
+	case "read", "printf", "wait", "mapfile", "readarray", "getopts":
+		if len(names) == 0 {
+			names = []string{map[string]string{"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE"}[c.Program]}
+		}
+		for _, n := range names {
+			base, _, _ := strings.Cut(n, "[")
+			if why := r.storedText(base); why != "" {
+				return fmt.Sprintf("%s %s", c.Program, why)
+			}
+		}
+	}
+	return ""
+}
+
+// storedText says why storing text the line does not show in the
+// variable name may run code (its declared attribute), or "".
+func (r *reader) storedText(name string) string {
+	switch r.nums.attr[name] {
+	case 'i':
+		return fmt.Sprintf("stores text in %s, declared -i, and bash evaluates it as an arithmetic expression, %s", name, subscriptRuns)
+	case 'n':
+		return fmt.Sprintf("stores text in %s, declared -n, and bash takes it as a variable name, %s", name, subscriptRuns)
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package shell_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/charter-dev/charter/internal/enforce/shell"
@@ -95,6 +96,30 @@ func TestEvaluatedText(t *testing.T) {
 			if !c.Known {
 				t.Errorf("%s: %s is unknown (%s), though it evaluates no text as code", src, c.Program, c.Reason)
 			}
+		}
+	}
+}
+
+// TestTextStoredInDeclaredVariables: a builtin that stores text in a
+// variable declared -i evaluates it (declare -i n; read n with
+// a[$(touch x)] ran touch in bash 5.2), and in one declared -n makes it
+// the name a later $r reads (the same); so does for n in WORDS. Each was
+// a known command.
+func TestTextStoredInDeclaredVariables(t *testing.T) {
+	for _, src := range []string{
+		`declare -i n; read n < f`, `declare -i n; printf -v n '%s' "$v"`, `declare -n r; read r < f; echo $r`,
+		`declare -ai n; mapfile n < f`, `local -i REPLY; read`, `typeset -i n; for n in $(cat f); do :; done`,
+		`declare -i n; read -r n x < f`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want an unknown command", src, cs, err)
+		}
+	}
+	for _, src := range []string{`declare -i n; for n in 1 2 3; do echo $n; done`, `read x; declare -i n=3; echo $n $x`, `declare -i n; read x; n=5`} {
+		cs, err := shell.Parse(src)
+		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want known commands", src, cs, err)
 		}
 	}
 }

@@ -581,7 +581,8 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 		return nil
 	}
 	c.Path, c.Program = prog, programName(prog)
-	if strings.ContainsAny(c.Program, "*?[") {
+	// A [ that no ] closes is no pattern: [ is test.
+	if i := strings.IndexByte(c.Program, '['); strings.ContainsAny(c.Program, "*?") || i >= 0 && strings.IndexByte(c.Program[i+1:], ']') >= 0 {
 		c.Program, c.Reason = "", "the program's name is a glob pattern: it is known only when the command runs"
 		c.Args = argv[1:]
 		r.out = append(r.out, c)

@@ -9,6 +9,18 @@ import (
 // string): locking, CPU and memory placement, tracing, another user or
 // namespace, a transient unit, a recorded terminal.
 
+// readSystemdRun reads systemd-run, which runs the command in a unit of
+// the system manager, as root unless told another user (run0 is this),
+// or with --user in the user's own manager.
+func readSystemdRun(r *reader, c Command, via []string, depth int) error {
+	opts, rest := splitOptions(c.Args, "puEMH", "property", "unit", "setenv", "description", "slice", "machine", "host", "working-directory", "nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property", "path-property", "socket-property", "service-type", "expand-environment")
+	how := "systemd-run"
+	if slices.Contains(opts, "--user") {
+		how = "systemd-run --user"
+	}
+	return r.then(c, rest, how, via, depth)
+}
+
 // readStrace reads strace: its -o FILE pipes the trace to a command when
 // FILE starts with | or !.
 func readStrace(r *reader, c Command, via []string, depth int) error {

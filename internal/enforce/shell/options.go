@@ -275,7 +275,7 @@ func (c *Command) writesNothing() bool {
 
 // Privileged names the wrappers in Via that run the command as another
 // user or in another root: sudo, doas, su -c, chroot, pkexec, run0,
-// runuser.
+// runuser, systemd-run (not --user).
 func (c *Command) Privileged() []string {
 	var out []string
 	for _, v := range c.Via {
@@ -290,6 +290,8 @@ func isPrivileged(via string) bool {
 	switch strings.Fields(via)[0] {
 	case "sudo", "doas", "su", "chroot", "pkexec", "run0", "runuser":
 		return true
+	case "systemd-run":
+		return via == "systemd-run" // not --user
 	}
 	return false
 }

@@ -47,7 +47,7 @@ func init() {
 		"runuser":     readRunuser,
 		"setpriv":     simple("", "reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "rlimit"),
 		"unshare":     simple("SGRw", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "setgroups", "propagation", "root", "wd", "monotonic", "boottime"),
-		"systemd-run": simple("puEMH", "property", "unit", "setenv", "description", "slice", "machine", "host", "working-directory", "nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property", "path-property", "socket-property", "service-type", "expand-environment"),
+		"systemd-run": readSystemdRun,
 		"script":      readScript,
 		"sg":          readSg,
 		"pkexec":      asUser("", "user"),

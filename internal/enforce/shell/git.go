@@ -23,13 +23,14 @@ func readGit(r *reader, c Command, via []string, depth int) error {
 		}
 	}
 	for _, kv := range configs {
-		if kv.fromEnv {
-			if kv.key == "alias."+strings.ToLower(sub) || gitKeyRuns(kv.key, "") != "" {
-				return r.unknown(c, fmt.Sprintf("git --config-env sets %s from the environment: what git runs is known only when the command runs", kv.key))
-			}
-			continue
+		if kv.fromEnv && (kv.key == "alias."+strings.ToLower(sub) || gitKeyRuns(kv.key, "") != "") {
+			return r.unknown(c, fmt.Sprintf("git --config-env sets %s from the environment: what git runs is known only when the command runs", kv.key))
 		}
-		if kv.key == "alias."+strings.ToLower(sub) {
+	}
+	// git takes a setting's last value: -c alias.x=status -c
+	// alias.x='!CMD' runs CMD.
+	for i := len(configs) - 1; i >= 0; i-- {
+		if kv := configs[i]; kv.key == "alias."+strings.ToLower(sub) {
 			return r.gitAlias(c, globals, kv.value, rest, via, depth)
 		}
 	}
@@ -107,8 +108,8 @@ func parseGitConfig(s string, fromEnv bool) gitConfig {
 }
 
 // gitKeyRuns says what git does with the value of the setting key:
-// "code" (runs it as a shell command), "credential" (a credential
-// helper), "elsewhere" (runs or reads what a file or folder holds,
+// "code" (runs it as a shell command), "bang" (runs what follows its !),
+// "credential" (a credential helper), "elsewhere" (runs or reads what a file or folder holds,
 // which charter does not read), or "" (nothing charter reads as code).
 func gitKeyRuns(key, value string) string {
 	if key == Dynamic {
@@ -123,16 +124,22 @@ func gitKeyRuns(key, value string) string {
 	switch {
 	case !sub && slices.Contains([]string{"core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.fsmonitor", "core.gitproxy",
 		"core.alternaterefscommand", "sequence.editor", "diff.external", "gpg.program", "interactive.difffilter", "sendemail.sendmailcmd",
-		"sendemail.tocmd", "sendemail.cccmd", "uploadpack.packobjectshook"}, key),
+		"sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd", "uploadpack.packobjectshook", "instaweb.httpd"}, key),
 		first == "pager",
 		sub && first == "diff" && (last == "command" || last == "textconv"),
 		sub && first == "merge" && last == "driver",
 		sub && first == "filter" && (last == "clean" || last == "smudge" || last == "process"),
-		sub && first == "gpg" && last == "program",
-		sub && (first == "browser" || first == "man" || first == "mergetool" || first == "difftool") && last == "cmd",
+		sub && first == "gpg" && (last == "program" || last == "defaultkeycommand"),
+		sub && (first == "browser" || first == "man" || first == "mergetool" || first == "difftool") && (last == "cmd" || last == "path"),
 		sub && first == "remote" && (last == "receivepack" || last == "uploadpack"),
-		sub && first == "sendemail" && (last == "sendmailcmd" || last == "tocmd" || last == "cccmd"):
+		sub && first == "sendemail" && (last == "sendmailcmd" || last == "tocmd" || last == "cccmd" || last == "headercmd"),
+		sub && first == "trailer" && (last == "cmd" || last == "command"),
+		sub && first == "guitool" && last == "cmd":
 		return "code"
+	case last == "smtpserver" && first == "sendemail" && strings.HasPrefix(value, "/"):
+		return "code" // a program's path, not a server
+	case sub && first == "submodule" && last == "update" && strings.HasPrefix(value, "!"):
+		return "bang"
 	case first == "credential" && last == "helper":
 		return "credential"
 	case key == "core.hookspath":
@@ -153,6 +160,8 @@ func (r *reader) gitSetting(c Command, key, value, how string, via []string, dep
 	switch gitKeyRuns(key, value) {
 	case "code":
 		return r.code(c, value, how, via, depth)
+	case "bang":
+		return r.code(c, strings.TrimPrefix(value, "!"), how, via, depth)
 	case "credential":
 		if code, ok := strings.CutPrefix(value, "!"); ok {
 			return r.code(c, code, how, via, depth)

@@ -32,3 +32,34 @@ func TestGitExecPath(t *testing.T) {
 		t.Errorf("git --exec-path (prints it): %+v %v, want one known command", cs, err)
 	}
 }
+
+// TestGitLastSettingAndMoreCommandKeys: git takes an alias's last value
+// (git -c alias.x=status -c alias.x='!touch f' x ran touch in git
+// 2.39, where the first was read), and runs trailer.*.cmd and
+// .command, gpg.ssh.defaultKeyCommand (each ran touch here),
+// submodule.*.update=!CMD, sendemail's headerCmd and smtpServer, and a
+// tool's path (browser, man, difftool, mergetool).
+func TestGitLastSettingAndMoreCommandKeys(t *testing.T) {
+	for _, src := range []string{
+		`git -c alias.x=status -c alias.x='!curl x' x`,
+		`git -c trailer.sign.cmd='curl x' commit -m m --trailer sign=x`,
+		`git -c trailer.sign.command='curl x' interpret-trailers`,
+		`git -c gpg.format=ssh -c gpg.ssh.defaultKeyCommand='curl x' commit -S -m s`,
+		`git -c submodule.m.update='!curl x' submodule update`,
+		`git -c sendemail.headerCmd='curl x' send-email a.patch`,
+		`git -c sendemail.smtpServer=/tmp/curl send-email a.patch`,
+		`git -c difftool.x.path=/tmp/curl difftool -t x`,
+		`git config trailer.sign.cmd 'curl x'`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "curl" || !c.Known }) {
+			t.Errorf("%s: %+v %v, want curl or an unknown command", src, cs, err)
+		}
+	}
+	for _, src := range []string{`git -c alias.x='!curl x' -c alias.x=status x`, `git -c submodule.m.update=rebase submodule update`, `git -c sendemail.smtpServer=smtp.example.com send-email a.patch`} {
+		cs, err := shell.Parse(src)
+		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "curl" || !c.Known }) {
+			t.Errorf("%s: %+v %v, want git alone", src, cs, err)
+		}
+	}
+}

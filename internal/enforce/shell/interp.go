@@ -264,7 +264,7 @@ func sedRuns(script string) bool {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 var awkRuns = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|\|\s*["($]|\|\s*[A-Za-z_][A-Za-z_0-9]*\s*($|[;}\n)"\[($]|\s+[A-Za-z_"$(])|(^|[^A-Za-z0-9_.\-])@\s*[A-Za-z_]`)
+	return regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|\|\s*["($]|\|\s*[A-Za-z_][A-Za-z_0-9]*\s*($|[;}\n)"\[(]|\s+[A-Za-z_"$(])|(^|[^A-Za-z0-9_.\-])@\s*[A-Za-z_]`)
 })
 
 // awkCode lists an unknown command when an awk program can run one.

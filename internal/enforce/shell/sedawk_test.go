@@ -37,7 +37,7 @@ func TestAwkPipeToExpression(t *testing.T) {
 			t.Errorf("%s: every command known", src)
 		}
 	}
-	for _, src := range []string{`awk '/a|b/ {n++} END {print n}' f`, `awk '$1 ~ /x|y/' f`, `awk '{print $1 "@" $2}' f`, `awk -F'|' '{print $2}' f`, `awk 'a || b {print}' f`} {
+	for _, src := range []string{`awk '/a|b/ {n++} END {print n}' f`, `awk '$1 ~ /x|y/' f`, `awk '{print $1 "@" $2}' f`, `awk -F'|' '{print $2}' f`, `awk 'a || b {print}' f`, `awk '{ if ($1 ~ /^a|b$/) print }' f`, `awk '{gsub(/a|b/, "x"); print}' f`} {
 		cs, err := shell.Parse(src)
 		if err != nil || len(cs) != 1 || !cs[0].Known {
 			t.Errorf("%s: %+v %v, want one known command", src, cs, err)

@@ -44,7 +44,9 @@ func scanNumbers(f *syntax.File) numbers {
 		}
 		n.known[name] = number
 	}
-	syntax.Walk(f, func(node syntax.Node) bool {
+	var visit func(node syntax.Node) bool
+	depth := 0
+	visit = func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.DeclClause:
 			attrs := ""
@@ -104,6 +106,15 @@ func scanNumbers(f *syntax.File) numbers {
 				set(it.Name.Value, number)
 			}
 		case *syntax.CallExpr:
+			// Code eval or trap runs in this same shell sets variables
+			// too: x=1; eval 'read x'; echo $((x)).
+			if code, ok := sameShellCode(x.Args); ok && depth < DefaultLimits.MaxDepth {
+				if inner, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(code), ""); err == nil {
+					depth++
+					syntax.Walk(inner, visit)
+					depth--
+				}
+			}
 			// Builtins that set the variables their arguments name (read
 			// x, printf -v x, mapfile x, getopts o x, wait -p x): what
 			// they set is text.
@@ -119,8 +130,44 @@ func scanNumbers(f *syntax.File) numbers {
 			}
 		}
 		return true
-	})
+	}
+	syntax.Walk(f, visit)
 	return n
+}
+
+// sameShellCode returns the literal code a command runs in the shell that
+// runs it (eval CODE, trap CODE SIGNAL, mapfile -C CODE), behind builtin or
+// command.
+func sameShellCode(args []*syntax.Word) (string, bool) {
+	var words []string
+	for _, w := range args {
+		v, ok := literal(w)
+		if !ok {
+			v = Dynamic
+		}
+		words = append(words, v)
+	}
+	for len(words) > 0 && (words[0] == "builtin" || words[0] == "command") {
+		words = words[1:]
+	}
+	if len(words) < 2 {
+		return "", false
+	}
+	switch words[0] {
+	case "eval":
+		return strings.Join(words[1:], " "), true
+	case "trap":
+		for _, w := range words[1:] {
+			if w != "--" && !strings.HasPrefix(w, "-") {
+				return w, true
+			}
+		}
+	case "mapfile", "readarray":
+		if code := optionValues(words[1:], "C"); len(code) > 0 {
+			return code[0], true
+		}
+	}
+	return "", false
 }
 
 // seqOfNumbers reports whether the word is $(seq N [N [N]]): numbers

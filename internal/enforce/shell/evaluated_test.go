@@ -123,3 +123,21 @@ func TestTextStoredInDeclaredVariables(t *testing.T) {
 		}
 	}
 }
+
+// TestNumbersSetByEval: code eval or trap runs sets variables of the same
+// shell: x=1; eval 'read x' < f; echo $((x)) ran the substitution in
+// a[$(touch x)] (bash 5.2), and x was taken for the number x=1 made.
+func TestNumbersSetByEval(t *testing.T) {
+	for _, src := range []string{`x=1; eval 'read x' < f; echo $((x))`, `x=1; eval read x < f; (( x ))`, `x=1; trap 'read x' DEBUG; (( x ))`, `x=1; command eval 'x=$(cat f)'; echo $((x))`, `x=1; eval "eval 'read x'"; echo $((x))`} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want an unknown command", src, cs, err)
+		}
+	}
+	for _, src := range []string{`x=1; eval 'x=2'; echo $((x))`, `i=0; eval 'echo hi'; echo $((i+1))`} {
+		cs, err := shell.Parse(src)
+		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want known commands", src, cs, err)
+		}
+	}
+}

@@ -106,19 +106,27 @@ func asUser(withValue string, longWithValue ...string) wrapper {
 func readRunuser(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
 	user := false
+	shell := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "-c" || a == "--command":
 			if i+1 < len(args) {
-				return r.code(c, args[i+1], "runuser -c", via, depth)
+				return r.shellCode(c, shell, args[i+1], "runuser -c", via, depth)
 			}
 		case strings.HasPrefix(a, "--command="):
-			return r.code(c, strings.TrimPrefix(a, "--command="), "runuser -c", via, depth)
+			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), "runuser -c", via, depth)
 		case a == "-u" || a == "--user":
 			user = true
 			i++
-		case a == "-g" || a == "-G" || a == "-s" || a == "-w" || a == "--group" || a == "--supp-group" || a == "--shell" || a == "--whitelist-environment":
+		case a == "-s" || a == "--shell":
+			if i+1 < len(args) {
+				i++
+				shell = args[i]
+			}
+		case strings.HasPrefix(a, "--shell="):
+			shell = strings.TrimPrefix(a, "--shell=")
+		case a == "-g" || a == "-G" || a == "-w" || a == "--group" || a == "--supp-group" || a == "--whitelist-environment":
 			i++
 		case a == "--":
 			if user {
@@ -134,6 +142,16 @@ func readRunuser(r *reader, c Command, via []string, depth int) error {
 	c.Known, c.Reason = false, "runuser without a command runs a shell that reads its commands from its input"
 	r.out = append(r.out, c)
 	return nil
+}
+
+// shellCode reads code that su or runuser -c runs with the shell -s
+// names (shell: "" for the user's own): the shell runs it, so the shell
+// is the program (su -s /tmp/x -c ls runs /tmp/x).
+func (r *reader) shellCode(c Command, shell, code, how string, via []string, depth int) error {
+	if shell == "" {
+		return r.code(c, code, how, via, depth)
+	}
+	return r.command([]string{shell, "-c", code}, c.Env, c.Writes, append(slices.Clip(via), how), depth)
 }
 
 func readScript(r *reader, c Command, via []string, depth int) error {

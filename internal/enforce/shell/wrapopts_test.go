@@ -30,3 +30,24 @@ func TestWrapperOptionsThatRunCode(t *testing.T) {
 		t.Errorf("strace -o FILE: %+v %v, want git", cs, err)
 	}
 }
+
+// TestSuShell: su and runuser -s SHELL -c CODE run SHELL -c CODE: the
+// shell named is the program (su -s /tmp/x -c ls ran /tmp/x, and only ls
+// was listed).
+func TestSuShell(t *testing.T) {
+	for src, want := range map[string]string{
+		`su -s /tmp/x root -c ls`:            "/tmp/x",
+		`su --shell=/tmp/x -c ls`:            "/tmp/x",
+		`runuser -s /tmp/x bob -c ls`:        "/tmp/x",
+		`runuser --shell /tmp/x bob -c 'ls'`: "/tmp/x",
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Path == want }) {
+			t.Errorf("%s: %+v %v, want %s among the commands", src, cs, err, want)
+		}
+	}
+	cs, err := shell.Parse(`su -s /bin/bash root -c 'rm -rf x'`)
+	if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "rm" && len(c.Privileged()) > 0 }) {
+		t.Errorf("su -s /bin/bash -c 'rm -rf x': %+v %v, want rm, privileged", cs, err)
+	}
+}

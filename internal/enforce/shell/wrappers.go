@@ -172,16 +172,24 @@ func readDoas(r *reader, c Command, via []string, depth int) error {
 
 func readSu(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
+	shell := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "-c" || a == "--command":
 			if i+1 < len(args) {
-				return r.code(c, args[i+1], "su -c", via, depth)
+				return r.shellCode(c, shell, args[i+1], "su -c", via, depth)
 			}
 		case strings.HasPrefix(a, "--command="):
-			return r.code(c, strings.TrimPrefix(a, "--command="), "su -c", via, depth)
-		case a == "-s" || a == "-g" || a == "-G" || a == "-w" || a == "--shell" || a == "--group":
+			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), "su -c", via, depth)
+		case a == "-s" || a == "--shell":
+			if i+1 < len(args) {
+				i++
+				shell = args[i]
+			}
+		case strings.HasPrefix(a, "--shell="):
+			shell = strings.TrimPrefix(a, "--shell=")
+		case a == "-g" || a == "-G" || a == "-w" || a == "--group":
 			i++
 		}
 	}

@@ -387,6 +387,43 @@ func gitCommand(sub string) bool { return slices.Contains(gitCommands, sub) }
 var commandVars = []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL", "GIT_PAGER", "PAGER", "MANPAGER",
 	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND"}
 
+// builtinSetsCommandVar reads what a builtin stores in a variable of
+// commandVars: export NAME=CODE behind builtin or command (the shell's own
+// export is read where it is parsed), and text read, printf -v, mapfile
+// or getopts store, known only when the command runs (read GIT_PAGER < f).
+func (r *reader) builtinSetsCommandVar(c Command, via []string, depth int) error {
+	switch c.Program {
+	case "read", "printf", "wait", "mapfile", "readarray", "getopts":
+		var names []string
+		switch c.Program {
+		case "read":
+			names = operandsAfter(c.Args, "adinNptu", "a")
+		case "printf", "wait":
+			names = optionValues(c.Args, "v", "p")
+		case "getopts":
+			if len(c.Args) >= 2 {
+				names = c.Args[1:2]
+			}
+		default:
+			names = operandsAfter(c.Args, "dnOsuCc", "")
+		}
+		for _, n := range names {
+			if err := r.commandVar(n, Dynamic, via, depth); err != nil {
+				return err
+			}
+		}
+	default:
+		for _, a := range c.Args {
+			if name, value, ok := strings.Cut(a, "="); ok {
+				if err := r.commandVar(name, value, via, depth); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // commandVar reads the command an environment variable of commandVars
 // names, set to value (Dynamic: known only when it runs).
 func (r *reader) commandVar(name, value string, via []string, depth int) error {

@@ -63,3 +63,25 @@ func TestGitLastSettingAndMoreCommandKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandVarsSetByBuiltins: read GIT_SSH_COMMAND < f and command
+// export GIT_SSH_COMMAND='CMD' set the command git runs, where only an
+// assignment the parser sees was read.
+func TestCommandVarsSetByBuiltins(t *testing.T) {
+	for _, src := range []string{
+		`read GIT_SSH_COMMAND < f; export GIT_SSH_COMMAND; git fetch`,
+		`printf -v GIT_PAGER '%s' "$x"; export GIT_PAGER; git log`,
+		`command export GIT_SSH_COMMAND='curl x'; git fetch`,
+		`builtin declare -x EDITOR='curl x'; git commit`,
+	} {
+		if !runsCurl(t, src) {
+			t.Errorf("%s: no curl and no unknown command", src)
+		}
+	}
+	for _, src := range []string{`read x < f; git log`, `export GIT_PAGER; git log`, `printf '%s\n' GIT_PAGER`} {
+		cs, err := shell.Parse(src)
+		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want known commands", src, cs, err)
+		}
+	}
+}

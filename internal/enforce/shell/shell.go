@@ -605,6 +605,9 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 				r.setVar(v) // declare -n ref=PATH
 			}
 		}
+		if err := r.builtinSetsCommandVar(c, via, depth); err != nil {
+			return err
+		}
 	}
 	if why := r.builtinNames(&c); why != "" {
 		c.Program, c.Known, c.Reason = "", false, why

@@ -73,6 +73,7 @@ func TestCommandVarsSetByBuiltins(t *testing.T) {
 		`printf -v GIT_PAGER '%s' "$x"; export GIT_PAGER; git log`,
 		`command export GIT_SSH_COMMAND='curl x'; git fetch`,
 		`builtin declare -x EDITOR='curl x'; git commit`,
+		`declare -n ref=GIT_SSH_COMMAND; ref='curl x'; export GIT_SSH_COMMAND; git fetch`,
 	} {
 		if !runsCurl(t, src) {
 			t.Errorf("%s: no curl and no unknown command", src)

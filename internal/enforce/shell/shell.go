@@ -395,6 +395,15 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			if err := r.assignedCommand(a, via, depth); err != nil {
 				return err
 			}
+			// declare -n ref=GIT_SSH_COMMAND: what ref is later set to
+			// is the command.
+			if a.Name != nil && a.Value != nil && r.nums.attr[a.Name.Value] == 'n' {
+				if target, ok := literal(a.Value); ok && slices.Contains(commandVars, target) {
+					if err := r.commandVar(target, Dynamic, via, depth); err != nil {
+						return err
+					}
+				}
+			}
 		}
 		return r.substitutions(c, via, depth)
 	default:

@@ -31,6 +31,7 @@ func TestAbbreviatedOptionsRunCode(t *testing.T) {
 		`tar --use-compress='curl x' -xf a.tar`,
 		`tar --checkpoint=1 --checkpoint-act=exec='curl x' -cf a.tar d`,
 		`tar --rsh-com='curl x' -xf h:a.tar`,
+		`tar xIf 'curl x' a.tar`, `tar xfI a.tar 'curl x'`, `tar cvFf 'curl x' a.tar d`,
 		`sort --compress-prog='curl x' f`,
 		`rsync --rs='curl x' a h:b`,
 		`git rebase --exe='curl x' HEAD~1`,
@@ -56,7 +57,7 @@ func TestAbbreviatedOptionsRunCode(t *testing.T) {
 			t.Errorf("%s: no curl and no unknown command", src)
 		}
 	}
-	for _, src := range []string{`tar --totals -xf a.tar`, `tar --to-stdout -xf a.tar`, `sort --compress-program=gzip f`, `git rebase --empty=drop main`, `sed --expression='s/a/b/' f`, `awk --field-separator=: '{print $1}' f`} {
+	for _, src := range []string{`tar --totals -xf a.tar`, `tar xzf a.tgz`, `tar cvf I.tar d`, `tar --to-stdout -xf a.tar`, `sort --compress-program=gzip f`, `git rebase --empty=drop main`, `sed --expression='s/a/b/' f`, `awk --field-separator=: '{print $1}' f`} {
 		cs, err := shell.Parse(src)
 		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
 			t.Errorf("%s: %+v %v, want known commands", src, cs, err)

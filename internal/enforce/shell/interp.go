@@ -22,6 +22,7 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 	case "awk", "gawk", "mawk", "nawk":
 		return r.awkCode(c)
 	case "tar", "gtar", "bsdtar":
+		args := tarOldStyle(c.Args)
 		for _, o := range []struct{ long, short, how string }{
 			{"to-command", "", "tar --to-command"},
 			{"use-compress-program", "I", "tar --use-compress-program"},
@@ -29,13 +30,13 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 			{"new-volume-script", "", "tar --info-script"},
 			{"rsh-command", "", "tar --rsh-command"},
 		} {
-			for _, v := range longOrShortValues(c.Args, o.long, o.short) {
+			for _, v := range longOrShortValues(args, o.long, o.short) {
 				if err := r.code(c, v, o.how, via, depth); err != nil {
 					return err
 				}
 			}
 		}
-		for _, v := range longOrShortValues(c.Args, "checkpoint-action", "") {
+		for _, v := range longOrShortValues(args, "checkpoint-action", "") {
 			if code, ok := strings.CutPrefix(v, "exec="); ok {
 				if err := r.code(c, code, "tar --checkpoint-action", via, depth); err != nil {
 					return err
@@ -77,6 +78,30 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// tarOldStyle rewrites tar's old-style first word (tar xIf PROG a.tar:
+// letters without a dash, each that takes a value taking the next word in
+// turn) as dashed options, for longOrShortValues.
+func tarOldStyle(args []string) []string {
+	if len(args) == 0 || args[0] == Dynamic || strings.HasPrefix(args[0], "-") {
+		return args
+	}
+	for _, l := range args[0] {
+		if !(l >= 'a' && l <= 'z' || l >= 'A' && l <= 'Z') {
+			return args
+		}
+	}
+	var out []string
+	next := 1
+	for _, l := range args[0] {
+		out = append(out, "-"+string(l))
+		if strings.ContainsRune("bCfFgHIKLNTVX", l) && next < len(args) {
+			out = append(out, args[next])
+			next++
+		}
+	}
+	return append(out, args[next:]...)
 }
 
 // longOrShortValues returns the values of the option --long (--long=V,

@@ -385,7 +385,7 @@ func gitCommand(sub string) bool { return slices.Contains(gitCommands, sub) }
 // every program that asks for one): the value is read as code where it
 // is set.
 var commandVars = []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL", "GIT_PAGER", "PAGER", "MANPAGER",
-	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND"}
+	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "RSYNC_RSH"}
 
 // builtinSetsCommandVar reads what a builtin stores in a variable of
 // commandVars: export NAME=CODE behind builtin or command (the shell's own

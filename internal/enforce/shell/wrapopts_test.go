@@ -51,3 +51,20 @@ func TestSuShell(t *testing.T) {
 		t.Errorf("su -s /bin/bash -c 'rm -rf x': %+v %v, want rm, privileged", cs, err)
 	}
 }
+
+// TestEnvironmentThatRunsCode: flock -c and script -c run their code
+// with $SHELL (SHELL=/tmp/x flock f -c true ran /tmp/x here, util-linux
+// 2.38), tar reads TAR_OPTIONS (--to-command=CMD) before its own options,
+// and rsync runs RSYNC_RSH as rsync -e.
+func TestEnvironmentThatRunsCode(t *testing.T) {
+	for _, src := range []string{`SHELL=/tmp/x flock f -c true`, `SHELL=/tmp/x script -qc true /dev/null`, `export SHELL=/tmp/x; flock f -c true`, `TAR_OPTIONS='--to-command=curl' tar xf a.tar`} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return len(c.RunChanging()) > 0 }) {
+			t.Errorf("%s: %+v %v, want a command whose environment changes what runs", src, cs, err)
+		}
+	}
+	cs, err := shell.Parse(`RSYNC_RSH='curl x' rsync -a a h:b`)
+	if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "curl" }) {
+		t.Errorf("RSYNC_RSH: %+v %v, want curl", cs, err)
+	}
+}

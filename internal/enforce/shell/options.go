@@ -300,7 +300,8 @@ func isPrivileged(via string) bool {
 // which program runs or what it loads, whatever its name says: PATH, the
 // dynamic loader's LD_* and DYLD_*, the files and code a shell runs first
 // (BASH_ENV, ENV, BASH_FUNC_*, PROMPT_COMMAND, PS4, SHELLOPTS,
-// BASHOPTS), GCONV_PATH. A whitelist of programs cannot vouch for such a
+// BASHOPTS), GCONV_PATH, git's GIT_CONFIG_* and GIT_EXEC_PATH, SHELL
+// and TAR_OPTIONS. A whitelist of programs cannot vouch for such a
 // command.
 func (c *Command) RunChanging() []string {
 	var out []string

@@ -106,7 +106,7 @@ func asUser(withValue string, longWithValue ...string) wrapper {
 func readRunuser(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
 	user := false
-	shell := ""
+	shell := shellOption(args)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -120,12 +120,7 @@ func readRunuser(r *reader, c Command, via []string, depth int) error {
 			user = true
 			i++
 		case a == "-s" || a == "--shell":
-			if i+1 < len(args) {
-				i++
-				shell = args[i]
-			}
-		case strings.HasPrefix(a, "--shell="):
-			shell = strings.TrimPrefix(a, "--shell=")
+			i++
 		case a == "-g" || a == "-G" || a == "-w" || a == "--group" || a == "--supp-group" || a == "--whitelist-environment":
 			i++
 		case a == "--":
@@ -142,6 +137,26 @@ func readRunuser(r *reader, c Command, via []string, depth int) error {
 	c.Known, c.Reason = false, "runuser without a command runs a shell that reads its commands from its input"
 	r.out = append(r.out, c)
 	return nil
+}
+
+// shellOption returns the shell su or runuser -s names, wherever it is
+// among the options (su -c ls -s /tmp/x), or "".
+func shellOption(args []string) string {
+	shell := ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-c" || a == "--command":
+			i++ // its code
+		case a == "-s" || a == "--shell":
+			if i+1 < len(args) {
+				i++
+				shell = args[i]
+			}
+		case strings.HasPrefix(a, "--shell="):
+			shell = strings.TrimPrefix(a, "--shell=")
+		}
+	}
+	return shell
 }
 
 // shellCode reads code that su or runuser -c runs with the shell -s

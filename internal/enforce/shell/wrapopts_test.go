@@ -38,6 +38,8 @@ func TestSuShell(t *testing.T) {
 	for src, want := range map[string]string{
 		`su -s /tmp/x root -c ls`:            "/tmp/x",
 		`su --shell=/tmp/x -c ls`:            "/tmp/x",
+		`su -c ls -s /tmp/x`:                 "/tmp/x",
+		`runuser bob -c ls --shell=/tmp/x`:   "/tmp/x",
 		`runuser -s /tmp/x bob -c ls`:        "/tmp/x",
 		`runuser --shell /tmp/x bob -c 'ls'`: "/tmp/x",
 	} {

@@ -172,7 +172,7 @@ func readDoas(r *reader, c Command, via []string, depth int) error {
 
 func readSu(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
-	shell := ""
+	shell := shellOption(args)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -183,12 +183,7 @@ func readSu(r *reader, c Command, via []string, depth int) error {
 		case strings.HasPrefix(a, "--command="):
 			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), "su -c", via, depth)
 		case a == "-s" || a == "--shell":
-			if i+1 < len(args) {
-				i++
-				shell = args[i]
-			}
-		case strings.HasPrefix(a, "--shell="):
-			shell = strings.TrimPrefix(a, "--shell=")
+			i++
 		case a == "-g" || a == "-G" || a == "-w" || a == "--group":
 			i++
 		}

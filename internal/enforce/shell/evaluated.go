@@ -163,7 +163,7 @@ func sameShellCode(args []*syntax.Word) (string, bool) {
 			}
 		}
 	case "mapfile", "readarray":
-		if code := optionValues(words[1:], "C"); len(code) > 0 {
+		if code := clusterValues(words[1:], "dnOsuCc", 'C'); len(code) > 0 {
 			return code[0], true
 		}
 	}
@@ -598,6 +598,35 @@ func operandsAfter(args []string, withValue, nameValue string) []string {
 			}
 			if strings.IndexByte(nameValue, a[j]) >= 0 {
 				out = append(out, value)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// clusterValues returns the values of the short option letter among
+// args, whose options cluster (-tC CODE, -tCCODE) and of which those in
+// withValue take the rest of the word or the next one, up to "--" or the
+// first operand.
+func clusterValues(args []string, withValue string, letter byte) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' || a == Dynamic {
+			break
+		}
+		for j := 1; j < len(a); j++ {
+			if strings.IndexByte(withValue, a[j]) < 0 {
+				continue
+			}
+			v := a[j+1:]
+			if v == "" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if a[j] == letter {
+				out = append(out, v)
 			}
 			break
 		}

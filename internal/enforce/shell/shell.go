@@ -635,7 +635,7 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	}
 	if c.Program == "mapfile" || c.Program == "readarray" {
 		// -C CODE: code the builtin evaluates for every few lines read.
-		if code := optionValues(c.Args, "C"); len(code) > 0 {
+		if code := clusterValues(c.Args, "dnOsuCc", 'C'); len(code) > 0 {
 			c.normalize()
 			r.out = append(r.out, c)
 			return r.code(c, code[0], c.Program+" -C", via, depth)

@@ -70,3 +70,20 @@ func TestEnvironmentThatRunsCode(t *testing.T) {
 		t.Errorf("RSYNC_RSH: %+v %v, want curl", cs, err)
 	}
 }
+
+// TestCodeInClustersAndSudoEnv: mapfile -tC CODE (options clustered, ran
+// touch in bash 5.2) and sudo NAME=CMD for a command variable were not
+// read.
+func TestCodeInClustersAndSudoEnv(t *testing.T) {
+	for _, src := range []string{`readarray -tC'curl x' -c 1 a < f`, `mapfile -tC 'curl x' a < f`, `sudo GIT_SSH_COMMAND='curl x' git fetch`} {
+		if cs, err := shell.Parse(src); err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "curl" }) {
+			t.Errorf("%s: %+v %v, want curl", src, cs, err)
+		}
+	}
+	cs, _ := shell.Parse(`sudo GIT_SSH_COMMAND='curl x' git fetch`)
+	for _, c := range cs {
+		if c.Program == "curl" && len(c.Privileged()) == 0 {
+			t.Errorf("sudo GIT_SSH_COMMAND=CMD: %+v, want CMD run by sudo", c)
+		}
+	}
+}

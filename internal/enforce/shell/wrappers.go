@@ -148,7 +148,12 @@ func readEnv(r *reader, c Command, via []string, depth int) error {
 func readSudo(r *reader, c Command, via []string, depth int) error {
 	opts, rest := splitOptions(c.Args, "ugChpraTtUD", "user", "group", "close-from", "host", "prompt", "role", "type", "other-user", "chdir", "command-timeout")
 	for len(rest) > 0 && strings.Contains(rest[0], "=") && rest[0] != Dynamic && !strings.HasPrefix(rest[0], "=") {
-		c.Env = append(c.Env, rest[0][:strings.IndexByte(rest[0], '=')])
+		name, value, _ := strings.Cut(rest[0], "=")
+		c.Env = append(c.Env, name)
+		// sudo GIT_SSH_COMMAND=CMD git fetch: CMD runs, as root.
+		if err := r.commandVar(name, value, append(slices.Clip(via), "sudo"), depth); err != nil {
+			return err
+		}
 		rest = rest[1:]
 	}
 	if len(rest) == 0 && (hasShort(opts, 's') || hasShort(opts, 'i') || slices.Contains(opts, "--shell") || slices.Contains(opts, "--login")) {

@@ -115,6 +115,27 @@ func scanNumbers(f *syntax.File) numbers {
 					depth--
 				}
 			}
+			// builtin declare -i n: the attribute, as a declaration's.
+			if words := declWords(x.Args); len(words) > 0 {
+				attrs := ""
+				for _, w := range words {
+					if strings.HasPrefix(w, "-") {
+						attrs += w[1:]
+					}
+				}
+				for _, w := range words {
+					name, _, _ := strings.Cut(w, "=")
+					name, _, _ = strings.Cut(name, "[")
+					if strings.HasPrefix(w, "-") || !validName(name) {
+						continue
+					}
+					for _, k := range []byte{'i', 'n'} {
+						if strings.IndexByte(attrs, k) >= 0 {
+							n.attr[name] = k
+						}
+					}
+				}
+			}
 			// Builtins that set the variables their arguments name (read
 			// x, printf -v x, mapfile x, getopts o x, wait -p x): what
 			// they set is text.
@@ -190,6 +211,28 @@ func seqOfNumbers(w *syntax.Word) bool {
 		}
 	}
 	return true
+}
+
+// declWords returns the literal arguments of declare and its kin behind
+// builtin or command (builtin declare -i n), which the parser reads as a
+// command rather than a declaration; nil for any other command.
+func declWords(args []*syntax.Word) []string {
+	var words []string
+	for _, w := range args {
+		if v, ok := literal(w); ok {
+			words = append(words, v)
+		}
+	}
+	if len(words) == 0 || words[0] != "builtin" && words[0] != "command" {
+		return nil
+	}
+	for len(words) > 0 && (words[0] == "builtin" || words[0] == "command") {
+		words = words[1:]
+	}
+	if len(words) == 0 || !slices.Contains([]string{"declare", "typeset", "local", "export", "readonly"}, words[0]) {
+		return nil
+	}
+	return words[1:]
 }
 
 // setsNamed reports whether the command is a builtin that sets the

@@ -109,7 +109,7 @@ func TestTextStoredInDeclaredVariables(t *testing.T) {
 	for _, src := range []string{
 		`declare -i n; read n < f`, `declare -i n; printf -v n '%s' "$v"`, `declare -n r; read r < f; echo $r`,
 		`declare -ai n; mapfile n < f`, `local -i REPLY; read`, `typeset -i n; for n in $(cat f); do :; done`,
-		`declare -i n; read -r n x < f`,
+		`declare -i n; read -r n x < f`, `builtin declare -i n; read n < f`, `command typeset -n r; read r < f`, `eval 'declare -i n'; read n < f`,
 	} {
 		cs, err := shell.Parse(src)
 		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {

@@ -228,12 +228,14 @@ func gitConfigSet(args []string) (key, value string, ok bool) {
 			operands = append(operands, args[i+1:]...)
 			i = len(args)
 		case strings.HasPrefix(a, "-") && a != Dynamic:
-			switch strings.SplitN(a, "=", 2)[0] {
-			case "--add", "--replace-all", "--global", "--system", "--local", "--worktree", "--bool", "--int", "--path",
-				"--bool-or-int", "--expiry-date", "--no-type", "--null", "-z", "--all", "--fixed-value", "--append",
-				"--file", "--blob", "--type", "--default", "--comment", "--value":
-			default:
-				return "", "", false // --get, --unset, --list, ...: sets nothing, or not as KEY VALUE
+			// The options that make git config do something else than
+			// set KEY VALUE; any other (--no-includes, --show-origin, one
+			// a newer git adds) leaves KEY VALUE a setting.
+			name := strings.SplitN(a, "=", 2)[0]
+			switch {
+			case strings.HasPrefix(name, "--get"), strings.HasPrefix(name, "--unset"), name == "--list", name == "-l",
+				name == "--edit", name == "-e", name == "--rename-section", name == "--remove-section":
+				return "", "", false
 			}
 		default:
 			operands = append(operands, a)

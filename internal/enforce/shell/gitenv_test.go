@@ -86,3 +86,20 @@ func TestCommandVarsSetByBuiltins(t *testing.T) {
 		}
 	}
 }
+
+// TestGitConfigSetWithOtherOptions: git config --no-includes core.pager
+// CMD (or --show-origin, or an option a newer git adds) sets the pager,
+// and only the options charter listed left KEY VALUE a setting.
+func TestGitConfigSetWithOtherOptions(t *testing.T) {
+	for _, src := range []string{`git config --no-includes core.pager 'curl x'`, `git config --show-origin alias.x '!curl x'`} {
+		if !runsCurl(t, src) {
+			t.Errorf("%s: no curl", src)
+		}
+	}
+	for _, src := range []string{`git config --get core.pager`, `git config --get-regexp alias '.*'`, `git config --unset core.pager`, `git config -l`, `git config --rename-section a b`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 1 || !cs[0].Known {
+			t.Errorf("%s: %+v %v, want git alone", src, cs, err)
+		}
+	}
+}

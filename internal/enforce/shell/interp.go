@@ -2,6 +2,7 @@ package shell
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -236,11 +237,16 @@ func sedRuns(script string) bool {
 	if sedExec().MatchString(script) {
 		return true
 	}
-	// An address \cREc may close on a letter (\xREx e).
-	for i := 0; i+2 < len(script); i++ {
-		if script[i] == '\\' && isLetter(script[i+1]) && regexp.MustCompile(`(?m)`+string(script[i+1])+`\s*e(\s|;|}|$)`).MatchString(script[i+2:]) {
-			return true
+	// An address \cREc may close on a letter (\xREx e): each letter that
+	// follows a backslash, once (a script of many \n costs one pattern).
+	var letters []byte
+	for i := 0; i+1 < len(script); i++ {
+		if script[i] == '\\' && isLetter(script[i+1]) && !slices.Contains(letters, script[i+1]) {
+			letters = append(letters, script[i+1])
 		}
+	}
+	if len(letters) > 0 && regexp.MustCompile(`(?m)[`+string(letters)+`]\s*e(\s|;|}|$)`).MatchString(script) {
+		return true
 	}
 	for i := 0; i+1 < len(script); i++ {
 		if script[i] != 's' {

@@ -44,7 +44,9 @@ func scanNumbers(f *syntax.File) numbers {
 		}
 		n.known[name] = number
 	}
-	syntax.Walk(f, func(node syntax.Node) bool {
+	var visit func(node syntax.Node) bool
+	depth := 0
+	visit = func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.DeclClause:
 			attrs := ""
@@ -104,6 +106,36 @@ func scanNumbers(f *syntax.File) numbers {
 				set(it.Name.Value, number)
 			}
 		case *syntax.CallExpr:
+			// Code eval or trap runs in this same shell sets variables
+			// too: x=1; eval 'read x'; echo $((x)).
+			if code, ok := sameShellCode(x.Args); ok && depth < DefaultLimits.MaxDepth {
+				if inner, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(code), ""); err == nil {
+					depth++
+					syntax.Walk(inner, visit)
+					depth--
+				}
+			}
+			// builtin declare -i n: the attribute, as a declaration's.
+			if words := declWords(x.Args); len(words) > 0 {
+				attrs := ""
+				for _, w := range words {
+					if strings.HasPrefix(w, "-") {
+						attrs += w[1:]
+					}
+				}
+				for _, w := range words {
+					name, _, _ := strings.Cut(w, "=")
+					name, _, _ = strings.Cut(name, "[")
+					if strings.HasPrefix(w, "-") || !validName(name) {
+						continue
+					}
+					for _, k := range []byte{'i', 'n'} {
+						if strings.IndexByte(attrs, k) >= 0 {
+							n.attr[name] = k
+						}
+					}
+				}
+			}
 			// Builtins that set the variables their arguments name (read
 			// x, printf -v x, mapfile x, getopts o x, wait -p x): what
 			// they set is text.
@@ -119,8 +151,44 @@ func scanNumbers(f *syntax.File) numbers {
 			}
 		}
 		return true
-	})
+	}
+	syntax.Walk(f, visit)
 	return n
+}
+
+// sameShellCode returns the literal code a command runs in the shell that
+// runs it (eval CODE, trap CODE SIGNAL, mapfile -C CODE), behind builtin or
+// command.
+func sameShellCode(args []*syntax.Word) (string, bool) {
+	var words []string
+	for _, w := range args {
+		v, ok := literal(w)
+		if !ok {
+			v = Dynamic
+		}
+		words = append(words, v)
+	}
+	for len(words) > 0 && (words[0] == "builtin" || words[0] == "command") {
+		words = words[1:]
+	}
+	if len(words) < 2 {
+		return "", false
+	}
+	switch words[0] {
+	case "eval":
+		return strings.Join(words[1:], " "), true
+	case "trap":
+		for _, w := range words[1:] {
+			if w != "--" && !strings.HasPrefix(w, "-") {
+				return w, true
+			}
+		}
+	case "mapfile", "readarray":
+		if code := clusterValues(words[1:], "dnOsuCc", 'C'); len(code) > 0 {
+			return code[0], true
+		}
+	}
+	return "", false
 }
 
 // seqOfNumbers reports whether the word is $(seq N [N [N]]): numbers
@@ -143,6 +211,28 @@ func seqOfNumbers(w *syntax.Word) bool {
 		}
 	}
 	return true
+}
+
+// declWords returns the literal arguments of declare and its kin behind
+// builtin or command (builtin declare -i n), which the parser reads as a
+// command rather than a declaration; nil for any other command.
+func declWords(args []*syntax.Word) []string {
+	var words []string
+	for _, w := range args {
+		if v, ok := literal(w); ok {
+			words = append(words, v)
+		}
+	}
+	if len(words) == 0 || words[0] != "builtin" && words[0] != "command" {
+		return nil
+	}
+	for len(words) > 0 && (words[0] == "builtin" || words[0] == "command") {
+		words = words[1:]
+	}
+	if len(words) == 0 || !slices.Contains([]string{"declare", "typeset", "local", "export", "readonly"}, words[0]) {
+		return nil
+	}
+	return words[1:]
 }
 
 // setsNamed reports whether the command is a builtin that sets the
@@ -286,6 +376,13 @@ func (r *reader) evaluated(f *syntax.File) string {
 			}
 		case *syntax.ArrayElem:
 			why = r.arithm(x.Index)
+		case *syntax.ForClause:
+			// for n in WORDS: each word is stored in n.
+			if it, ok := x.Loop.(*syntax.WordIter); ok && !r.nums.number(it.Name.Value) {
+				if why = r.storedText(it.Name.Value); why != "" {
+					why = "for " + why
+				}
+			}
 		case *syntax.UnaryTest:
 			if x.Op == syntax.TsVarSet {
 				if w, ok := x.X.(*syntax.Word); ok {
@@ -487,6 +584,34 @@ func (r *reader) builtinNames(c *Command) string {
 			return why
 		}
 	}
+	// A builtin that stores text it reads in a variable declared -i
+	// evaluates the text as arithmetic, and in one declared -n takes it
+	// as the name a later use reads: declare -i n; read n ran the
+	// substitution in a[$(cmd)].
+	switch c.Program {
+	case "read", "printf", "wait", "mapfile", "readarray", "getopts":
+		if len(names) == 0 {
+			names = []string{map[string]string{"read": "REPLY", "mapfile": "MAPFILE", "readarray": "MAPFILE"}[c.Program]}
+		}
+		for _, n := range names {
+			base, _, _ := strings.Cut(n, "[")
+			if why := r.storedText(base); why != "" {
+				return fmt.Sprintf("%s %s", c.Program, why)
+			}
+		}
+	}
+	return ""
+}
+
+// storedText says why storing text the line does not show in the
+// variable name may run code (its declared attribute), or "".
+func (r *reader) storedText(name string) string {
+	switch r.nums.attr[name] {
+	case 'i':
+		return fmt.Sprintf("stores text in %s, declared -i, and bash evaluates it as an arithmetic expression, %s", name, subscriptRuns)
+	case 'n':
+		return fmt.Sprintf("stores text in %s, declared -n, and bash takes it as a variable name, %s", name, subscriptRuns)
+	}
 	return ""
 }
 
@@ -516,6 +641,35 @@ func operandsAfter(args []string, withValue, nameValue string) []string {
 			}
 			if strings.IndexByte(nameValue, a[j]) >= 0 {
 				out = append(out, value)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// clusterValues returns the values of the short option letter among
+// args, whose options cluster (-tC CODE, -tCCODE) and of which those in
+// withValue take the rest of the word or the next one, up to "--" or the
+// first operand.
+func clusterValues(args []string, withValue string, letter byte) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' || a == Dynamic {
+			break
+		}
+		for j := 1; j < len(a); j++ {
+			if strings.IndexByte(withValue, a[j]) < 0 {
+				continue
+			}
+			v := a[j+1:]
+			if v == "" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if a[j] == letter {
+				out = append(out, v)
 			}
 			break
 		}

@@ -1,6 +1,7 @@
 package shell_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/charter-dev/charter/internal/enforce/shell"
@@ -95,6 +96,48 @@ func TestEvaluatedText(t *testing.T) {
 			if !c.Known {
 				t.Errorf("%s: %s is unknown (%s), though it evaluates no text as code", src, c.Program, c.Reason)
 			}
+		}
+	}
+}
+
+// TestTextStoredInDeclaredVariables: a builtin that stores text in a
+// variable declared -i evaluates it (declare -i n; read n with
+// a[$(touch x)] ran touch in bash 5.2), and in one declared -n makes it
+// the name a later $r reads (the same); so does for n in WORDS. Each was
+// a known command.
+func TestTextStoredInDeclaredVariables(t *testing.T) {
+	for _, src := range []string{
+		`declare -i n; read n < f`, `declare -i n; printf -v n '%s' "$v"`, `declare -n r; read r < f; echo $r`,
+		`declare -ai n; mapfile n < f`, `local -i REPLY; read`, `typeset -i n; for n in $(cat f); do :; done`,
+		`declare -i n; read -r n x < f`, `builtin declare -i n; read n < f`, `command typeset -n r; read r < f`, `eval 'declare -i n'; read n < f`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want an unknown command", src, cs, err)
+		}
+	}
+	for _, src := range []string{`declare -i n; for n in 1 2 3; do echo $n; done`, `read x; declare -i n=3; echo $n $x`, `declare -i n; read x; n=5`} {
+		cs, err := shell.Parse(src)
+		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want known commands", src, cs, err)
+		}
+	}
+}
+
+// TestNumbersSetByEval: code eval or trap runs sets variables of the same
+// shell: x=1; eval 'read x' < f; echo $((x)) ran the substitution in
+// a[$(touch x)] (bash 5.2), and x was taken for the number x=1 made.
+func TestNumbersSetByEval(t *testing.T) {
+	for _, src := range []string{`x=1; eval 'read x' < f; echo $((x))`, `x=1; eval read x < f; (( x ))`, `x=1; trap 'read x' DEBUG; (( x ))`, `x=1; command eval 'x=$(cat f)'; echo $((x))`, `x=1; eval "eval 'read x'"; echo $((x))`} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want an unknown command", src, cs, err)
+		}
+	}
+	for _, src := range []string{`x=1; eval 'x=2'; echo $((x))`, `i=0; eval 'echo hi'; echo $((i+1))`} {
+		cs, err := shell.Parse(src)
+		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want known commands", src, cs, err)
 		}
 	}
 }

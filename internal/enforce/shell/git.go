@@ -15,14 +15,22 @@ import (
 // via ("git alias", "git -c core.pager", "git config core.pager").
 func readGit(r *reader, c Command, via []string, depth int) error {
 	globals, sub, rest, configs := gitGlobals(c.Args)
-	for _, kv := range configs {
-		if kv.fromEnv {
-			if kv.key == "alias."+strings.ToLower(sub) || gitKeyRuns(kv.key, "") != "" {
-				return r.unknown(c, fmt.Sprintf("git --config-env sets %s from the environment: what git runs is known only when the command runs", kv.key))
-			}
-			continue
+	for _, g := range globals {
+		if strings.HasPrefix(g, "--exec-path=") {
+			// As GIT_EXEC_PATH: git-submodule, git-remote-https and the
+			// other programs git runs come from that folder.
+			return r.unknown(c, "git --exec-path=DIR runs git's own programs (git-submodule, git-remote-https, ...) from DIR, which charter does not read")
 		}
-		if kv.key == "alias."+strings.ToLower(sub) {
+	}
+	for _, kv := range configs {
+		if kv.fromEnv && (kv.key == "alias."+strings.ToLower(sub) || gitKeyRuns(kv.key, "") != "") {
+			return r.unknown(c, fmt.Sprintf("git --config-env sets %s from the environment: what git runs is known only when the command runs", kv.key))
+		}
+	}
+	// git takes a setting's last value: -c alias.x=status -c
+	// alias.x='!CMD' runs CMD.
+	for i := len(configs) - 1; i >= 0; i-- {
+		if kv := configs[i]; kv.key == "alias."+strings.ToLower(sub) {
 			return r.gitAlias(c, globals, kv.value, rest, via, depth)
 		}
 	}
@@ -100,8 +108,8 @@ func parseGitConfig(s string, fromEnv bool) gitConfig {
 }
 
 // gitKeyRuns says what git does with the value of the setting key:
-// "code" (runs it as a shell command), "credential" (a credential
-// helper), "elsewhere" (runs or reads what a file or folder holds,
+// "code" (runs it as a shell command), "bang" (runs what follows its !),
+// "credential" (a credential helper), "elsewhere" (runs or reads what a file or folder holds,
 // which charter does not read), or "" (nothing charter reads as code).
 func gitKeyRuns(key, value string) string {
 	if key == Dynamic {
@@ -116,16 +124,22 @@ func gitKeyRuns(key, value string) string {
 	switch {
 	case !sub && slices.Contains([]string{"core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.fsmonitor", "core.gitproxy",
 		"core.alternaterefscommand", "sequence.editor", "diff.external", "gpg.program", "interactive.difffilter", "sendemail.sendmailcmd",
-		"sendemail.tocmd", "sendemail.cccmd", "uploadpack.packobjectshook"}, key),
+		"sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd", "uploadpack.packobjectshook", "instaweb.httpd"}, key),
 		first == "pager",
 		sub && first == "diff" && (last == "command" || last == "textconv"),
 		sub && first == "merge" && last == "driver",
 		sub && first == "filter" && (last == "clean" || last == "smudge" || last == "process"),
-		sub && first == "gpg" && last == "program",
-		sub && (first == "browser" || first == "man" || first == "mergetool" || first == "difftool") && last == "cmd",
+		sub && first == "gpg" && (last == "program" || last == "defaultkeycommand"),
+		sub && (first == "browser" || first == "man" || first == "mergetool" || first == "difftool") && (last == "cmd" || last == "path"),
 		sub && first == "remote" && (last == "receivepack" || last == "uploadpack"),
-		sub && first == "sendemail" && (last == "sendmailcmd" || last == "tocmd" || last == "cccmd"):
+		sub && first == "sendemail" && (last == "sendmailcmd" || last == "tocmd" || last == "cccmd" || last == "headercmd"),
+		sub && first == "trailer" && (last == "cmd" || last == "command"),
+		sub && first == "guitool" && last == "cmd":
 		return "code"
+	case last == "smtpserver" && first == "sendemail" && strings.HasPrefix(value, "/"):
+		return "code" // a program's path, not a server
+	case sub && first == "submodule" && last == "update" && strings.HasPrefix(value, "!"):
+		return "bang"
 	case first == "credential" && last == "helper":
 		return "credential"
 	case key == "core.hookspath":
@@ -146,6 +160,8 @@ func (r *reader) gitSetting(c Command, key, value, how string, via []string, dep
 	switch gitKeyRuns(key, value) {
 	case "code":
 		return r.code(c, value, how, via, depth)
+	case "bang":
+		return r.code(c, strings.TrimPrefix(value, "!"), how, via, depth)
 	case "credential":
 		if code, ok := strings.CutPrefix(value, "!"); ok {
 			return r.code(c, code, how, via, depth)
@@ -212,12 +228,14 @@ func gitConfigSet(args []string) (key, value string, ok bool) {
 			operands = append(operands, args[i+1:]...)
 			i = len(args)
 		case strings.HasPrefix(a, "-") && a != Dynamic:
-			switch strings.SplitN(a, "=", 2)[0] {
-			case "--add", "--replace-all", "--global", "--system", "--local", "--worktree", "--bool", "--int", "--path",
-				"--bool-or-int", "--expiry-date", "--no-type", "--null", "-z", "--all", "--fixed-value", "--append",
-				"--file", "--blob", "--type", "--default", "--comment", "--value":
-			default:
-				return "", "", false // --get, --unset, --list, ...: sets nothing, or not as KEY VALUE
+			// The options that make git config do something else than
+			// set KEY VALUE; any other (--no-includes, --show-origin, one
+			// a newer git adds) leaves KEY VALUE a setting.
+			name := strings.SplitN(a, "=", 2)[0]
+			switch {
+			case strings.HasPrefix(name, "--get"), strings.HasPrefix(name, "--unset"), name == "--list", name == "-l",
+				name == "--edit", name == "-e", name == "--rename-section", name == "--remove-section":
+				return "", "", false
 			}
 		default:
 			operands = append(operands, a)
@@ -304,10 +322,18 @@ func (r *reader) gitSubcommandRuns(c Command, sub string, rest []string, via []s
 		}
 		var value string
 		found := false
-		if name, v, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "="); strings.HasPrefix(a, "--") && slices.Contains(opts.long, name) {
-			found, value = true, v
+		// parse-options takes a long option by a prefix (--exe=CMD).
+		long, v, hasValue := "", "", false
+		for _, l := range opts.long {
+			if v, hasValue, found = longOption(a, l); found {
+				long = l
+				break
+			}
+		}
+		if found {
+			value = v
 			if !hasValue {
-				if name == "open-files-in-pager" {
+				if long == "open-files-in-pager" {
 					continue // -O alone: the default pager
 				}
 				if i+1 < len(rest) {
@@ -360,8 +386,45 @@ func gitCommand(sub string) bool { return slices.Contains(gitCommands, sub) }
 // as a command when it needs one (git's ssh and editors, the editor of
 // every program that asks for one): the value is read as code where it
 // is set.
-var commandVars = []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL",
-	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND"}
+var commandVars = []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL", "GIT_PAGER", "PAGER", "MANPAGER",
+	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "RSYNC_RSH"}
+
+// builtinSetsCommandVar reads what a builtin stores in a variable of
+// commandVars: export NAME=CODE behind builtin or command (the shell's own
+// export is read where it is parsed), and text read, printf -v, mapfile
+// or getopts store, known only when the command runs (read GIT_PAGER < f).
+func (r *reader) builtinSetsCommandVar(c Command, via []string, depth int) error {
+	switch c.Program {
+	case "read", "printf", "wait", "mapfile", "readarray", "getopts":
+		var names []string
+		switch c.Program {
+		case "read":
+			names = operandsAfter(c.Args, "adinNptu", "a")
+		case "printf", "wait":
+			names = optionValues(c.Args, "v", "p")
+		case "getopts":
+			if len(c.Args) >= 2 {
+				names = c.Args[1:2]
+			}
+		default:
+			names = operandsAfter(c.Args, "dnOsuCc", "")
+		}
+		for _, n := range names {
+			if err := r.commandVar(n, Dynamic, via, depth); err != nil {
+				return err
+			}
+		}
+	default:
+		for _, a := range c.Args {
+			if name, value, ok := strings.Cut(a, "="); ok {
+				if err := r.commandVar(name, value, via, depth); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
 
 // commandVar reads the command an environment variable of commandVars
 // names, set to value (Dynamic: known only when it runs).

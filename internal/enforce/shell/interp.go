@@ -2,6 +2,7 @@ package shell
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -22,6 +23,7 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 	case "awk", "gawk", "mawk", "nawk":
 		return r.awkCode(c)
 	case "tar", "gtar", "bsdtar":
+		args := tarOldStyle(c.Args)
 		for _, o := range []struct{ long, short, how string }{
 			{"to-command", "", "tar --to-command"},
 			{"use-compress-program", "I", "tar --use-compress-program"},
@@ -29,13 +31,13 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 			{"new-volume-script", "", "tar --info-script"},
 			{"rsh-command", "", "tar --rsh-command"},
 		} {
-			for _, v := range longOrShortValues(c.Args, o.long, o.short) {
+			for _, v := range longOrShortValues(args, o.long, o.short) {
 				if err := r.code(c, v, o.how, via, depth); err != nil {
 					return err
 				}
 			}
 		}
-		for _, v := range longOrShortValues(c.Args, "checkpoint-action", "") {
+		for _, v := range longOrShortValues(args, "checkpoint-action", "") {
 			if code, ok := strings.CutPrefix(v, "exec="); ok {
 				if err := r.code(c, code, "tar --checkpoint-action", via, depth); err != nil {
 					return err
@@ -55,6 +57,14 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 			}
 		}
 	case "ssh", "scp", "sftp":
+		if c.Program != "ssh" {
+			// scp -S PROGRAM, sftp -S PROGRAM: the program that connects.
+			for _, v := range longOrShortValues(c.Args, "", "S") {
+				if err := r.code(c, v, c.Program+" -S", via, depth); err != nil {
+					return err
+				}
+			}
+		}
 		for _, v := range longOrShortValues(c.Args, "", "o") {
 			key, value, ok := strings.Cut(v, "=")
 			if !ok {
@@ -71,6 +81,30 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 	return nil
 }
 
+// tarOldStyle rewrites tar's old-style first word (tar xIf PROG a.tar:
+// letters without a dash, each that takes a value taking the next word in
+// turn) as dashed options, for longOrShortValues.
+func tarOldStyle(args []string) []string {
+	if len(args) == 0 || args[0] == Dynamic || strings.HasPrefix(args[0], "-") {
+		return args
+	}
+	for _, l := range args[0] {
+		if !(l >= 'a' && l <= 'z' || l >= 'A' && l <= 'Z') {
+			return args
+		}
+	}
+	var out []string
+	next := 1
+	for _, l := range args[0] {
+		out = append(out, "-"+string(l))
+		if strings.ContainsRune("bCfFgHIKLNTVX", l) && next < len(args) {
+			out = append(out, args[next])
+			next++
+		}
+	}
+	return append(out, args[next:]...)
+}
+
 // longOrShortValues returns the values of the option --long (--long=V,
 // --long V) and -short (-sV, -s V) among args, up to "--".
 func longOrShortValues(args []string, long, short string) []string {
@@ -81,12 +115,15 @@ func longOrShortValues(args []string, long, short string) []string {
 			break
 		}
 		switch {
-		case long != "" && strings.HasPrefix(a, "--"+long+"="):
-			out = append(out, a[len(long)+3:])
-		case long != "" && a == "--"+long:
-			if i+1 < len(args) {
-				i++
-				out = append(out, args[i])
+		case long != "" && strings.HasPrefix(a, "--"):
+			// getopt_long takes any unambiguous prefix (--to-com=CMD).
+			if v, hasValue, ok := longOption(a, long); ok {
+				if hasValue {
+					out = append(out, v)
+				} else if i+1 < len(args) {
+					i++
+					out = append(out, args[i])
+				}
 			}
 		case short != "" && len(a) > 1 && a[0] == '-' && a[1] != '-' && a != Dynamic:
 			if j := strings.Index(a, short); j > 0 {
@@ -102,6 +139,23 @@ func longOrShortValues(args []string, long, short string) []string {
 	return out
 }
 
+// longOption reports whether the argument a (--NAME or --NAME=VALUE)
+// is the long option long, given whole or by a prefix, as getopt_long
+// and git's parse-options take it; value is what follows "=". A prefix
+// two options share is refused by the program, so reading it as long
+// is only more careful.
+func longOption(a, long string) (value string, hasValue, ok bool) {
+	rest, isLong := strings.CutPrefix(a, "--")
+	if !isLong || a == Dynamic {
+		return "", false, false
+	}
+	name, value, hasValue := strings.Cut(rest, "=")
+	if name == "" || !strings.HasPrefix(long, name) {
+		return "", false, false
+	}
+	return value, hasValue, true
+}
+
 // sedCode lists an unknown command when a sed script can run a command.
 func (r *reader) sedCode(c Command) error {
 	args := c.Args
@@ -114,18 +168,29 @@ func (r *reader) sedCode(c Command) error {
 			return nil // e, r and w are refused
 		case a == "--":
 			i = len(args)
-		case a == "-e" || a == "--expression":
+		case a == "-e":
 			explicit = true
 			if i+1 < len(args) {
 				i++
 				scripts = append(scripts, args[i])
 			}
-		case strings.HasPrefix(a, "--expression="):
-			explicit = true
-			scripts = append(scripts, strings.TrimPrefix(a, "--expression="))
-		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file="):
+		case strings.HasPrefix(a, "--"):
+			if v, hasValue, ok := longOption(a, "expression"); ok {
+				explicit = true
+				if hasValue {
+					scripts = append(scripts, v)
+				} else if i+1 < len(args) {
+					i++
+					scripts = append(scripts, args[i])
+				}
+			} else if _, _, ok := longOption(a, "file"); ok {
+				return r.unknown(c, "sed -f runs a script file charter does not read, and a sed script can run commands (e)")
+			} else if _, hasValue, ok := longOption(a, "line-length"); ok && !hasValue {
+				i++
+			}
+		case a == "-f":
 			return r.unknown(c, "sed -f runs a script file charter does not read, and a sed script can run commands (e)")
-		case a == "-l" || a == "--line-length":
+		case a == "-l":
 			i++
 		case len(a) > 1 && a[0] == '-' && a != Dynamic:
 			if j := strings.IndexAny(a[1:], "ef"); j >= 0 && a[1] != '-' {
@@ -158,8 +223,11 @@ func (r *reader) sedCode(c Command) error {
 	return nil
 }
 
+// sedExec matches an e command: after the start of a line or anything
+// but a letter or blank (;, {, !, an address: 1, $, /re/, \%re%), or after
+// a regex address's I or M flag.
 var sedExec = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)(^|[;{}!/0-9$,~])\s*e(\s|;|}|$)`)
+	return regexp.MustCompile(`(?m)(^|[^A-Za-z\s\\]|[IM])\s*e(\s|;|}|$)`)
 })
 
 // sedRuns reports whether a sed script may run a command: an e command,
@@ -169,12 +237,28 @@ func sedRuns(script string) bool {
 	if sedExec().MatchString(script) {
 		return true
 	}
+	// An address \cREc may close on a letter (\xREx e): each letter that
+	// follows a backslash, once (a script of many \n costs one pattern).
+	var letters []byte
+	for i := 0; i+1 < len(script); i++ {
+		if script[i] == '\\' && isLetter(script[i+1]) && !slices.Contains(letters, script[i+1]) {
+			letters = append(letters, script[i+1])
+		}
+	}
+	if len(letters) > 0 && regexp.MustCompile(`(?m)[`+string(letters)+`]\s*e(\s|;|}|$)`).MatchString(script) {
+		return true
+	}
 	for i := 0; i+1 < len(script); i++ {
 		if script[i] != 's' {
 			continue
 		}
 		d := script[i+1]
-		if d == '\\' || d == '\n' || d == ' ' || d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d >= '0' && d <= '9' {
+		if d == '\\' || d == '\n' {
+			continue
+		}
+		// Any other character delimits (sxaxbxe, s a b e): one that could
+		// be a word's is taken where the s is no word's end (class/).
+		if (d == ' ' || isLetter(d) || d >= '0' && d <= '9') && i > 0 && isLetter(script[i-1]) {
 			continue
 		}
 		j, n := i+2, 0
@@ -202,43 +286,120 @@ func sedRuns(script string) bool {
 	return false
 }
 
+// awkRuns matches what in an awk program may run a command: system(),
+// a pipe to or from a command (print | EXPR: a string, a variable, a
+// field, a parenthesised or concatenated expression, an element; CMD |
+// getline; |&), and gawk's @ (@include, @load, an indirect call @f(),
+// which may name system). A | in a regex before / or another operator
+// (/a|b/) is not one; read conservatively, /a|b c/ is.
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 var awkRuns = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|\|\s*"|\|\s*[A-Za-z_][A-Za-z_0-9]*\s*($|[;}\n)])`)
+	return regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|\|\s*["($]|\|\s*[A-Za-z_][A-Za-z_0-9]*\s*($|[;}\n)"\[(]|\s+[A-Za-z_"$(])|(^|[^A-Za-z0-9_.\-])@\s*[A-Za-z_]`)
 })
 
 // awkCode lists an unknown command when an awk program can run one.
 func (r *reader) awkCode(c Command) error {
+	const fromFile = "awk -f runs a program file charter does not read, and an awk program can run commands (system, pipes)"
 	args := c.Args
+	explicit := false // -e or --source gave the program
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		switch {
-		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file=") || a == "-i" || a == "--include" || a == "-l" || a == "--load" || strings.HasPrefix(a, "-f") && len(a) > 2:
-			return r.unknown(c, "awk -f runs a program file charter does not read, and an awk program can run commands (system, pipes)")
-		case a == "-F" || a == "-v" || a == "--field-separator" || a == "--assign":
-			i++
-		case a == "-e" || a == "--source":
-			if i+1 < len(args) {
+		// value is the option's value: the rest of the word, or the next.
+		value := func(rest string) string {
+			if rest == "" && i+1 < len(args) {
 				i++
-				if why := awkProgram(args[i]); why != "" {
-					return r.unknown(c, why)
-				}
+				rest = args[i]
 			}
+			return rest
+		}
+		switch {
 		case a == "--":
-			if i+1 < len(args) {
+			if !explicit && i+1 < len(args) {
 				if why := awkProgram(args[i+1]); why != "" {
 					return r.unknown(c, why)
 				}
 			}
 			return nil
-		case strings.HasPrefix(a, "-") && a != Dynamic:
+		case strings.HasPrefix(a, "--") && a != Dynamic:
+			// gawk's long options, by any unambiguous prefix.
+			name, v, hasValue := strings.Cut(a[2:], "=")
+			switch {
+			case awkFileOption(name):
+				return r.unknown(c, fromFile)
+			case strings.HasPrefix("source", name):
+				explicit = true
+				if !hasValue {
+					v = value("")
+				}
+				if why := awkProgram(v); why != "" {
+					return r.unknown(c, why)
+				}
+			case !hasValue && (strings.HasPrefix("field-separator", name) || strings.HasPrefix("assign", name)):
+				i++
+			}
+		case len(a) > 1 && a[0] == '-' && a != Dynamic:
+			// Clustered short options; the first that takes a value ends
+			// the word.
+		letters:
+			for j := 1; j < len(a); j++ {
+				switch a[j] {
+				case 'f', 'E', 'i', 'l':
+					return r.unknown(c, fromFile)
+				case 'e':
+					explicit = true
+					if why := awkProgram(value(a[j+1:])); why != "" {
+						return r.unknown(c, why)
+					}
+					break letters
+				case 'W':
+					// -W OPTION: gawk's long options; mawk's -W exec FILE.
+					name, v, hasValue := strings.Cut(value(a[j+1:]), "=")
+					switch {
+					case name == Dynamic || awkFileOption(name):
+						return r.unknown(c, fromFile)
+					case strings.HasPrefix("source", name):
+						explicit = true
+						if !hasValue {
+							v = Dynamic
+						}
+						if why := awkProgram(v); why != "" {
+							return r.unknown(c, why)
+						}
+					}
+					break letters
+				case 'F', 'v', 'Z':
+					value(a[j+1:])
+					break letters
+				case 'd', 'D', 'L', 'o', 'p':
+					break letters // an optional value, in the word
+				}
+			}
 		default:
-			if why := awkProgram(a); why != "" {
-				return r.unknown(c, why)
+			if !explicit {
+				if why := awkProgram(a); why != "" {
+					return r.unknown(c, why)
+				}
 			}
 			return nil
 		}
 	}
 	return nil
+}
+
+// awkFileOption reports whether name (a long option as written, maybe a
+// prefix) is one that reads a program or extension from a file: gawk's
+// --file, --exec, --include, --load, mawk's -W exec.
+func awkFileOption(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, o := range []string{"file", "exec", "include", "load"} {
+		if strings.HasPrefix(o, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func awkProgram(p string) string {

@@ -9,6 +9,39 @@ import (
 // string): locking, CPU and memory placement, tracing, another user or
 // namespace, a transient unit, a recorded terminal.
 
+// readSystemdRun reads systemd-run, which runs the command in a unit of
+// the system manager, as root unless told another user (run0 is this),
+// or with --user in the user's own manager.
+func readSystemdRun(r *reader, c Command, via []string, depth int) error {
+	opts, rest := splitOptions(c.Args, "puEMH", "property", "unit", "setenv", "description", "slice", "machine", "host", "working-directory", "nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property", "path-property", "socket-property", "service-type", "expand-environment")
+	how := "systemd-run"
+	if slices.Contains(opts, "--user") {
+		how = "systemd-run --user"
+	}
+	return r.then(c, rest, how, via, depth)
+}
+
+// readStrace reads strace: its -o FILE pipes the trace to a command when
+// FILE starts with | or !.
+func readStrace(r *reader, c Command, via []string, depth int) error {
+	opts, rest := splitOptions(c.Args, "eopsuabEIOPSXU", "output", "expr", "signal", "trace", "attach", "user", "string-limit", "env", "trace-path")
+	for _, v := range longOrShortValues(opts, "output", "o") {
+		code, pipe := strings.CutPrefix(v, "|")
+		if !pipe {
+			code, pipe = strings.CutPrefix(v, "!")
+		}
+		if v == Dynamic || strings.HasPrefix(v, Dynamic) {
+			code, pipe = Dynamic, true
+		}
+		if pipe {
+			if err := r.code(c, code, "strace -o", via, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return r.then(c, rest, "strace", via, depth)
+}
+
 func readFlock(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
 	var operands []string
@@ -27,8 +60,11 @@ func readFlock(r *reader, c Command, via []string, depth int) error {
 		case a == "-w" || a == "-E" || a == "--timeout" || a == "--wait" || a == "--conflict-exit-code":
 			i++
 		case a == "--":
+			// flock -- FILE [-c CODE | CMD ARGS]
 			if i+2 < len(args) {
-				return r.then(c, args[i+2:], "flock", via, depth)
+				operands = append(operands, args[i+1])
+				i++
+				continue
 			}
 			i = len(args)
 		case strings.HasPrefix(a, "-") && a != Dynamic:
@@ -70,19 +106,22 @@ func asUser(withValue string, longWithValue ...string) wrapper {
 func readRunuser(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
 	user := false
+	shell := shellOption(args)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "-c" || a == "--command":
 			if i+1 < len(args) {
-				return r.code(c, args[i+1], "runuser -c", via, depth)
+				return r.shellCode(c, shell, args[i+1], "runuser -c", via, depth)
 			}
 		case strings.HasPrefix(a, "--command="):
-			return r.code(c, strings.TrimPrefix(a, "--command="), "runuser -c", via, depth)
+			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), "runuser -c", via, depth)
 		case a == "-u" || a == "--user":
 			user = true
 			i++
-		case a == "-g" || a == "-G" || a == "-s" || a == "-w" || a == "--group" || a == "--supp-group" || a == "--shell" || a == "--whitelist-environment":
+		case a == "-s" || a == "--shell":
+			i++
+		case a == "-g" || a == "-G" || a == "-w" || a == "--group" || a == "--supp-group" || a == "--whitelist-environment":
 			i++
 		case a == "--":
 			if user {
@@ -98,6 +137,36 @@ func readRunuser(r *reader, c Command, via []string, depth int) error {
 	c.Known, c.Reason = false, "runuser without a command runs a shell that reads its commands from its input"
 	r.out = append(r.out, c)
 	return nil
+}
+
+// shellOption returns the shell su or runuser -s names, wherever it is
+// among the options (su -c ls -s /tmp/x), or "".
+func shellOption(args []string) string {
+	shell := ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-c" || a == "--command":
+			i++ // its code
+		case a == "-s" || a == "--shell":
+			if i+1 < len(args) {
+				i++
+				shell = args[i]
+			}
+		case strings.HasPrefix(a, "--shell="):
+			shell = strings.TrimPrefix(a, "--shell=")
+		}
+	}
+	return shell
+}
+
+// shellCode reads code that su or runuser -c runs with the shell -s
+// names (shell: "" for the user's own): the shell runs it, so the shell
+// is the program (su -s /tmp/x -c ls runs /tmp/x).
+func (r *reader) shellCode(c Command, shell, code, how string, via []string, depth int) error {
+	if shell == "" {
+		return r.code(c, code, how, via, depth)
+	}
+	return r.command([]string{shell, "-c", code}, c.Env, c.Writes, append(slices.Clip(via), how), depth)
 }
 
 func readScript(r *reader, c Command, via []string, depth int) error {

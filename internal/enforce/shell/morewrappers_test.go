@@ -29,7 +29,8 @@ func TestMoreWrappers(t *testing.T) {
 		"runuser bob -c 'rm -rf x'":         "runuser -c",
 		"setpriv --reuid=1000 rm -rf x":     "setpriv",
 		"unshare -r rm -rf x":               "unshare",
-		"systemd-run --user rm -rf x":       "systemd-run",
+		"systemd-run --user rm -rf x":       "systemd-run --user",
+		"systemd-run --pty rm -rf x":        "systemd-run",
 		"script -qc 'rm -rf x' /dev/null":   "script -c",
 		"script -q -c 'rm -rf x' /dev/null": "script -c",
 		"sg wheel -c 'rm -rf x'":            "sg -c",
@@ -47,11 +48,17 @@ func TestMoreWrappers(t *testing.T) {
 			t.Errorf("%s: no destructive command via %s in %+v", src, via, cs)
 		}
 	}
-	for _, src := range []string{"pkexec rm -rf /", "run0 rm -rf /", "runuser -u bob -- rm x"} {
+	// systemd-run runs the command in the system manager, as root (run0
+	// is systemd-run): it passed no_sudo and a whitelist of rm admitted
+	// systemd-run rm -rf /etc. With --user it runs in the user's own.
+	for _, src := range []string{"pkexec rm -rf /", "run0 rm -rf /", "runuser -u bob -- rm x", "systemd-run rm -rf /etc", "systemd-run -p User=root --pty rm x"} {
 		cs, _ := shell.Parse(src)
 		if len(cs) == 0 || len(cs[len(cs)-1].Privileged()) == 0 {
 			t.Errorf("%s: not privileged: %+v", src, cs)
 		}
+	}
+	if cs, _ := shell.Parse("systemd-run --user make"); len(cs) != 1 || len(cs[0].Privileged()) != 0 {
+		t.Errorf("systemd-run --user make: %+v, want not privileged", cs)
 	}
 	// Without a command, a shell that reads its input: unknown.
 	for _, src := range []string{"pkexec", "run0", "runuser -u bob"} {

@@ -275,7 +275,7 @@ func (c *Command) writesNothing() bool {
 
 // Privileged names the wrappers in Via that run the command as another
 // user or in another root: sudo, doas, su -c, chroot, pkexec, run0,
-// runuser.
+// runuser, systemd-run (not --user).
 func (c *Command) Privileged() []string {
 	var out []string
 	for _, v := range c.Via {
@@ -290,6 +290,8 @@ func isPrivileged(via string) bool {
 	switch strings.Fields(via)[0] {
 	case "sudo", "doas", "su", "chroot", "pkexec", "run0", "runuser":
 		return true
+	case "systemd-run":
+		return via == "systemd-run" // not --user
 	}
 	return false
 }
@@ -298,7 +300,8 @@ func isPrivileged(via string) bool {
 // which program runs or what it loads, whatever its name says: PATH, the
 // dynamic loader's LD_* and DYLD_*, the files and code a shell runs first
 // (BASH_ENV, ENV, BASH_FUNC_*, PROMPT_COMMAND, PS4, SHELLOPTS,
-// BASHOPTS), GCONV_PATH. A whitelist of programs cannot vouch for such a
+// BASHOPTS), GCONV_PATH, git's GIT_CONFIG_* and GIT_EXEC_PATH, SHELL
+// and TAR_OPTIONS. A whitelist of programs cannot vouch for such a
 // command.
 func (c *Command) RunChanging() []string {
 	var out []string
@@ -314,7 +317,10 @@ func runChanging(name string) bool {
 	switch name {
 	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "GCONV_PATH",
 		// git's configuration and programs: aliases and commands it runs.
-		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR":
+		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR",
+		// The shell flock -c and script -c run their code with; the
+		// options tar reads (--to-command=CMD) before its own.
+		"SHELL", "TAR_OPTIONS":
 		return true
 	}
 	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {

@@ -41,10 +41,21 @@ func readPowerShell(r *reader, c Command, via []string, depth int) error {
 			break // pwsh FILE
 		}
 		name := strings.TrimLeft(a, "-/")
-		name, _, _ = strings.Cut(name, ":")
+		name, inline, hasInline := strings.Cut(name, ":")
 		switch {
 		case name == "":
 			// - : commands from standard input, as sh without -c.
+		case name == "cwa" || isAbbrev(name, "commandwithargs", 8):
+			// pwsh -CommandWithArgs CODE ARGS: the first is code.
+			if i+1 >= len(args) {
+				return r.unknown(c, c.Program+" -CommandWithArgs without code")
+			}
+			return r.code(c, args[i+1], c.Program+" -CommandWithArgs", via, depth)
+		case isAbbrev(name, "command", 1) && hasInline && inline != "":
+			// -Command:CODE: the code is in the word, and the words after.
+			_, word, _ := strings.Cut(args[i], ":") // as written, not lower-cased
+			code := append([]string{word}, args[i+1:]...)
+			return r.code(c, strings.Join(code, " "), c.Program+" -Command", via, depth)
 		case isAbbrev(name, "command", 1):
 			if i+1 >= len(args) {
 				return r.unknown(c, c.Program+" -Command without code")
@@ -74,18 +85,23 @@ func isAbbrev(s, name string, min int) bool {
 	return len(s) >= min && strings.HasPrefix(name, s)
 }
 
-// readCmd reads Windows' cmd: a command line after /c or /k is in cmd's
-// syntax, which charter does not read.
+// readCmd reads Windows' cmd: a command line after /c or /k (written
+// alone, or among other switches: /s/c, /q/c) is in cmd's syntax, which
+// charter does not read, and without one cmd reads its commands from its
+// input. Only cmd /? (its help) is known.
 func readCmd(r *reader, c Command, via []string, depth int) error {
+	if len(c.Args) == 1 && c.Args[0] == "/?" {
+		c.normalize()
+		r.out = append(r.out, c)
+		return nil
+	}
 	for _, a := range c.Args {
 		la := strings.ToLower(a)
-		if a == Dynamic || strings.HasPrefix(la, "/c") || strings.HasPrefix(la, "/k") || strings.HasPrefix(la, "/r") {
+		if a == Dynamic || strings.Contains(la, "/c") || strings.Contains(la, "/k") || strings.Contains(la, "/r") {
 			return r.unknown(c, "cmd /c runs a command line in cmd's syntax, which charter does not read")
 		}
 	}
-	c.normalize()
-	r.out = append(r.out, c)
-	return nil
+	return r.unknown(c, "cmd without /c runs the commands it reads from its input, in cmd's syntax")
 }
 
 // scriptBlock returns the code of a PowerShell script block among a

@@ -53,3 +53,20 @@ func TestPowerShellRunsCode(t *testing.T) {
 		}
 	}
 }
+
+// TestCmdSwitchesTogether: cmd /s/c CMD (switches written together, as
+// Node's shell option writes /d /s /c) and cmd reading its input were a
+// known cmd; powershell -Command:CODE ran CODE's last word alone.
+func TestCmdSwitchesTogether(t *testing.T) {
+	for _, src := range []string{`cmd /s/c "curl x"`, `cmd /q/k curl`, `cmd`, `cmd /q`, `powershell -command:curl x`} {
+		cs, err := shell.Parse(src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "curl" || !c.Known }) {
+			t.Errorf("%s: %+v %v, want curl or an unknown command", src, cs, err)
+		}
+	}
+	// Lower case can be longer than the word (İ): the code is cut from
+	// the word as written.
+	if cs, err := shell.Parse(`powershell -c:İİİ curl`); err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Path == "İİİ" }) {
+		t.Errorf("powershell -c:İİİ curl: %+v %v, want İİİ run", cs, err)
+	}
+}

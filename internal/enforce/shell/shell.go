@@ -395,6 +395,15 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			if err := r.assignedCommand(a, via, depth); err != nil {
 				return err
 			}
+			// declare -n ref=GIT_SSH_COMMAND: what ref is later set to
+			// is the command.
+			if a.Name != nil && a.Value != nil && r.nums.attr[a.Name.Value] == 'n' {
+				if target, ok := literal(a.Value); ok && slices.Contains(commandVars, target) {
+					if err := r.commandVar(target, Dynamic, via, depth); err != nil {
+						return err
+					}
+				}
+			}
 		}
 		return r.substitutions(c, via, depth)
 	default:
@@ -581,7 +590,8 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 		return nil
 	}
 	c.Path, c.Program = prog, programName(prog)
-	if strings.ContainsAny(c.Program, "*?[") {
+	// A [ that no ] closes is no pattern: [ is test.
+	if i := strings.IndexByte(c.Program, '['); strings.ContainsAny(c.Program, "*?") || i >= 0 && strings.IndexByte(c.Program[i+1:], ']') >= 0 {
 		c.Program, c.Reason = "", "the program's name is a glob pattern: it is known only when the command runs"
 		c.Args = argv[1:]
 		r.out = append(r.out, c)
@@ -604,6 +614,9 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 				r.setVar(v) // declare -n ref=PATH
 			}
 		}
+		if err := r.builtinSetsCommandVar(c, via, depth); err != nil {
+			return err
+		}
 	}
 	if why := r.builtinNames(&c); why != "" {
 		c.Program, c.Known, c.Reason = "", false, why
@@ -622,7 +635,7 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	}
 	if c.Program == "mapfile" || c.Program == "readarray" {
 		// -C CODE: code the builtin evaluates for every few lines read.
-		if code := optionValues(c.Args, "C"); len(code) > 0 {
+		if code := clusterValues(c.Args, "dnOsuCc", 'C'); len(code) > 0 {
 			c.normalize()
 			r.out = append(r.out, c)
 			return r.code(c, code[0], c.Program+" -C", via, depth)

@@ -360,3 +360,21 @@ func TestRedirectToProcSubst(t *testing.T) {
 		}
 	}
 }
+
+// TestTestBracket: [ is the test builtin, not a glob pattern: [ -f x ]
+// and while [ $i -lt 3 ] were unknown commands (a whitelist denied every
+// script with a test in it), where a pattern needs a ] to close it.
+func TestTestBracket(t *testing.T) {
+	for _, src := range []string{`[ -f x ] && echo y`, `i=0; while [ $i -lt 3 ]; do i=$((i+1)); done`, `/usr/bin/[ -d d ]`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) == 0 || !cs[0].Known || cs[0].Program != "[" {
+			t.Errorf("%s: %+v %v, want [ known", src, cs, err)
+		}
+	}
+	for _, src := range []string{`[a]m -rf x`, `r? -rf x`, `/bin/r* x`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 1 || cs[0].Known {
+			t.Errorf("%s: %+v %v, want an unknown command", src, cs, err)
+		}
+	}
+}

@@ -40,14 +40,14 @@ func init() {
 		"taskset":     afterOperand(""),
 		"chrt":        afterOperand("TPD", "sched-runtime", "sched-period", "sched-deadline"),
 		"numactl":     simple("NmCipP", "interleave", "membind", "cpunodebind", "physcpubind", "preferred", "cpubind", "preferred-many"),
-		"strace":      simple("eopsuabEIOPSX", "output", "expr", "signal", "trace", "attach", "user", "string-limit", "env", "trace-path"),
+		"strace":      readStrace,
 		"ltrace":      simple("aAeFlnopsuwx", "output", "indent", "align"),
 		"unbuffer":    simple(""),
 		"caffeinate":  simple("tw"),
 		"runuser":     readRunuser,
 		"setpriv":     simple("", "reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "rlimit"),
 		"unshare":     simple("SGRw", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "setgroups", "propagation", "root", "wd", "monotonic", "boottime"),
-		"systemd-run": simple("puEMH", "property", "unit", "setenv", "description", "slice", "machine", "host", "working-directory", "nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property", "path-property", "socket-property", "service-type", "expand-environment"),
+		"systemd-run": readSystemdRun,
 		"script":      readScript,
 		"sg":          readSg,
 		"pkexec":      asUser("", "user"),
@@ -148,7 +148,12 @@ func readEnv(r *reader, c Command, via []string, depth int) error {
 func readSudo(r *reader, c Command, via []string, depth int) error {
 	opts, rest := splitOptions(c.Args, "ugChpraTtUD", "user", "group", "close-from", "host", "prompt", "role", "type", "other-user", "chdir", "command-timeout")
 	for len(rest) > 0 && strings.Contains(rest[0], "=") && rest[0] != Dynamic && !strings.HasPrefix(rest[0], "=") {
-		c.Env = append(c.Env, rest[0][:strings.IndexByte(rest[0], '=')])
+		name, value, _ := strings.Cut(rest[0], "=")
+		c.Env = append(c.Env, name)
+		// sudo GIT_SSH_COMMAND=CMD git fetch: CMD runs, as root.
+		if err := r.commandVar(name, value, append(slices.Clip(via), "sudo"), depth); err != nil {
+			return err
+		}
 		rest = rest[1:]
 	}
 	if len(rest) == 0 && (hasShort(opts, 's') || hasShort(opts, 'i') || slices.Contains(opts, "--shell") || slices.Contains(opts, "--login")) {
@@ -172,16 +177,19 @@ func readDoas(r *reader, c Command, via []string, depth int) error {
 
 func readSu(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
+	shell := shellOption(args)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "-c" || a == "--command":
 			if i+1 < len(args) {
-				return r.code(c, args[i+1], "su -c", via, depth)
+				return r.shellCode(c, shell, args[i+1], "su -c", via, depth)
 			}
 		case strings.HasPrefix(a, "--command="):
-			return r.code(c, strings.TrimPrefix(a, "--command="), "su -c", via, depth)
-		case a == "-s" || a == "-g" || a == "-G" || a == "-w" || a == "--shell" || a == "--group":
+			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), "su -c", via, depth)
+		case a == "-s" || a == "--shell":
+			i++
+		case a == "-g" || a == "-G" || a == "-w" || a == "--group":
 			i++
 		}
 	}

@@ -14,6 +14,25 @@ import (
 // "PROGRAM OPTION", and a script charter does not see into, or whose
 // commands it does not parse, makes an unknown command.
 
+// codeReaders are the programs readsCode looks into: they run a command
+// or code an option of theirs gives. RunsOthers lists them; keep the two
+// alike (TestRunsOthers).
+var codeReaders = []string{"sed", "gsed", "awk", "gawk", "mawk", "nawk", "tar", "gtar", "bsdtar", "sort", "rsync", "ssh", "scp", "sftp"}
+
+// RunsOthers reports whether the reader looks into a program's arguments
+// for another command or code it runs: a wrapper (env, sudo, xargs,
+// timeout, a shell, ...), git, find, or a program whose options run a
+// command (sed's e, awk's system, tar --to-command, ssh's ProxyCommand,
+// ...). A runtime that admits a command line by its first word alone
+// would let what those run through unread.
+func RunsOthers(program string) bool {
+	p := programName(program)
+	if _, ok := wrappers[p]; ok {
+		return true
+	}
+	return slices.Contains(codeReaders, p)
+}
+
 // readsCode reads the code c's options or script make it run. It lists
 // nothing when c runs none.
 func (r *reader) readsCode(c Command, via []string, depth int) error {

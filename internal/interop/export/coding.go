@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/enforce/shell"
 	"github.com/charter-dev/charter/rules"
 )
 
@@ -165,19 +166,30 @@ func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 900\ndenyMessage = %s\n",
 				js(ns[i]), js(deny), js("charter: "+a.ID+" may not call this tool"))
 		}
-		shell, notes := geminiWhitelists(p, a, m.Names)
+		whitelists, notes := geminiWhitelists(p, a, m.Names)
 		r.Notes = append(r.Notes, notes...)
-		for _, w := range shell {
+		for _, w := range whitelists {
 			// Below, every command the tool runs denied; above, the
 			// whitelist's programs allowed (Gemini CLI's engine allows a
 			// line only when each of its commands is allowed).
+			// commandPrefix admits a program with any arguments: what it
+			// runs in turn (env's command, find -exec, git's aliases) would
+			// go unread, where charter's gate reads it. Such programs are
+			// left out: never wider than charter.
+			var runners []string
+			w.programs = slices.DeleteFunc(w.programs, func(p string) bool {
+				if shell.RunsOthers(p) {
+					runners = append(runners, p)
+					return true
+				}
+				return false
+			})
+			if len(runners) > 0 {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: %s %s other programs, which Gemini CLI's policy would admit unread (it matches a command's first word); left out of its whitelist there: charter's hook reads what they run", a.ID, strings.Join(runners, ", "), plural(len(runners), "runs", "run")))
+			}
 			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 899\ndenyMessage = %s\n",
 				js(ns[i]), js(geminiShell), js("charter: "+a.ID+" may run only "+w.allowedText()))
 			if len(w.programs) > 0 {
-				// commandPrefix admits the program with any arguments:
-				// what it runs in turn (env's command, find's -exec, git's
-				// aliases) is not read, as charter's gate reads it.
-				r.Notes = append(r.Notes, fmt.Sprintf("%s: Gemini CLI's policy admits %s with any arguments, and what %s in turn (env's command, find -exec, git's aliases and -c) unchecked, where charter's gate reads it; whitelist no program that runs others", a.ID, strings.Join(w.programs, ", "), plural(len(w.programs), "it runs", "they run")))
 				fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ncommandPrefix = %s\ndecision = \"allow\"\npriority = 901\n",
 					js(ns[i]), js(geminiShell), js(w.programs))
 			}

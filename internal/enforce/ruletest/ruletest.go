@@ -74,6 +74,9 @@ func RunAll(prog *compiler.Program, opts Options) []Run {
 		}
 		calls, expect := testInput(t)
 		res := rules.RunTest(e, calls, expect)
+		if !res.Passed && t.Agent == "" {
+			res.Failures = append(res.Failures, runtimeNameHints(cfg, calls, res.Failures)...)
+		}
 		run.Result, run.Passed = &res, res.Passed
 		if opts.Against != nil {
 			if te, err := engineFor(thereEngines, opts.Against, run.Profile, t.Agent, opts.AgainstName); err != nil {
@@ -87,6 +90,25 @@ func RunAll(prog *compiler.Program, opts Options) []Run {
 	}
 
 	return runs
+}
+
+// runtimeNameHints explains a failing call named as a runtime names a
+// tool (Claude Code's Bash for run_bash): without an agent there is no
+// runtime to map it, so rules on charter's tool do not see it.
+func runtimeNameHints(cfg *model.Config, calls []rules.Call, failures []rules.TestFailure) []rules.TestFailure {
+	var out []rules.TestFailure
+	for i, c := range calls {
+		if !slices.ContainsFunc(failures, func(f rules.TestFailure) bool { return f.Call == i }) {
+			continue
+		}
+		for _, rt := range model.Sorted(cfg.Runtimes) {
+			if tool := cfg.Runtimes[rt].Tools[c.Tool]; tool != "" && tool != c.Tool {
+				out = append(out, rules.TestFailure{Call: i, Message: fmt.Sprintf("call %d: %s is runtime %s's name for %s; a test without an agent judges the tool as named, so rules on %s do not see it: name the call %s, or give the test an agent", i, c.Tool, rt, tool, tool, tool)})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Failed counts the runs that did not pass.

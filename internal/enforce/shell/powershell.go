@@ -161,3 +161,26 @@ func powerShellBool(w *syntax.Word) (string, bool) {
 	}
 	return "", false
 }
+
+// powerShellValue reports whether a script block's code only outputs a
+// value: a variable and its properties ($_.Name, $_.Length), with no call
+// (parentheses) and nothing else, as `ls | % { $_.Name }` gives. It runs
+// nothing, where bash would read $_.Name as a program named by a
+// variable.
+func powerShellValue(code string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(code), "$")
+	if !ok {
+		return false
+	}
+	for _, name := range strings.Split(rest, ".") {
+		if name == "" || '0' <= name[0] && name[0] <= '9' {
+			return false
+		}
+		for _, c := range name {
+			if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+				return false
+			}
+		}
+	}
+	return true
+}

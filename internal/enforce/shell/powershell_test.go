@@ -70,3 +70,24 @@ func TestCmdSwitchesTogether(t *testing.T) {
 		t.Errorf("powershell -c:İİİ curl: %+v %v, want İİİ run", cs, err)
 	}
 }
+
+// TestPowerShellScriptBlockValues: a script block that only names a value
+// (ls | % { $_.Name }) runs nothing: every command is known. One that
+// calls a method, or does anything more, is read as code (unknown here).
+func TestPowerShellScriptBlockValues(t *testing.T) {
+	for _, src := range []string{`ls | % { $_.Name }`, `Get-ChildItem | ForEach-Object { $_.FullName }`, `gci | %{ $_ }`, `ls | % {$_.Directory.Name}`} {
+		cs, err := shell.Parse(src)
+		if err != nil || slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known }) {
+			t.Errorf("%s: %+v %v, want every command known", src, cs, err)
+		}
+	}
+	for _, src := range []string{`ls | % { $_.Delete() }`, `ls | % { $_.Name; rm -rf x }`, `ls | % { $x = 1 }`, `ls | % { $_.1 }`} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			continue // refused
+		}
+		if !slices.ContainsFunc(cs, func(c shell.Command) bool { return !c.Known || c.Destructive != "" }) {
+			t.Errorf("%s: %+v, want a command unknown or destructive", src, cs)
+		}
+	}
+}

@@ -322,7 +322,7 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 		for _, w := range c.Args {
 			argv = append(argv, r.fields(w)...)
 		}
-		if code, ok := scriptBlock(r.src, c.Args); ok {
+		if code, ok := scriptBlock(r.src, c.Args); ok && !powerShellValue(code) {
 			// PowerShell runs a script block given to a command.
 			if err := r.source(code, append(slices.Clip(via), "{ script block }"), depth+1); err != nil {
 				return err

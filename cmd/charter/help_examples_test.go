@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/charter-dev/charter/internal/repo/source/sourcetest"
 )
 
 // TestHelpExamplesRun runs every line of every command's Examples, as
@@ -20,9 +21,6 @@ import (
 // redirection is dropped (its output is not checked), $BASE and $HEAD are
 // the two tags.
 func TestHelpExamplesRun(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	dir := tourRepo(t)
 	t.Chdir(dir)
 	t.Setenv("BASE", "v1.2.0")
@@ -78,29 +76,19 @@ func exampleArgs(line string) ([]string, bool) {
 }
 
 // tourRepo makes the repository of the README's tour in a temporary
-// folder and returns it.
+// folder (git from sourcetest: a failure in CI when it is missing) and
+// returns it.
 func tourRepo(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "demo")
+	r := sourcetest.New(t)
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"init", dir}, &stdout, &stderr); code != exitOK {
+	if code := run([]string{"init", r.Dir}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("charter init: exit %d\n%s", code, stderr.String())
 	}
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Ada Author", "GIT_AUTHOR_EMAIL=ada@example.com",
-			"GIT_COMMITTER_NAME=Ada Author", "GIT_COMMITTER_EMAIL=ada@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("add", "-A")
-	git("commit", "-qm", "Start from charter init")
-	git("tag", "v1.2.0")
-	ann := filepath.Join(dir, "agents", "ann.cue")
+	r.Git("add", "-A")
+	r.Git("commit", "-qm", "Start from charter init")
+	r.Git("tag", "v1.2.0")
+	ann := filepath.Join(r.Dir, "agents", "ann.cue")
 	b, err := os.ReadFile(ann)
 	if err != nil {
 		t.Fatal(err)
@@ -112,11 +100,11 @@ func tourRepo(t *testing.T) string {
 	if err := os.WriteFile(ann, []byte(raised), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git("commit", "-qam", "Ann handles larger refunds")
-	git("tag", "v1.3.0")
-	git("update-ref", "refs/remotes/origin/main", "v1.2.0")
-	if err := os.WriteFile(filepath.Join(dir, "reviews.json"), []byte("[]\n"), 0o644); err != nil {
+	r.Git("commit", "-qam", "Ann handles larger refunds")
+	r.Git("tag", "v1.3.0")
+	r.Git("update-ref", "refs/remotes/origin/main", "v1.2.0")
+	if err := os.WriteFile(filepath.Join(r.Dir, "reviews.json"), []byte("[]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return r.Dir
 }

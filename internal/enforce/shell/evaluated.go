@@ -252,15 +252,7 @@ func setsNamed(args []*syntax.Word) bool {
 
 // expandLiteral expands a word that holds no parameter or substitution.
 func expandLiteral(w *syntax.Word) ([]string, error) {
-	dynamic := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
-			dynamic = true
-		}
-		return !dynamic
-	})
-	if dynamic {
+	if dynamicWord(w) {
 		return nil, fmt.Errorf("not literal")
 	}
 	return expand.Fields(&expand.Config{Env: homeOnly, NoUnset: true}, w)

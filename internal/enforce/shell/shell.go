@@ -444,15 +444,7 @@ func (r *reader) substitutions(node syntax.Node, via []string, depth int) error 
 // escapes, $'...', brace expansion and ~. A word that holds a parameter,
 // a substitution or arithmetic is one Dynamic field.
 func (r *reader) fields(w *syntax.Word) []string {
-	dynamic := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
-			dynamic = true
-		}
-		return !dynamic
-	})
-	if dynamic {
+	if dynamicWord(w) {
 		if v, ok := powerShellBool(w); ok {
 			return []string{v} // -Recurse:$true
 		}
@@ -550,19 +542,25 @@ func writes(rs []*syntax.Redirect) []string {
 	return out
 }
 
-// literal is a word's value when it holds no expansion.
-func literal(w *syntax.Word) (string, bool) {
-	// Expansions first: expand.Literal dereferences nil on a process
-	// substitution (> >(cmd)), which Config does not say how to run.
+// dynamicWord reports whether a word holds what only running the command
+// gives: a parameter, a substitution, arithmetic or an extended glob.
+func dynamicWord(w *syntax.Word) bool {
 	dynamic := false
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n.(type) {
-		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
 			dynamic = true
 		}
 		return !dynamic
 	})
-	if dynamic {
+	return dynamic
+}
+
+// literal is a word's value when it holds no expansion.
+func literal(w *syntax.Word) (string, bool) {
+	// Expansions first: expand.Literal dereferences nil on a process
+	// substitution (> >(cmd)), which Config does not say how to run.
+	if dynamicWord(w) {
 		return "", false
 	}
 	s, err := expand.Literal(&expand.Config{Env: homeOnly, NoUnset: true}, w)

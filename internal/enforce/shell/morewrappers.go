@@ -104,6 +104,13 @@ func asUser(withValue string, longWithValue ...string) wrapper {
 }
 
 func readRunuser(r *reader, c Command, via []string, depth int) error {
+	return readSwitchUser(r, c, via, depth, true)
+}
+
+// readSwitchUser reads su and runuser (util-linux; their options alike):
+// -c CODE runs CODE in the shell -s names; runuser -u USER runs the
+// command after it; without either, a shell that reads its input.
+func readSwitchUser(r *reader, c Command, via []string, depth int, userForm bool) error {
 	args := c.Args
 	user := false
 	shell := shellOption(args)
@@ -112,11 +119,11 @@ func readRunuser(r *reader, c Command, via []string, depth int) error {
 		switch {
 		case a == "-c" || a == "--command":
 			if i+1 < len(args) {
-				return r.shellCode(c, shell, args[i+1], "runuser -c", via, depth)
+				return r.shellCode(c, shell, args[i+1], c.Program+" -c", via, depth)
 			}
 		case strings.HasPrefix(a, "--command="):
-			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), "runuser -c", via, depth)
-		case a == "-u" || a == "--user":
+			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), c.Program+" -c", via, depth)
+		case userForm && (a == "-u" || a == "--user"):
 			user = true
 			i++
 		case a == "-s" || a == "--shell":
@@ -125,16 +132,16 @@ func readRunuser(r *reader, c Command, via []string, depth int) error {
 			i++
 		case a == "--":
 			if user {
-				return r.then(c, args[i+1:], "runuser", via, depth)
+				return r.then(c, args[i+1:], c.Program, via, depth)
 			}
 		case strings.HasPrefix(a, "-") && a != Dynamic:
 		default:
 			if user {
-				return r.then(c, args[i:], "runuser", via, depth)
+				return r.then(c, args[i:], c.Program, via, depth)
 			}
 		}
 	}
-	c.Known, c.Reason = false, "runuser without a command runs a shell that reads its commands from its input"
+	c.Known, c.Reason = false, c.Program+" without a command runs a shell that reads its commands from its input"
 	r.out = append(r.out, c)
 	return nil
 }

@@ -176,26 +176,7 @@ func readDoas(r *reader, c Command, via []string, depth int) error {
 }
 
 func readSu(r *reader, c Command, via []string, depth int) error {
-	args := c.Args
-	shell := shellOption(args)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-c" || a == "--command":
-			if i+1 < len(args) {
-				return r.shellCode(c, shell, args[i+1], "su -c", via, depth)
-			}
-		case strings.HasPrefix(a, "--command="):
-			return r.shellCode(c, shell, strings.TrimPrefix(a, "--command="), "su -c", via, depth)
-		case a == "-s" || a == "--shell":
-			i++
-		case a == "-g" || a == "-G" || a == "-w" || a == "--group":
-			i++
-		}
-	}
-	c.Known, c.Reason = false, "su without -c runs a shell that reads its commands from its input"
-	r.out = append(r.out, c)
-	return nil
+	return readSwitchUser(r, c, via, depth, false)
 }
 
 func readXargs(r *reader, c Command, via []string, depth int) error {

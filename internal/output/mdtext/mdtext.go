@@ -60,10 +60,20 @@ func Escape(s string) string {
 // end the code span and its paragraph and what follows would render as
 // Markdown or HTML, between enough backticks that none of s's closes it.
 func Code(s string) string {
+	return fenced(diag.Escape(s, ""))
+}
+
+// CellCode is Code for a cell of a GitHub table, where | ends the cell
+// even inside code: it is written \|.
+func CellCode(s string) string {
+	return fenced(strings.ReplaceAll(diag.Escape(s, ""), "|", `\|`))
+}
+
+// fenced puts s, escaped, between enough backticks.
+func fenced(s string) string {
 	if s == "" {
 		return ""
 	}
-	s = diag.Escape(s, "")
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"

@@ -79,7 +79,7 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // WriteMarkdown prints the report as a pull-request comment.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "### charter review %s..%s\n\n", diff.MarkdownCode(r.From), diff.MarkdownCode(r.To))
+	fmt.Fprintf(w, "### charter review %s..%s\n\n", mdtext.CellCode(r.From), mdtext.CellCode(r.To))
 	if len(r.Items) == 0 {
 		_, err := fmt.Fprintf(w, "No change widens an agent: nothing needs an owner's approval.\n")
 		return err
@@ -97,7 +97,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		var cs, as []string
 		for _, c := range it.Changes {
-			cs = append(cs, diff.MarkdownCode(c.Path)+" "+cell(diff.Describe(c)))
+			cs = append(cs, mdtext.CellCode(c.Path)+" "+cell(diff.Describe(c)))
 		}
 		for _, a := range it.Approvals {
 			s := cell(a.By) + " (" + a.where() + ")"
@@ -111,12 +111,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		var ap []string
 		for _, o := range it.Approvers {
-			ap = append(ap, diff.MarkdownCode(o))
+			ap = append(ap, mdtext.CellCode(o))
 		}
 		if len(ap) == 0 {
 			ap = []string{"nobody: declare owners"}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mark, diff.MarkdownCode(it.title()), strings.Join(cs, "<br>"), strings.Join(ap, ", "), strings.Join(as, "<br>"))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mark, mdtext.CellCode(it.title()), strings.Join(cs, "<br>"), strings.Join(ap, ", "), strings.Join(as, "<br>"))
 	}
 	return nil
 }

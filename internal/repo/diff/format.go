@@ -175,7 +175,7 @@ func brief(raw json.RawMessage) string {
 
 // WriteMarkdown writes the diff as a pull-request comment.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "### charter diff %s..%s\n\n", mdCode(r.From), mdCode(r.To))
+	fmt.Fprintf(w, "### charter diff %s..%s\n\n", mdtext.CellCode(r.From), mdtext.CellCode(r.To))
 	if len(r.Changes) == 0 {
 		_, err := fmt.Fprintf(w, "No changes to any declaration.\n")
 		return err
@@ -187,7 +187,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if agent == "" {
 			fmt.Fprintf(w, "\n#### Other declarations\n\n")
 		} else {
-			fmt.Fprintf(w, "\n#### Agent %s\n\n", mdCode(agent))
+			fmt.Fprintf(w, "\n#### Agent %s\n\n", mdtext.CellCode(agent))
 		}
 		fmt.Fprintf(w, "| effect | path | change |\n| --- | --- | --- |\n")
 		for _, c := range by[agent] {
@@ -195,25 +195,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if effect == Widened {
 				effect = "**widened**"
 			}
-			fmt.Fprintf(w, "| %s | %s | %s |\n", effect, mdCode(c.Path), mdtext.Escape(describe(c)+reason(c)))
+			fmt.Fprintf(w, "| %s | %s | %s |\n", effect, mdtext.CellCode(c.Path), mdtext.Escape(describe(c)+reason(c)))
 		}
 	}
 	return nil
-}
-
-// mdCode writes s, on one line, as inline code in a table cell: a fence
-// longer than any run of backticks in it, and | escaped, as GitHub's
-// tables want even in code.
-func mdCode(s string) string {
-	s = strings.ReplaceAll(esc(s), "|", `\|`)
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return fence + " " + s + " " + fence
-	}
-	return fence + s + fence
 }
 
 func changes(n int) string {
@@ -258,6 +243,3 @@ func Summarize(agent string, cs []Change) string {
 // Describe says in words what change c did, with its reason, as the text
 // and markdown reports do.
 func Describe(c Change) string { return describe(c) + reason(c) }
-
-// MarkdownCode writes s as inline code fit for a table cell.
-func MarkdownCode(s string) string { return mdCode(s) }

@@ -54,16 +54,7 @@ func TestEvaluatedText(t *testing.T) {
 		if err != nil {
 			continue // refused: as good as unknown
 		}
-		unknown := false
-		for _, c := range cs {
-			if !c.Known {
-				unknown = true
-				if c.Reason == "" {
-					t.Errorf("%s: unknown without a reason", src)
-				}
-			}
-		}
-		if !unknown {
+		if !hasUnknown(t, src, cs) {
 			t.Errorf("%s: every command known, though bash evaluates text in it as code: %+v", src, cs)
 		}
 	}

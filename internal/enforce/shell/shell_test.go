@@ -139,19 +139,26 @@ func TestUnknown(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 			continue
 		}
-		unknown := false
-		for _, c := range cs {
-			if !c.Known {
-				unknown = true
-				if c.Reason == "" {
-					t.Errorf("%s: unknown without a reason", src)
-				}
-			}
-		}
-		if !unknown {
+		if !hasUnknown(t, src, cs) {
 			t.Errorf("%s: every command known: %+v", src, cs)
 		}
 	}
+}
+
+// hasUnknown reports whether a command of cs is unknown, and fails the
+// test for an unknown one that gives no reason.
+func hasUnknown(t *testing.T, src string, cs []shell.Command) bool {
+	t.Helper()
+	unknown := false
+	for _, c := range cs {
+		if !c.Known {
+			unknown = true
+			if c.Reason == "" {
+				t.Errorf("%s: unknown without a reason", src)
+			}
+		}
+	}
+	return unknown
 }
 
 // TestLimits: input past the limits, or that does not parse, is an

@@ -169,7 +169,7 @@ func approvedSince(g *globals, head *revision.Revision, prog *compiler.Program) 
 		if err != nil {
 			return nil, err
 		}
-		o.Close()
+		defer o.Close()
 		// A hash the clone lacks is looked up as a ref name, as git
 		// does: a tag named as the approved commit (anyone who pushes
 		// may make one) is some other commit, not what was approved.
@@ -179,7 +179,8 @@ func approvedSince(g *globals, head *revision.Revision, prog *compiler.Program) 
 		if head.Commit != nil && o.Commit.Tree == head.Commit.Tree {
 			return nil, nil
 		}
-		at, err := evaluate(g, revision.Source{Rev: commit, Name: commit[:min(12, len(commit))]})
+		// The commit just read, evaluated: resolved once.
+		at, err := new(revision.Evaluator).EvaluateFS(o.FS, commit[:min(12, len(commit))])
 		if err != nil {
 			return nil, err
 		}

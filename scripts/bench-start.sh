@@ -48,13 +48,16 @@ if [[ -n $big ]]; then
 	bigagent=$(cd "$dir/big-dist" && ls agents | head -1)
 fi
 
-# ms CMD...: the wall time of one run in milliseconds.
-ms() {
+# us CMD...: the wall time of one run in microseconds. The clock is bash's
+# own $EPOCHREALTIME: a `date` process to read it would be timed too (its
+# start, a few milliseconds, counted into every sample, made each ratio
+# look smaller than it is).
+us() {
 	local t0 t1
-	t0=$(date +%s%N)
+	t0=${EPOCHREALTIME/./}
 	"$@" >/dev/null 2>&1 </dev/null || true
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000))
+	t1=${EPOCHREALTIME/./}
+	echo $((t1 - t0))
 }
 base=${BASE:-}
 hook() { "${1:-$bin}" eval --bundle "$dir/starter-dist" --agent "$agent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
@@ -63,24 +66,24 @@ median() { sort -n | awk '{a[NR] = $1} END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[
 
 declare -A samples
 for ((i = 0; i < runs; i++)); do
-	samples[hello]+="$(ms "$dir/hello-bin") "
-	samples[version]+="$(ms "$bin" version) "
-	samples[hello]+="$(ms "$dir/hello-bin") "
-	samples[hook]+="$(t0=$(date +%s%N); hook >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
-	samples[hello]+="$(ms "$dir/hello-bin") "
-	samples[lint]+="$(ms "$bin" -C "$starter" lint) "
-	samples[hello]+="$(ms "$dir/hello-bin") "
-	samples[lintfresh]+="$(ms "$bin" -C "$starter" lint --no-cache) "
+	samples[hello]+="$(us "$dir/hello-bin") "
+	samples[version]+="$(us "$bin" version) "
+	samples[hello]+="$(us "$dir/hello-bin") "
+	samples[hook]+="$(us hook) "
+	samples[hello]+="$(us "$dir/hello-bin") "
+	samples[lint]+="$(us "$bin" -C "$starter" lint) "
+	samples[hello]+="$(us "$dir/hello-bin") "
+	samples[lintfresh]+="$(us "$bin" -C "$starter" lint --no-cache) "
 	if [[ -n $big ]]; then
-		samples[bighook]+="$(t0=$(date +%s%N); bighook >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
-		[[ -n $base ]] && samples[base-bighook]+="$(t0=$(date +%s%N); bighook "$base" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
+		samples[bighook]+="$(us bighook) "
+		[[ -n $base ]] && samples[base-bighook]+="$(us bighook "$base") "
 	fi
 	if [[ -n $base ]]; then
-		samples[base-version]+="$(ms "$base" version) "
-		samples[base-hook]+="$(t0=$(date +%s%N); hook "$base" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000))) "
+		samples[base-version]+="$(us "$base" version) "
+		samples[base-hook]+="$(us hook "$base") "
 		# Its own cache: a cache entry names the binary that wrote it, so
 		# sharing one would make both miss every time.
-		samples[base-lint]+="$(CHARTER_CACHE_DIR=$dir/base-cache ms "$base" -C "$starter" lint) "
+		samples[base-lint]+="$(CHARTER_CACHE_DIR=$dir/base-cache us "$base" -C "$starter" lint) "
 	fi
 done
 h=$(tr ' ' '\n' <<<"${samples[hello]}" | grep . | median)

@@ -92,7 +92,7 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, rules []RuleInfo, tool ToolInfo) e
 // uploads a valid log that says what went wrong, not an empty file.
 func WriteSARIFFailure(w io.Writer, message string, tool ToolInfo) error {
 	run := newSARIFRun(tool, []sarifRule{}, false)
-	run.Invocations[0].ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifMessage{Text: message}}}
+	run.Invocations[0].ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifMessage{Text: sarifPlainText(message)}}}
 	return encodeSARIF(w, run)
 }
 
@@ -215,11 +215,19 @@ func sarifUnknownRule(id string) sarifRule {
 	}
 }
 
+// sarifPlainText escapes s for a SARIF plain text message: SARIF reads
+// [text](target) there as an embedded link (§3.11.6; GitHub's code
+// scanning links related locations so), and a message carries values
+// from the configuration. Brackets and backslashes are escaped with a
+// backslash, as CodeQL writes its messages and SARIF viewers unescape
+// them.
+var sarifPlainText = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace
+
 func sarifResultFor(d Diagnostic, index map[string]int) sarifResult {
 	res := sarifResult{
 		RuleID:  d.Rule,
 		Level:   sarifLevel(d.Severity),
-		Message: sarifMessage{Text: d.Message},
+		Message: sarifMessage{Text: sarifPlainText(d.Message)},
 	}
 	if i, ok := index[d.Rule]; ok {
 		res.RuleIndex = &i

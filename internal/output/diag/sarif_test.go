@@ -225,6 +225,16 @@ func TestWriteSARIFResults(t *testing.T) {
 			want: `{"ruleId": "a-check", "ruleIndex": 0, "level": "error", "message": {"text": "m"}}`,
 		},
 		{
+			// SARIF reads [text](target) in a plain text message as an
+			// embedded link (GitHub links related locations so); a
+			// value from the configuration must not make one. Literal
+			// brackets and backslashes are escaped as CodeQL writes
+			// them (\[, \], \\), which SARIF viewers unescape.
+			name: "embedded link syntax escaped",
+			d:    Diagnostic{Severity: Error, Rule: "r", Message: `agent "[click](https://evil.example/)" \[x\](1)`},
+			want: `{"ruleId": "r", "ruleIndex": 0, "level": "error", "message": {"text": "agent \"\\[click\\](https://evil.example/)\" \\\\\\[x\\\\\\](1)"}}`,
+		},
+		{
 			name: "message text kept as is",
 			d:    Diagnostic{Severity: Error, Rule: "r", Message: "a <b> & \"c\"\nd 100%"},
 			want: `{"ruleId": "r", "ruleIndex": 0, "level": "error", "message": {"text": "a <b> & \"c\"\nd 100%"}}`,

@@ -62,6 +62,11 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 		}
 		r.Notes = append(r.Notes, m.note(a.ID, target, table)...)
 		r.Notes = append(r.Notes, timeoutNote(a.Agent, "OpenCode's agent file")...)
+		whitelists, notes := shellWhitelists(p, a, m.Names, target, table, openCodeShell)
+		r.Notes = append(r.Notes, notes...)
+		for i := range whitelists {
+			r.Notes = append(r.Notes, whitelists[i].dropRunners(a.ID, "OpenCode's bash permission would admit with any arguments")...)
+		}
 		perm := mappingNode("*", scalar("deny"))
 		for _, n := range m.Names {
 			if n == openCodeTask {
@@ -76,6 +81,10 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 					starts.Content = append(starts.Content, quoted(d), scalar("allow"))
 				}
 				perm.Content = append(perm.Content, quoted(n), starts)
+				continue
+			}
+			if n == openCodeShell && len(whitelists) > 0 {
+				perm.Content = append(perm.Content, quoted(n), openCodeCommands(whitelists[0]))
 				continue
 			}
 			perm.Content = append(perm.Content, quoted(n), scalar("allow"))
@@ -94,8 +103,24 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 		}
 		r.Files = append(r.Files, File{Path: "agents/" + ns[i] + ".md", Data: b})
 	}
-	r.Notes = append(r.Notes, "OpenCode's agent files carry the tools, not charter's rules or whitelists: OpenCode's plugin hook does not say which agent calls (docs/export.md)")
+	r.Notes = append(r.Notes, "OpenCode's agent files carry the tools and each whitelist of programs, not charter's rules: OpenCode's plugin hook does not say which agent calls (docs/export.md)")
 	return r, nil
+}
+
+// openCodeShell is OpenCode's shell tool. Its permission takes patterns
+// that OpenCode matches against each command of a line it parses
+// (pipelines, lists, $(...), functions' bodies: every one must match).
+const openCodeShell = "bash"
+
+// openCodeCommands is the bash permission for a whitelist of programs:
+// every command denied ("*", first: the last matching rule wins), then
+// each program allowed alone and with arguments ("go", "go *").
+func openCodeCommands(w whitelist) *yaml.Node {
+	m := mappingNode("*", scalar("deny"))
+	for _, p := range w.programs {
+		m.Content = append(m.Content, quoted(p), scalar("allow"), quoted(p+" *"), scalar("allow"))
+	}
+	return m
 }
 
 // geminiCLI writes agents/NAME.md per agent, a Gemini CLI local subagent
@@ -166,27 +191,14 @@ func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 900\ndenyMessage = %s\n",
 				js(ns[i]), js(deny), js("charter: "+a.ID+" may not call this tool"))
 		}
-		whitelists, notes := geminiWhitelists(p, a, m.Names)
+		whitelists, notes := shellWhitelists(p, a, m.Names, target, table, geminiShell)
 		r.Notes = append(r.Notes, notes...)
 		for _, w := range whitelists {
 			// Below, every command the tool runs denied; above, the
 			// whitelist's programs allowed (Gemini CLI's engine allows a
 			// line only when each of its commands is allowed).
-			// commandPrefix admits a program with any arguments: what it
-			// runs in turn (env's command, find -exec, git's aliases) would
-			// go unread, where charter's gate reads it. Such programs are
-			// left out: never wider than charter.
-			var runners []string
-			w.programs = slices.DeleteFunc(w.programs, func(p string) bool {
-				if shell.RunsOthers(p) {
-					runners = append(runners, p)
-					return true
-				}
-				return false
-			})
-			if len(runners) > 0 {
-				r.Notes = append(r.Notes, fmt.Sprintf("%s: %s %s other programs, which Gemini CLI's policy would admit unread (it matches a command's first word); left out of its whitelist there: charter's hook reads what they run", a.ID, strings.Join(runners, ", "), plural(len(runners), "runs", "run")))
-			}
+			// commandPrefix admits a program with any arguments.
+			r.Notes = append(r.Notes, w.dropRunners(a.ID, "Gemini CLI's policy would admit unread (it matches a command's first word)")...)
 			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 899\ndenyMessage = %s\n",
 				js(ns[i]), js(geminiShell), js("charter: "+a.ID+" may run only "+w.allowedText()))
 			if len(w.programs) > 0 {
@@ -211,6 +223,26 @@ type whitelist struct {
 	params   []string
 }
 
+// dropRunners leaves out of w the programs that run others (env's
+// command, find -exec, git's aliases): a runtime that admits a program
+// with any arguments would run what they run unread, where charter's gate
+// reads it. Never wider than charter: a note says which went, and why
+// (how, the runtime's way of matching).
+func (w *whitelist) dropRunners(agent, how string) []string {
+	var runners []string
+	w.programs = slices.DeleteFunc(w.programs, func(p string) bool {
+		if shell.RunsOthers(p) {
+			runners = append(runners, p)
+			return true
+		}
+		return false
+	})
+	if len(runners) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: %s %s other programs, which %s; left out of its whitelist there: charter's hook reads what they run", agent, strings.Join(runners, ", "), plural(len(runners), "runs", "run"), how)}
+}
+
 func (w whitelist) allowedText() string {
 	progs := "no program"
 	if len(w.programs) > 0 {
@@ -219,16 +251,17 @@ func (w whitelist) allowedText() string {
 	return progs + " (" + strings.Join(w.params, ", ") + ")"
 }
 
-// geminiWhitelists returns the whitelists of programs (a behavior
+// shellWhitelists returns the whitelists of programs (a behavior
 // parameter that restricts run_bash's command, CommandToolsBehavior's
-// whitelist) on the shell tool the agent gets in Gemini CLI, which the
-// policy carries; two on one tool admit the programs both name. A
-// constraint the policy cannot carry (on another tool, of another kind)
-// is said in the notes. A value that is no plain program name (a space,
-// a quote, a glob) names no program charter's gate admits, and none here.
-func geminiWhitelists(p *compiler.Program, a Agent, granted []string) ([]whitelist, []string) {
+// whitelist) on the shell tool the agent gets in a runtime (its name in
+// runtimes.TABLE is shellTool), which the runtime's permissions carry; two
+// on one tool admit the programs both name. A constraint they cannot carry
+// (on another tool, of another kind) is said in the notes. A value that is
+// no plain program name (a space, a quote, a glob) names no program
+// charter's gate admits, and none here.
+func shellWhitelists(p *compiler.Program, a Agent, granted []string, target, runtime, shellTool string) ([]whitelist, []string) {
 	var table map[string]string
-	if rt := p.Config.Runtimes["gemini-cli"]; rt != nil {
+	if rt := p.Config.Runtimes[runtime]; rt != nil {
 		table = rt.Tools
 	}
 	var w *whitelist
@@ -238,8 +271,8 @@ func geminiWhitelists(p *compiler.Program, a Agent, granted []string) ([]whiteli
 			if !slices.Contains(granted, n) {
 				continue
 			}
-			if n != geminiShell || c.Check != rules.CheckPrograms || c.Field != "command" {
-				notes = append(notes, fmt.Sprintf("%s: %s.%s limits %s, which Gemini CLI's %s gets whole: the policy carries only a whitelist of programs on %s", a.ID, c.Behavior, c.Param, c.Tool, n, geminiShell))
+			if n != shellTool || c.Check != rules.CheckPrograms || c.Field != "command" {
+				notes = append(notes, fmt.Sprintf("%s: %s.%s limits %s, which %s's %s gets whole: the export carries only a whitelist of programs on %s", a.ID, c.Behavior, c.Param, c.Tool, target, n, shellTool))
 				continue
 			}
 			var progs []string

@@ -62,7 +62,10 @@ func openCode(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 		}
 		r.Notes = append(r.Notes, m.note(a.ID, target, table)...)
 		r.Notes = append(r.Notes, timeoutNote(a.Agent, "OpenCode's agent file")...)
-		whitelists, notes := shellWhitelists(p, a, m.Names, target, table, openCodeShell)
+		whitelists, notes, err := shellWhitelists(p, a, &m, target, table, openCodeShell, o)
+		if err != nil {
+			return Result{}, err
+		}
 		r.Notes = append(r.Notes, notes...)
 		for i := range whitelists {
 			r.Notes = append(r.Notes, whitelists[i].dropRunners(a.ID, "OpenCode's bash permission would admit with any arguments")...)
@@ -154,6 +157,11 @@ func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			return Result{}, fmt.Errorf("agent %s: Gemini CLI needs a description; give the agent one", a.ID)
 		}
 		r.Notes = append(r.Notes, m.note(a.ID, target, table)...)
+		whitelists, notes, err := shellWhitelists(p, a, &m, target, table, geminiShell, o)
+		if err != nil {
+			return Result{}, err
+		}
+		r.Notes = append(r.Notes, notes...)
 		tools := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 		for _, n := range m.Names {
 			tools.Content = append(tools.Content, scalar(n))
@@ -191,8 +199,6 @@ func geminiCLI(p *compiler.Program, agents []Agent, o Options) (Result, error) {
 			fmt.Fprintf(&policy, "\n[[rule]]\nsubagent = %s\ntoolName = %s\ndecision = \"deny\"\npriority = 900\ndenyMessage = %s\n",
 				js(ns[i]), js(deny), js("charter: "+a.ID+" may not call this tool"))
 		}
-		whitelists, notes := shellWhitelists(p, a, m.Names, target, table, geminiShell)
-		r.Notes = append(r.Notes, notes...)
 		for _, w := range whitelists {
 			// Below, every command the tool runs denied; above, the
 			// whitelist's programs allowed (Gemini CLI's engine allows a
@@ -251,15 +257,16 @@ func (w whitelist) allowedText() string {
 	return progs + " (" + strings.Join(w.params, ", ") + ")"
 }
 
-// shellWhitelists returns the whitelists of programs (a behavior
+// shellWhitelists returns the whitelist of programs (a behavior
 // parameter that restricts run_bash's command, CommandToolsBehavior's
 // whitelist) on the shell tool the agent gets in a runtime (its name in
 // runtimes.TABLE is shellTool), which the runtime's permissions carry; two
-// on one tool admit the programs both name. A constraint they cannot carry
-// (on another tool, of another kind) is said in the notes. A value that is
-// no plain program name (a space, a quote, a glob) names no program
-// charter's gate admits, and none here.
-func shellWhitelists(p *compiler.Program, a Agent, granted []string, target, runtime, shellTool string) ([]whitelist, []string) {
+// on one tool admit the programs both name. A value that is no plain
+// program name (a space, a quote, a glob) names no program charter's gate
+// admits, and none here. A tool under a limit the runtime cannot hold (of
+// another kind, on another tool) is taken out of m.Names, never given
+// whole: the notes say so, and with o.Strict it is an error.
+func shellWhitelists(p *compiler.Program, a Agent, m *mapping, target, runtime, shellTool string, o Options) ([]whitelist, []string, error) {
 	var table map[string]string
 	if rt := p.Config.Runtimes[runtime]; rt != nil {
 		table = rt.Tools
@@ -268,11 +275,16 @@ func shellWhitelists(p *compiler.Program, a Agent, granted []string, target, run
 	var notes []string
 	for _, c := range a.Constraints {
 		for _, n := range runtimeNames(table, c.Tool) {
-			if !slices.Contains(granted, n) {
+			if !slices.Contains(m.Names, n) {
 				continue
 			}
 			if n != shellTool || c.Check != rules.CheckPrograms || c.Field != "command" {
-				notes = append(notes, fmt.Sprintf("%s: %s.%s limits %s, which %s's %s gets whole: the export carries only a whitelist of programs on %s", a.ID, c.Behavior, c.Param, c.Tool, target, n, shellTool))
+				msg := fmt.Sprintf("%s: %s.%s limits %s, which %s cannot hold on its %s", a.ID, c.Behavior, c.Param, c.Tool, target, n)
+				if o.Strict {
+					return nil, nil, fmt.Errorf("%s, and strict export refuses to leave it out; export to a runtime charter's hook or serve judges (claude-code, openai-agents, adk)", msg)
+				}
+				notes = append(notes, msg+": "+n+" left out (never wider than the agent); charter's hook or serve holds such a limit (claude-code, openai-agents, adk)")
+				m.Names = slices.DeleteFunc(m.Names, func(x string) bool { return x == n })
 				continue
 			}
 			var progs []string
@@ -290,10 +302,10 @@ func shellWhitelists(p *compiler.Program, a Agent, granted []string, target, run
 			w.params = append(w.params, c.Behavior+"."+c.Param)
 		}
 	}
-	if w == nil {
-		return nil, notes
+	if w == nil || !slices.Contains(m.Names, shellTool) {
+		return nil, notes, nil
 	}
-	return []whitelist{*w}, notes
+	return []whitelist{*w}, notes, nil
 }
 
 func keys(m map[string]string) []string {

@@ -12,9 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/compiler"
-	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/enforce/judge"
+	"github.com/charter-dev/charter/internal/enforce/judge/fromprogram"
 	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
@@ -190,7 +191,7 @@ type engineSource func(agentType string) (*rules.Engine, string, error)
 func (o *evalOptions) engines(g *globals) (engineSource, error) {
 	var loader judge.Loader
 	if o.bundle != "" {
-		r, err := bundle.OpenRuntime(o.bundle)
+		r, err := bundlefile.OpenRuntime(o.bundle)
 		if err != nil {
 			return nil, withHint(err, "build the bundle with charter build, and deploy it whole")
 		}
@@ -209,7 +210,7 @@ func (o *evalOptions) engines(g *globals) (engineSource, error) {
 		if err != nil {
 			return nil, err
 		}
-		loader = hintedLoader{judge.Program{P: prog}}
+		loader = hintedLoader{fromprogram.Loader{P: prog}}
 	}
 	j := judge.New(loader, o.policy())
 	if o.bundle != "" && o.protocol != "" {
@@ -226,8 +227,8 @@ type hintedLoader struct{ judge.Loader }
 
 func (l hintedLoader) Load(agent, profile string) (rules.Profile, []byte, error) {
 	p, b, err := l.Loader.Load(agent, profile)
-	var nf *bundle.NotInBundleError
-	var ue *judge.UnknownError
+	var nf *bundlefile.NotInBundleError
+	var ue *fromprogram.UnknownError
 	switch {
 	case errors.As(err, &nf) && nf.Kind == "agent":
 		err = withHint(err, "build the bundle with charter build, or check --bundle and --agent")

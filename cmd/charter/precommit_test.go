@@ -16,8 +16,8 @@ import (
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
-// hook is one entry of .pre-commit-hooks.yaml.
-type hook struct {
+// precommitHook is one entry of .pre-commit-hooks.yaml.
+type precommitHook struct {
 	ID            string `yaml:"id"`
 	Name          string `yaml:"name"`
 	Description   string `yaml:"description,omitempty"`
@@ -28,13 +28,13 @@ type hook struct {
 	AlwaysRun     *bool  `yaml:"always_run"`
 }
 
-func readHooks(t *testing.T) []hook {
+func readHooks(t *testing.T) []precommitHook {
 	t.Helper()
 	b, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooks []hook
+	var hooks []precommitHook
 	if err := yaml.Unmarshal(b, &hooks); err != nil {
 		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
 	}

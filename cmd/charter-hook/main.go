@@ -56,7 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		rout.Flush()
 		rerr.Flush()
 		if cout.err != nil && code != 2 {
-			fmt.Fprintf(cerr, "charter-hook: writing standard output: %v\n", cout.err)
+			fmt.Fprintf(cerr, "charter: writing standard output: %v\n", cout.err)
 			code = 2
 		}
 		if cerr.err != nil {
@@ -65,7 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}()
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(rerr, "charter-hook: internal error: %v\n%s\nThis is a bug in charter; please report it with the input that caused it.\n", r, debug.Stack())
+			fmt.Fprintf(rerr, "charter: internal error: %v\n%s\nThis is a bug in charter; please report it with the input that caused it.\n", r, debug.Stack())
 			// The hook answers even its own bug: a deny.
 			_ = hook.Failure(rout, hook.OnErrorOf(args), fmt.Errorf("internal error: %v", r))
 			code = 0
@@ -84,7 +84,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(rerr, "charter-hook: %s\n", diag.Escape(err.Error(), ""))
+	fmt.Fprintf(rerr, "charter: %s\n", diag.Escape(err.Error(), ""))
 	// Claude Code lets a call through when a hook exits 1 and reads
 	// nothing but stderr on exit 2: the hook's own failure is an answer
 	// on stdout, on exit 0.

@@ -105,7 +105,7 @@ func parse(args []string, w io.Writer) (hook.Options, error) {
 	fs.StringVar(&o.StateDir, "state-dir", "", "where sessions are kept (default: charter/sessions under the user's cache directory)")
 	fs.StringVar(&o.VerifyKey, "verify-key", "", "require manifest.json signed by this PEM public key")
 	protocol := choice{value: "claude-code", noun: "protocol", values: []string{"claude-code"}}
-	fs.Var(&protocol, "protocol", "the runtime's hook protocol: claude-code, the only one and the default")
+	fs.Var(&protocol, "protocol", "the runtime's hook protocol: claude-code, the only one")
 	onError := choice{value: "deny", noun: "on-error", values: []string{"deny", "allow"}}
 	fs.Var(&onError, "on-error", "what a call gets that charter cannot judge: deny or allow")
 	version := fs.Bool("version", false, "print the version and exit")

@@ -83,7 +83,15 @@ With --protocol claude-code every failure, a command line charter cannot
 read among them, is answered on stdout (a deny, or with --on-error allow a
 message that lets the call go on) and exits 0: Claude Code lets a call
 through when a hook exits 1. See docs/rules.md for the settings.json
-snippet.`,
+snippet.
+
+charter-hook, installed beside charter (go install ./cmd/...), is this
+command on a bundle as a program of its own: charter-hook --bundle DIR
+takes these flags (but -C, --session and --phase) and answers every call
+byte for byte as charter eval --protocol claude-code --bundle DIR does,
+but starts several times faster, since it links no CUE, Git or registry
+client. Claude Code starts the hook for every tool call; docs/rules.md
+says how to use it.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEval(g, o, os.Stdin)

@@ -4,7 +4,7 @@
 // --bundle DIR` does (the same package, internal/enforce/hook), and
 // links only what judging a call needs, so that it starts in a few
 // milliseconds where charter, which links CUE, Git and the registries,
-// takes several times that on every tool call (docs/performance.md).
+// takes twice that on every tool call (docs/performance.md).
 //
 //	charter-hook --bundle DIR (--agent ID | --profile NAME) [--state-dir DIR] [--verify-key FILE] [--on-error deny|allow]
 //

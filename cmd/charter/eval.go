@@ -89,7 +89,7 @@ charter-hook, installed beside charter (go install ./cmd/...), is this
 command on a bundle as a program of its own: charter-hook --bundle DIR
 takes these flags (but -C, --session and --phase) and answers every call
 byte for byte as charter eval --protocol claude-code --bundle DIR does,
-but starts several times faster, since it links no CUE, Git or registry
+in about half the time, since it links no CUE, Git or registry
 client. Claude Code starts the hook for every tool call; docs/rules.md
 says how to use it.`,
 		Args: noArgs,

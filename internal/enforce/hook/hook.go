@@ -8,7 +8,7 @@
 //
 // It links nothing of CUE, the compiler, Git or the registries: the hook
 // runs once per tool call, and a program that links only what judging a
-// call needs starts several times faster than charter (docs/performance.md).
+// call needs answers it in about half charter's time (docs/performance.md).
 // TestHookLinksLittle (cmd/charter-hook) holds it so. Since it is the
 // body of two command lines with the same flags, its messages name those
 // flags.

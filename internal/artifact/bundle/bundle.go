@@ -15,6 +15,10 @@
 // The same input gives the same bytes: JSON keys are sorted (RFC 8785 order,
 // then indented, except card.json which stays canonical), every list has a
 // stable order, and nothing records the time but the source commit's.
+//
+// The bundle's format and what a runtime reads of it (the manifest, the
+// check against it, the Runtime) are internal/artifact/bundlefile, which
+// links no CUE, for the Claude Code hook.
 package bundle
 
 import (

@@ -1,13 +1,15 @@
 // Package bundlefile is a built bundle's files as the programs that read
-// one see them (docs/design.md §7, docs/bundle.md): the layout, the
-// manifest that lists every file with its size and SHA-256, the check of
-// a bundle against its manifest, a bundle read whole (a folder, the
-// archive) and the Runtime, which reads the few files a runtime judges a
-// call with, each checked against the manifest.
+// one see them (docs/design.md §7, docs/bundle.md): the tree of files,
+// the manifest that lists every file with its size and SHA-256
+// (ParseManifest), the check of a bundle held in memory against its
+// manifest (Verify), the delegation graph (ParseDelegation), and the
+// Runtime, which reads the few files a runtime judges a call with, each
+// checked against the manifest.
 //
-// Package bundle writes bundles; this package reads them, and links
-// nothing of CUE or the compiler, so that the Claude Code hook
-// (cmd/charter-hook) starts as a small program does.
+// Package bundle writes bundles (and reads a folder or an archive whole,
+// for pull, verify and serve); this package links nothing of CUE or the
+// compiler, so that the Claude Code hook (cmd/charter-hook) starts as a
+// small program does.
 package bundlefile
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/artifact/rebuild"
 	"github.com/charter-dev/charter/internal/atomicfile"
 	"github.com/charter-dev/charter/internal/buildinfo"
@@ -137,7 +138,7 @@ func buildOver(g *globals, o *buildOptions, s *rebuild.Session) (done bool, err 
 }
 
 // writeArchive writes the bundle as a reproducible tar.gz to name.
-func writeArchive(g *globals, name string, tree bundle.Tree, src *bundle.Source) error {
+func writeArchive(g *globals, name string, tree bundlefile.Tree, src *bundlefile.Source) error {
 	mtime, err := bundle.Epoch(src)
 	if err != nil {
 		return usage("%w", err)
@@ -155,9 +156,9 @@ func writeArchive(g *globals, name string, tree bundle.Tree, src *bundle.Source)
 
 // built is a bundle built in memory and what it was built from.
 type built struct {
-	tree   bundle.Tree
+	tree   bundlefile.Tree
 	prog   *compiler.Program
-	commit *bundle.Source
+	commit *bundlefile.Source
 	rec    *rebuild.Recording
 	shaped []string
 }
@@ -193,10 +194,10 @@ func buildTree(g *globals, src revision.Source, sign *cardsign.Signer, session *
 		}
 		return nil, refuseCredentials(len(guard.Findings))
 	}
-	var commit *bundle.Source
+	var commit *bundlefile.Source
 	var versions map[string]int
 	if c := rev.Commit; c != nil {
-		commit = &bundle.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time, Root: "."}
+		commit = &bundlefile.Source{Commit: c.Hash, Tree: c.Tree, Time: c.Time, Root: "."}
 		if _, rel, err := reportBase(g); err == nil && rel != "" {
 			commit.Root = rel
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/output/docsgen"
 	"github.com/charter-dev/charter/internal/output/secret"
 )
@@ -64,7 +65,7 @@ func runDocs(g *globals, o *docsOptions) error {
 	for name, b := range files {
 		files[name] = []byte(secret.Redact(string(b))) // a reference is for people: never a credential
 	}
-	if err := bundle.WriteDir(o.out, bundle.Tree(files)); err != nil {
+	if err := bundle.WriteDir(o.out, bundlefile.Tree(files)); err != nil {
 		return withHint(fmt.Errorf("writing %s: %w", o.out, err), "the previous reference, if any, is untouched")
 	}
 	g.summaryf(g.stdout, "wrote %s: %s, %d files\n", o.out, plural(len(prog.Agents), "agent"), len(files))

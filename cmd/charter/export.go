@@ -10,6 +10,8 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/interop/export"
 	"github.com/charter-dev/charter/lint"
@@ -152,9 +154,9 @@ func runExport(g *globals, args []string, f exportFlags) error {
 		var b []byte
 		switch f.to {
 		case "a2a":
-			b, err = bundle.Pretty(card)
+			b, err = canonjson.Pretty(card)
 		case "a2a-v0.3":
-			b, err = bundle.Pretty(card.V03())
+			b, err = canonjson.Pretty(card.V03())
 		}
 		if err != nil {
 			return err
@@ -170,7 +172,7 @@ func runExport(g *globals, args []string, f exportFlags) error {
 	} else {
 		res.Files = cards
 	}
-	tree := bundle.Tree{}
+	tree := bundlefile.Tree{}
 	for _, x := range res.Files {
 		tree[x.Path] = x.Data
 	}

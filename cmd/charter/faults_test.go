@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/config/revision"
 )
 
@@ -62,13 +63,13 @@ func installFaults(spec string) {
 			return nil
 		}
 		write, over := writeDir, writeOver
-		writeDir = func(dir string, t bundle.Tree, known []*bundle.State) (*bundle.State, error) {
+		writeDir = func(dir string, t bundlefile.Tree, known []*bundle.State) (*bundle.State, error) {
 			if err := refuse(dir); err != nil {
 				return nil, err
 			}
 			return write(dir, t, known)
 		}
-		writeOver = func(dir string, files []bundle.File, data bundle.Tree, known []*bundle.State) (*bundle.State, error) {
+		writeOver = func(dir string, files []bundlefile.File, data bundlefile.Tree, known []*bundle.State) (*bundle.State, error) {
 			if err := refuse(dir); err != nil {
 				return nil, err
 			}

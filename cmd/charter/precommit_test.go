@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,8 +17,8 @@ import (
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
-// hook is one entry of .pre-commit-hooks.yaml.
-type hook struct {
+// precommitHook is one entry of .pre-commit-hooks.yaml.
+type precommitHook struct {
 	ID            string `yaml:"id"`
 	Name          string `yaml:"name"`
 	Description   string `yaml:"description,omitempty"`
@@ -28,13 +29,13 @@ type hook struct {
 	AlwaysRun     *bool  `yaml:"always_run"`
 }
 
-func readHooks(t *testing.T) []hook {
+func readHooks(t *testing.T) []precommitHook {
 	t.Helper()
 	b, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooks []hook
+	var hooks []precommitHook
 	if err := yaml.Unmarshal(b, &hooks); err != nil {
 		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
 	}
@@ -245,15 +246,17 @@ func TestPreCommit(t *testing.T) {
 
 // TestHookInstallBuildsCharterOnly checks what pre-commit builds for
 // language: golang hooks: it runs `go install ./...` in this repository,
-// so charter must be its only main package.
+// so charter and charter-hook (the Claude Code hook, which shares its
+// packages) must be its only main packages: no test tool, no generator.
 func TestHookInstallBuildsCharterOnly(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{if eq .Name \"main\"}}{{.ImportPath}}{{end}}", "../../...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	got := strings.Fields(string(out))
-	if len(got) != 1 || got[0] != "github.com/charter-dev/charter/cmd/charter" {
-		t.Errorf("go install ./... would install %v; want only github.com/charter-dev/charter/cmd/charter (give other commands a build tag)", got)
+	want := []string{"github.com/charter-dev/charter/cmd/charter", "github.com/charter-dev/charter/cmd/charter-hook"}
+	if !slices.Equal(got, want) {
+		t.Errorf("go install ./... would install %v; want only %v (give other commands a build tag)", got, want)
 	}
 }
 

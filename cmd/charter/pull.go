@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/internal/release/oci"
 )
@@ -101,9 +102,9 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	if o.format == "json" {
 		return writeJSON(g.stdout, struct {
 			*oci.Pulled
-			Out    string         `json:"out"`
-			Files  int            `json:"files"`
-			Source *bundle.Source `json:"source,omitempty"`
+			Out    string             `json:"out"`
+			Files  int                `json:"files"`
+			Source *bundlefile.Source `json:"source,omitempty"`
 		}{p, o.out, len(p.Tree), p.Manifest.Source})
 	}
 	textf(g.stdout, "pulled %s\ndigest: %s\n", p.Reference, p.Digest)

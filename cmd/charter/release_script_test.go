@@ -23,6 +23,8 @@ import (
 	"oras.land/oras-go/v2/registry/remote/auth"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/release/oci"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 	"github.com/charter-dev/charter/internal/testkit/registrytest"
@@ -163,13 +165,13 @@ func scriptPushArtifact(ts *testscript.TestScript, neg bool, args []string) {
 	if args[0] == "future" || args[0] == "layout" {
 		artifactType = oci.ArtifactType
 		manifest := []byte(`{"schema_version":"99","files":[]}`)
-		tree := bundle.Tree{"manifest.json": manifest}
+		tree := bundlefile.Tree{"manifest.json": manifest}
 		if args[0] == "layout" {
 			// A charter bundle, by its manifest, that writes .git/config.
 			hook := []byte("[core]\n\thooksPath = /tmp/evil\n")
 			sum := sha256.Sum256(hook)
 			manifest = []byte(fmt.Sprintf(`{"schema_version":"1","charter_version":"x","cue_version":"y","files":[{"path":".git/config","sha256":"%x","size":%d}]}`, sum, len(hook)))
-			tree = bundle.Tree{"manifest.json": manifest, ".git/config": hook}
+			tree = bundlefile.Tree{"manifest.json": manifest, ".git/config": hook}
 		}
 		var archive bytes.Buffer
 		ts.Check(bundle.WriteArchive(&archive, tree, time.Unix(0, 0)))
@@ -198,7 +200,7 @@ func scriptRehash(ts *testscript.TestScript, neg bool, args []string) {
 	mpath := filepath.Join(ts.MkAbs(args[0]), "manifest.json")
 	mb, err := os.ReadFile(mpath)
 	ts.Check(err)
-	m, err := bundle.ParseManifest(mb)
+	m, err := bundlefile.ParseManifest(mb)
 	ts.Check(err)
 	b, err := os.ReadFile(filepath.Join(ts.MkAbs(args[0]), filepath.FromSlash(args[1])))
 	ts.Check(err)
@@ -212,7 +214,7 @@ func scriptRehash(ts *testscript.TestScript, neg bool, args []string) {
 	if !found {
 		ts.Fatalf("%s does not list %s", mpath, args[1])
 	}
-	out, err := bundle.Pretty(m)
+	out, err := canonjson.Pretty(m)
 	ts.Check(err)
 	ts.Check(os.WriteFile(mpath, out, 0o644))
 }

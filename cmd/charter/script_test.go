@@ -57,6 +57,7 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	removeHookBin(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -82,7 +83,8 @@ func TestScript(t *testing.T) {
 			} {
 				env.Setenv(k, v)
 			}
-			return nil
+			// charter-hook, built from cmd/charter-hook (hookbin_script_test.go).
+			return putHookOnPath(env)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cpdir":    cpdir,
@@ -110,6 +112,9 @@ func TestScript(t *testing.T) {
 			// requests to it.
 			"serve": scriptServe,
 			"http":  scriptHTTP,
+			// hookbin_script_test.go: one hook call through charter eval
+			// and charter-hook, the same answer required.
+			"samehook": scriptSameHook,
 		},
 		// [root]: running as root, where chmod 000 does not make a file
 		// unreadable. [have:PROG]: PROG is installed; in CI (CI=true) a

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/release/cardsign"
 )
 
@@ -91,8 +92,8 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 
 // signed is 1 when t holds manifest.jws: the file manifest.json does not
 // list.
-func signed(t bundle.Tree) int {
-	if _, ok := t[bundle.SignatureFile]; ok {
+func signed(t bundlefile.Tree) int {
+	if _, ok := t[bundlefile.SignatureFile]; ok {
 		return 1
 	}
 	return 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/testkit/testrepo"
 	"github.com/charter-dev/charter/render"
 )
@@ -35,7 +36,7 @@ func TestAgentProfileAndCard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Canonical(card)
+		b, err := canonjson.Canonical(card)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,10 @@
 // The same input gives the same bytes: JSON keys are sorted (RFC 8785 order,
 // then indented, except card.json which stays canonical), every list has a
 // stable order, and nothing records the time but the source commit's.
+//
+// The bundle's format and what a runtime reads of it (the manifest, the
+// check against it, the Runtime) are internal/artifact/bundlefile, which
+// links no CUE, for the Claude Code hook.
 package bundle
 
 import (
@@ -28,35 +32,23 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/a2a"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/artifact/team"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/par"
 	"github.com/charter-dev/charter/render"
 )
-
-// SchemaVersion is the version of the bundle layout.
-const SchemaVersion = "1"
-
-// Source names the Git commit a bundle was built from.
-type Source struct {
-	Commit string    `json:"commit"`
-	Tree   string    `json:"tree"`
-	Time   time.Time `json:"time"`
-	// Root is the config root the bundle was built from, relative to the
-	// top of the repository ("." for the top itself).
-	Root string `json:"root,omitempty"`
-}
 
 // Options describe the build.
 type Options struct {
 	CharterVersion string
 	CUEVersion     string
 	// Source is nil when building from the working tree.
-	Source *Source
+	Source *bundlefile.Source
 	// SignCard, when set, signs each agent's card.json: it gets the
 	// canonical card and returns it with its signatures.
 	SignCard func(card []byte) ([]byte, error)
@@ -73,35 +65,8 @@ type Options struct {
 	Team func() *team.Team
 }
 
-// Tree is a bundle in memory: slash-separated paths to contents.
-type Tree map[string][]byte
-
-// Paths returns the paths of t in sorted order.
-func (t Tree) Paths() []string { return model.Sorted(t) }
-
-// SignatureFile is the bundle's signature of manifest.json: a detached
-// JWS (RFC 7515 compact form, payload left out) over the file's bytes.
-// It is the one file the manifest does not list.
-const SignatureFile = "manifest.jws"
-
-// Manifest is what manifest.json holds.
-type Manifest struct {
-	SchemaVersion  string  `json:"schema_version"`
-	CharterVersion string  `json:"charter_version"`
-	CUEVersion     string  `json:"cue_version"`
-	Source         *Source `json:"source,omitempty"`
-	Files          []File  `json:"files"`
-}
-
-// File is one entry of the manifest.
-type File struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Size   int    `json:"size"`
-}
-
 // Build renders every artifact of prog.
-func Build(prog *compiler.Program, opts Options) (Tree, error) {
+func Build(prog *compiler.Program, opts Options) (bundlefile.Tree, error) {
 	t, put := collector()
 
 	// team.json scores every pair of agents (keeping every score only up
@@ -127,7 +92,7 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 		return nil, err
 	}
 
-	var files []File
+	var files []bundlefile.File
 	for _, p := range t.Paths() {
 		files = append(files, FileOf(p, t[p]))
 	}
@@ -136,8 +101,8 @@ func Build(prog *compiler.Program, opts Options) (Tree, error) {
 
 // collector returns a tree and put, which puts a file in it from any
 // goroutine.
-func collector() (Tree, func(path string, b []byte)) {
-	t := Tree{}
+func collector() (bundlefile.Tree, func(path string, b []byte)) {
+	t := bundlefile.Tree{}
 	var mu sync.Mutex
 	return t, func(path string, b []byte) {
 		mu.Lock()
@@ -147,9 +112,9 @@ func collector() (Tree, func(path string, b []byte)) {
 }
 
 // FileOf is the manifest's entry of the file p holding b.
-func FileOf(p string, b []byte) File {
+func FileOf(p string, b []byte) bundlefile.File {
 	sum := sha256.Sum256(b)
-	return File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
+	return bundlefile.File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
 }
 
 // putTeam puts team.json.
@@ -174,24 +139,24 @@ func putTeam(prog *compiler.Program, opts Options, put func(string, []byte)) err
 // dg (delegation.json): profiles, categories, delegation, flows.
 func putShared(prog *compiler.Program, dg delegationDoc, put func(string, []byte)) error {
 	for name, p := range prog.Profiles {
-		b, err := Pretty(p)
+		b, err := canonjson.Pretty(p)
 		if err != nil {
 			return err
 		}
 		put("profiles/"+name+".json", b)
 	}
-	cats, err := Pretty(categories(prog))
+	cats, err := canonjson.Pretty(categories(prog))
 	if err != nil {
 		return err
 	}
 	put("categories.json", cats)
-	b, err := Pretty(dg)
+	b, err := canonjson.Pretty(dg)
 	if err != nil {
 		return err
 	}
-	put(DelegationFile, b)
+	put(bundlefile.DelegationFile, b)
 	if len(prog.Config.Flows) > 0 {
-		fl, err := Pretty(flows(prog.Config))
+		fl, err := canonjson.Pretty(flows(prog.Config))
 		if err != nil {
 			return err
 		}
@@ -202,12 +167,12 @@ func putShared(prog *compiler.Program, dg delegationDoc, put func(string, []byte
 
 // putManifest puts manifest.json, listing files (sorted by path), and
 // its signature when opts sign it.
-func putManifest(t Tree, files []File, opts Options) error {
-	m := Manifest{SchemaVersion: SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: files}
+func putManifest(t bundlefile.Tree, files []bundlefile.File, opts Options) error {
+	m := bundlefile.Manifest{SchemaVersion: bundlefile.SchemaVersion, CharterVersion: opts.CharterVersion, CUEVersion: opts.CUEVersion, Source: opts.Source, Files: files}
 	if m.Files == nil {
-		m.Files = []File{}
+		m.Files = []bundlefile.File{}
 	}
-	mb, err := Pretty(m)
+	mb, err := canonjson.Pretty(m)
 	if err != nil {
 		return err
 	}
@@ -217,7 +182,7 @@ func putManifest(t Tree, files []File, opts Options) error {
 		if err != nil {
 			return fmt.Errorf("signing manifest.json: %w", err)
 		}
-		t[SignatureFile] = sig
+		t[bundlefile.SignatureFile] = sig
 	}
 	return nil
 }
@@ -233,7 +198,7 @@ func putManifest(t Tree, files []File, opts Options) error {
 // manifest lists them, with manifest.json (which it holds too). With the
 // bytes of the others from the previous bundle, the bundle is the one
 // Build gives.
-func Rebuild(prog *compiler.Program, compiled []*compiler.Agent, delegates map[string][]string, prev []File, opts Options) (Tree, []File, error) {
+func Rebuild(prog *compiler.Program, compiled []*compiler.Agent, delegates map[string][]string, prev []bundlefile.File, opts Options) (bundlefile.Tree, []bundlefile.File, error) {
 	if opts.Team == nil {
 		return nil, nil, fmt.Errorf("internal error: a rebuild needs the team")
 	}
@@ -259,10 +224,10 @@ func Rebuild(prog *compiler.Program, compiled []*compiler.Agent, delegates map[s
 	if err := putTeam(prog, opts, put); err != nil {
 		return nil, nil, err
 	}
-	var files []File
+	var files []bundlefile.File
 	for _, f := range prev {
 		switch dir, _ := path.Split(f.Path); {
-		case f.Path == "manifest.json" || f.Path == SignatureFile || f.Path == "categories.json" || f.Path == DelegationFile ||
+		case f.Path == "manifest.json" || f.Path == bundlefile.SignatureFile || f.Path == "categories.json" || f.Path == bundlefile.DelegationFile ||
 			f.Path == "flows.json" || f.Path == "team.json" || dir == "profiles/" || redo[dir]:
 			continue
 		}
@@ -271,15 +236,15 @@ func Rebuild(prog *compiler.Program, compiled []*compiler.Agent, delegates map[s
 	for _, p := range t.Paths() {
 		files = append(files, FileOf(p, t[p]))
 	}
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(files, func(a, b bundlefile.File) int { return strings.Compare(a.Path, b.Path) })
 	if err := putManifest(t, files, opts); err != nil {
 		return nil, nil, err
 	}
 	files = append(files, FileOf("manifest.json", t["manifest.json"]))
-	if sig, ok := t[SignatureFile]; ok {
-		files = append(files, FileOf(SignatureFile, sig))
+	if sig, ok := t[bundlefile.SignatureFile]; ok {
+		files = append(files, FileOf(bundlefile.SignatureFile, sig))
 	}
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(files, func(a, b bundlefile.File) int { return strings.Compare(a.Path, b.Path) })
 	return t, files, nil
 }
 
@@ -300,18 +265,18 @@ func buildAgent(prog *compiler.Program, a *compiler.Agent, opts Options, put fun
 	if err != nil {
 		return err
 	}
-	doc = insertMember(canon, "content_hash", appendString(nil, hash))
+	doc = canonjson.InsertMember(canon, "content_hash", canonjson.AppendString(nil, hash))
 	if n, ok := opts.Versions[a.ID]; ok {
 		// Outside the hash: the number follows from the hash's history.
-		doc = insertMember(doc, "version", []byte(strconv.Itoa(n)))
+		doc = canonjson.InsertMember(doc, "version", []byte(strconv.Itoa(n)))
 	}
 	doc, err = withSources(doc, a)
 	if err != nil {
 		return err
 	}
-	put(dir+"agent.json", indent(doc))
+	put(dir+"agent.json", canonjson.Indent(doc))
 
-	card, err := Canonical(Card(prog, a, hash))
+	card, err := canonjson.Canonical(Card(prog, a, hash))
 	if err != nil {
 		return err
 	}
@@ -440,7 +405,7 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 // content_hash) and the content hash: the SHA-256 of that form without
 // the runtime state (see RuntimeState).
 func canonicalHash(doc []byte) ([]byte, string, error) {
-	canon, err := transform(nil, doc)
+	canon, err := canonjson.Transform(nil, doc)
 	if err != nil {
 		return nil, "", err
 	}
@@ -479,37 +444,6 @@ func decode(b []byte) (any, error) {
 		return nil, err
 	}
 	return g, nil
-}
-
-// Canonical encodes v as RFC 8785 canonical JSON.
-func Canonical(v any) ([]byte, error) {
-	b, err := marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return transform(nil, b)
-}
-
-// Pretty encodes v in its RFC 8785 form, indented by two spaces, ending in
-// a newline: keys sorted, numbers and strings written as RFC 8785 writes
-// them. Only the content hash and card.json need the canonical form to the
-// letter (see Canonical); the other files are indented for people.
-func Pretty(v any) ([]byte, error) {
-	c, err := Canonical(v)
-	if err != nil {
-		return nil, err
-	}
-	return indent(c), nil
-}
-
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("encoding JSON: %v", err)
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // categories is the content of categories.json: every category in prompt
@@ -562,4 +496,16 @@ func nonNil(l []string) []string {
 		return []string{}
 	}
 	return l
+}
+
+// marshal encodes v as encoding/json does, without escaping HTML: for a
+// file written compact, in the order of its type's fields (team.json).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding JSON: %v", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/gowebpki/jcs"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/testkit/testrepo"
 )
 
@@ -34,7 +35,7 @@ agents: bob: {name: "Bob", type: "personal_assistant", skills: secondary: [{id: 
 `,
 }
 
-func build(t *testing.T) Tree {
+func build(t *testing.T) bundlefile.Tree {
 	t.Helper()
 	tree, err := Build(testrepo.Compile(t, testrepo.FS(repo)), Options{CharterVersion: "test", CUEVersion: "v0"})
 	if err != nil {
@@ -67,7 +68,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestManifestHashes(t *testing.T) {
 	tree := build(t)
-	var m Manifest
+	var m bundlefile.Manifest
 	if err := json.Unmarshal(tree["manifest.json"], &m); err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +188,10 @@ func TestTeam(t *testing.T) {
 
 func TestWriteDirReplacesAtomically(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dist")
-	if err := WriteDir(dir, Tree{"a.json": []byte("old")}); err != nil {
+	if err := WriteDir(dir, bundlefile.Tree{"a.json": []byte("old")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteDir(dir, Tree{"b/c.json": []byte("new")}); err != nil {
+	if err := WriteDir(dir, bundlefile.Tree{"b/c.json": []byte("new")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.json")); !errors.Is(err, os.ErrNotExist) {
@@ -208,11 +209,11 @@ func TestWriteDirReplacesAtomically(t *testing.T) {
 // would, and checks the old bundle is intact.
 func TestKilledBuildKeepsOldBundle(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dist")
-	if err := WriteDir(dir, Tree{"manifest.json": []byte("old")}); err != nil {
+	if err := WriteDir(dir, bundlefile.Tree{"manifest.json": []byte("old")}); err != nil {
 		t.Fatal(err)
 	}
 	alive := func(n int) bool { return n < 2 }
-	if err := writeDir(dir, Tree{"manifest.json": []byte("new"), "x.json": []byte("x"), "y.json": []byte("y")}, alive); !errors.Is(err, errKilled) {
+	if err := writeDir(dir, bundlefile.Tree{"manifest.json": []byte("new"), "x.json": []byte("x"), "y.json": []byte("y")}, alive); !errors.Is(err, errKilled) {
 		t.Fatalf("WriteDir = %v, want the simulated kill", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); string(b) != "old" {
@@ -222,7 +223,7 @@ func TestKilledBuildKeepsOldBundle(t *testing.T) {
 		t.Errorf("a killed build should leave its temporary directory; found %v", m)
 	}
 	// The next build cleans up what the killed one left.
-	if err := WriteDir(dir, Tree{"manifest.json": []byte("new")}); err != nil {
+	if err := WriteDir(dir, bundlefile.Tree{"manifest.json": []byte("new")}); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".dist.tmp-*")); len(m) > 0 {
@@ -240,7 +241,7 @@ func TestCheckOut(t *testing.T) {
 	os.MkdirAll(notBundle, 0o755)
 	os.WriteFile(filepath.Join(notBundle, "x.md"), nil, 0o644)
 	oldBundle := filepath.Join(root, "dist")
-	if err := WriteDir(oldBundle, Tree{"a.json": []byte("{}"), "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+	if err := WriteDir(oldBundle, bundlefile.Tree{"a.json": []byte("{}"), "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
 		t.Fatal(err)
 	}
 	// Only a file named manifest.json: a web app's, not a bundle.
@@ -249,11 +250,11 @@ func TestCheckOut(t *testing.T) {
 	os.WriteFile(filepath.Join(app, "manifest.json"), []byte(`{"name": "app"}`), 0o644)
 	// A bundle with a file it does not list, or one it lists missing.
 	extra := filepath.Join(root, "extra")
-	if err := WriteDir(extra, Tree{"a.json": []byte("{}"), "notes.txt": nil, "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+	if err := WriteDir(extra, bundlefile.Tree{"a.json": []byte("{}"), "notes.txt": nil, "manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(root, "missing")
-	if err := WriteDir(missing, Tree{"manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
+	if err := WriteDir(missing, bundlefile.Tree{"manifest.json": []byte(`{"schema_version": "1", "charter_version": "x", "cue_version": "y", "files": [{"path": "a.json", "sha256": "", "size": 2}]}`)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -311,11 +312,11 @@ func TestArchiveReproducible(t *testing.T) {
 // behind.
 func TestFailedWriteKeepsOldBundle(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dist")
-	if err := WriteDir(dir, Tree{"manifest.json": []byte("old")}); err != nil {
+	if err := WriteDir(dir, bundlefile.Tree{"manifest.json": []byte("old")}); err != nil {
 		t.Fatal(err)
 	}
 	long := "agents/x/" + strings.Repeat("n", 300) + ".json"
-	err := WriteDir(dir, Tree{"manifest.json": []byte("new"), "agents/a.json": []byte("a"), long: []byte("too long")})
+	err := WriteDir(dir, bundlefile.Tree{"manifest.json": []byte("new"), "agents/a.json": []byte("a"), long: []byte("too long")})
 	if err == nil {
 		t.Fatal("WriteDir succeeded writing a file name of 300 bytes")
 	}
@@ -330,7 +331,7 @@ func TestFailedWriteKeepsOldBundle(t *testing.T) {
 // TestFileAndFolder checks that a tree whose path is both a file and a
 // folder is refused before anything is written.
 func TestFileAndFolder(t *testing.T) {
-	err := WriteDir(filepath.Join(t.TempDir(), "dist"), Tree{"a": []byte("file"), "a/b.json": []byte("under a file")})
+	err := WriteDir(filepath.Join(t.TempDir(), "dist"), bundlefile.Tree{"a": []byte("file"), "a/b.json": []byte("under a file")})
 	if err == nil || !strings.Contains(err.Error(), "a is both a file and a folder") {
 		t.Errorf("WriteDir = %v, want a is both a file and a folder", err)
 	}
@@ -365,10 +366,10 @@ func TestSortedKeys(t *testing.T) {
 func TestRebuildReusesPreviousBundle(t *testing.T) {
 	root := t.TempDir()
 	dir, prev := filepath.Join(root, "dist"), filepath.Join(root, ".dist.prev")
-	v1 := Tree{"manifest.json": []byte("m1"), "a/same.json": []byte("same"), "a/changed.json": []byte("v1"),
+	v1 := bundlefile.Tree{"manifest.json": []byte("m1"), "a/same.json": []byte("same"), "a/changed.json": []byte("v1"),
 		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode"), "gone/x.json": []byte("x")}
-	v2 := Tree{"manifest.json": []byte("m2"), "a/same.json": []byte("same")}
-	for _, tree := range []Tree{v1, v2} {
+	v2 := bundlefile.Tree{"manifest.json": []byte("m2"), "a/same.json": []byte("same")}
+	for _, tree := range []bundlefile.Tree{v1, v2} {
 		if err := WriteDir(dir, tree); err != nil {
 			t.Fatal(err)
 		}
@@ -401,12 +402,12 @@ func TestRebuildReusesPreviousBundle(t *testing.T) {
 		}
 	}
 
-	v3 := Tree{"manifest.json": []byte("m3"), "a/same.json": []byte("same"), "a/changed.json": []byte("v3"),
+	v3 := bundlefile.Tree{"manifest.json": []byte("m3"), "a/same.json": []byte("same"), "a/changed.json": []byte("v3"),
 		"a/edited.json": []byte("built"), "a/chmod.json": []byte("mode"), "gone/y.json": []byte("y"), "b/new.json": []byte("new")}
 	if err := WriteDir(dir, v3); err != nil {
 		t.Fatal(err)
 	}
-	got := Tree{}
+	got := bundlefile.Tree{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -468,7 +469,7 @@ func TestWriteDirThroughLink(t *testing.T) {
 	dist := filepath.Join(root, "dist")
 	must(t, os.Symlink(target, dist))
 	for _, m := range []string{"m1", "m2"} {
-		if err := WriteDir(dist, Tree{"manifest.json": []byte(m)}); err != nil {
+		if err := WriteDir(dist, bundlefile.Tree{"manifest.json": []byte(m)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 )
 
 // A claim that fails leaves its target the empty folder it was: a first
@@ -23,7 +25,7 @@ func TestFailedClaimKeepsTarget(t *testing.T) {
 	if err != nil || !fi.IsDir() {
 		t.Fatalf("after a failed claim the target is gone: %v", err)
 	}
-	if err := writeFiles(to, Tree{"manifest.json": []byte("m")}, true, nil); err != nil {
+	if err := writeFiles(to, bundlefile.Tree{"manifest.json": []byte("m")}, true, nil); err != nil {
 		t.Errorf("a fresh write after a failed claim: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/config/fieldpath"
 	"github.com/charter-dev/charter/internal/output/secret"
 )
@@ -43,7 +44,7 @@ func (l Leak) String() string {
 // reference counts too. A credential only its field's name gives away is
 // judged in the resolved configuration (lint's secret-literal), which
 // build checks first. At 2,000 agents (45 MB) this costs about 0.25 s.
-func Credentials(t Tree, excused []string) []Leak {
+func Credentials(t bundlefile.Tree, excused []string) []Leak {
 	leaks, _ := Scan(t, excused)
 	return leaks
 }
@@ -51,7 +52,7 @@ func Credentials(t Tree, excused []string) []Leak {
 // Scan is Credentials, with the files that hold a credential's shape,
 // excused or not (HoldsShape): the only ones whose judgement another set
 // of excused values can change.
-func Scan(t Tree, excused []string) (leaks []Leak, shaped []string) {
+func Scan(t bundlefile.Tree, excused []string) (leaks []Leak, shaped []string) {
 	isExcused := func(v string) bool {
 		for _, e := range excused {
 			if strings.Contains(e, v) {

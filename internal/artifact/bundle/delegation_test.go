@@ -10,18 +10,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/testkit/testrepo"
 	"github.com/charter-dev/charter/rules"
 )
 
 // devTeam builds examples/dev-team, whose agents delegate through roles.
-func devTeam(t *testing.T) (Tree, *Manifest) {
+func devTeam(t *testing.T) (bundlefile.Tree, *bundlefile.Manifest) {
 	t.Helper()
 	tree, err := Build(testrepo.Compile(t, os.DirFS("../../../examples/dev-team")), Options{CharterVersion: "test", CUEVersion: "v0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Verify(tree)
+	m, err := bundlefile.Verify(tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func devTeam(t *testing.T) (Tree, *Manifest) {
 // its agent.json says, and the runtime reads it so.
 func TestDelegationMatchesAgents(t *testing.T) {
 	tree, m := devTeam(t)
-	r := TreeRuntime(tree, m, "dev-team")
+	r := bundlefile.TreeRuntime(tree, m, "dev-team")
 	graph, ok, err := r.Delegation()
 	if err != nil || !ok {
 		t.Fatalf("Delegation() = %v, %v", ok, err)
@@ -55,9 +57,9 @@ func TestDelegationMatchesAgents(t *testing.T) {
 
 // withFile returns tree with rel set to b (removed for nil), and its
 // manifest rewritten to match when remanifest is set.
-func withFile(t *testing.T, tree Tree, rel string, b []byte, remanifest bool) (Tree, *Manifest) {
+func withFile(t *testing.T, tree bundlefile.Tree, rel string, b []byte, remanifest bool) (bundlefile.Tree, *bundlefile.Manifest) {
 	t.Helper()
-	out := Tree{}
+	out := bundlefile.Tree{}
 	for p, c := range tree {
 		out[p] = c
 	}
@@ -66,7 +68,7 @@ func withFile(t *testing.T, tree Tree, rel string, b []byte, remanifest bool) (T
 	} else {
 		out[rel] = b
 	}
-	m, err := ParseManifest(out["manifest.json"])
+	m, err := bundlefile.ParseManifest(out["manifest.json"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,9 +79,9 @@ func withFile(t *testing.T, tree Tree, rel string, b []byte, remanifest bool) (T
 				continue
 			}
 			sum := sha256.Sum256(out[p])
-			m.Files = append(m.Files, File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(out[p])})
+			m.Files = append(m.Files, bundlefile.File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(out[p])})
 		}
-		if out["manifest.json"], err = Pretty(m); err != nil {
+		if out["manifest.json"], err = canonjson.Pretty(m); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -88,32 +90,32 @@ func withFile(t *testing.T, tree Tree, rel string, b []byte, remanifest bool) (T
 
 func TestRuntimeDelegation(t *testing.T) {
 	tree, _ := devTeam(t)
-	widened := strings.Replace(string(tree[DelegationFile]), `"tess": []`, `"tess": ["priya"]`, 1)
-	if widened == string(tree[DelegationFile]) {
+	widened := strings.Replace(string(tree[bundlefile.DelegationFile]), `"tess": []`, `"tess": ["priya"]`, 1)
+	if widened == string(tree[bundlefile.DelegationFile]) {
 		t.Fatal("the example has no tess who delegates to no one")
 	}
 
 	// Changed, the manifest left alone: refused, saying so.
-	bad, m := withFile(t, tree, DelegationFile, []byte(widened), false)
-	_, _, err := TreeRuntime(bad, m, "dev-team").Delegation()
-	var verr *VerifyError
+	bad, m := withFile(t, tree, bundlefile.DelegationFile, []byte(widened), false)
+	_, _, err := bundlefile.TreeRuntime(bad, m, "dev-team").Delegation()
+	var verr *bundlefile.VerifyError
 	if !errors.As(err, &verr) || !strings.Contains(err.Error(), "delegation.json has") {
-		t.Errorf("a widened delegation.json: err = %v, want a VerifyError", err)
+		t.Errorf("a widened delegation.json: err = %v, want a bundlefile.VerifyError", err)
 	}
 	// Listed but gone: refused.
-	gone, m := withFile(t, tree, DelegationFile, nil, false)
-	if _, _, err := TreeRuntime(gone, m, "dev-team").Delegation(); !errors.As(err, &verr) {
-		t.Errorf("a missing delegation.json: err = %v, want a VerifyError", err)
+	gone, m := withFile(t, tree, bundlefile.DelegationFile, nil, false)
+	if _, _, err := bundlefile.TreeRuntime(gone, m, "dev-team").Delegation(); !errors.As(err, &verr) {
+		t.Errorf("a missing delegation.json: err = %v, want a bundlefile.VerifyError", err)
 	}
 	// Not listed at all (an older charter's bundle): no graph, no error.
-	old, m := withFile(t, tree, DelegationFile, nil, true)
-	if g, ok, err := TreeRuntime(old, m, "dev-team").Delegation(); g != nil || ok || err != nil {
+	old, m := withFile(t, tree, bundlefile.DelegationFile, nil, true)
+	if g, ok, err := bundlefile.TreeRuntime(old, m, "dev-team").Delegation(); g != nil || ok || err != nil {
 		t.Errorf("a bundle without delegation.json: Delegation() = %v, %v, %v; want nil, false, nil", g, ok, err)
 	}
 	// A manifest rewritten to match a file that names no agent: refused
 	// by what it says.
-	odd, m := withFile(t, tree, DelegationFile, []byte(strings.Replace(widened, `"priya"]`, `"mallory"]`, 1)), true)
-	if _, _, err := TreeRuntime(odd, m, "dev-team").Delegation(); err == nil || !strings.Contains(err.Error(), `may start "mallory", which is no agent of the bundle`) {
+	odd, m := withFile(t, tree, bundlefile.DelegationFile, []byte(strings.Replace(widened, `"priya"]`, `"mallory"]`, 1)), true)
+	if _, _, err := bundlefile.TreeRuntime(odd, m, "dev-team").Delegation(); err == nil || !strings.Contains(err.Error(), `may start "mallory", which is no agent of the bundle`) {
 		t.Errorf("a graph naming no agent: err = %v", err)
 	}
 }
@@ -133,7 +135,7 @@ func TestParseDelegation(t *testing.T) {
 		{`[]`, "not the delegation graph charter writes"},
 		{`{"delegates_to": {"A": [], "b": [], "c": []}}`, `it names "A", which is no agent of the bundle`},
 	} {
-		_, err := ParseDelegation([]byte(tc.in), ids)
+		_, err := bundlefile.ParseDelegation([]byte(tc.in), ids)
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -148,7 +150,7 @@ func FuzzParseDelegation(f *testing.F) {
 	f.Add([]byte(`{"delegates_to": {"a": ["b"], "b": []}}`))
 	f.Add([]byte(`{"delegates_to": {"a": null}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		g, err := ParseDelegation(b, []string{"a", "b"})
+		g, err := bundlefile.ParseDelegation(b, []string{"a", "b"})
 		if err == nil && len(g) != 2 {
 			t.Errorf("accepted a graph of %d agents for 2", len(g))
 		}

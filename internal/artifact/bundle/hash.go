@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/render"
 )
 
@@ -17,45 +18,9 @@ var RuntimeState = []string{"status"}
 func hashed(canon []byte) []byte {
 	out := canon
 	for _, key := range RuntimeState {
-		out = removeMember(out, key)
+		out = canonjson.RemoveMember(out, key)
 	}
 	return out
-}
-
-// removeMember returns the canonical object obj without its top-level
-// member key (obj itself when it has none).
-func removeMember(obj []byte, key string) []byte {
-	if len(obj) < 2 || obj[0] != '{' {
-		return obj
-	}
-	for i := 1; i < len(obj)-1; {
-		t := &transformer{src: obj, pos: i}
-		k, err := t.str()
-		if err != nil {
-			return obj
-		}
-		end := memberEnd(obj, t.pos+1) // the comma or closing brace after the value
-		if end >= len(obj) {
-			return obj // not canonical
-		}
-		if k == key {
-			out := make([]byte, 0, len(obj))
-			switch {
-			case obj[end] == ',': // not the last: drop "key":value,
-				out = append(append(out, obj[:i]...), obj[end+1:]...)
-			case i > 1: // the last of several: drop ,"key":value
-				out = append(append(out, obj[:i-1]...), obj[end:]...)
-			default: // the only member
-				out = append(out, '{', '}')
-			}
-			return out
-		}
-		if obj[end] != ',' {
-			return obj
-		}
-		i = end + 1
-	}
-	return obj
 }
 
 // ContentHashes returns every agent's content hash (agent.json's

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"github.com/charter-dev/charter/compiler"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/rules"
 )
 
@@ -22,11 +23,11 @@ func withSources(obj []byte, a *compiler.Agent) ([]byte, error) {
 	if len(src) == 0 {
 		return obj, nil
 	}
-	b, err := Canonical(src)
+	b, err := canonjson.Canonical(src)
 	if err != nil {
 		return nil, err
 	}
-	return insertMember(obj, ToolsDeclaredAtKey, b), nil
+	return canonjson.InsertMember(obj, ToolsDeclaredAtKey, b), nil
 }
 
 // AgentFile returns agent.json as build writes it.
@@ -39,11 +40,11 @@ func AgentFile(prompt string, a *compiler.Agent) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	canon, err = withSources(insertMember(canon, "content_hash", appendString(nil, hash)), a)
+	canon, err = withSources(canonjson.InsertMember(canon, "content_hash", canonjson.AppendString(nil, hash)), a)
 	if err != nil {
 		return nil, err
 	}
-	return indent(canon), nil
+	return canonjson.Indent(canon), nil
 }
 
 // ReadGate reads what the agent of an agent.json may call, for the rule

@@ -2,11 +2,7 @@ package bundle
 
 import (
 	"archive/tar"
-	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,27 +11,11 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 )
-
-// Archive returns t as the reproducible tar.gz that build --archive
-// writes, every timestamp mtime (Epoch or SourceEpoch): the same tree and
-// time give the same bytes.
-func Archive(t Tree, mtime time.Time) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := WriteArchive(&buf, t, mtime); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// MaxSize bounds what ReadArchive and ReadDir accept: a bundle larger than
-// this is refused rather than read into memory. (A bundle of 2,000 agents
-// is about 50 MB.)
-const MaxSize = 256 << 20
 
 // maxEntries bounds the entries of an archive ReadArchive reads: a
 // bundle of 10,000 agents has about 30,000 files.
@@ -55,7 +35,7 @@ func InLayout(name string) bool { return layout().MatchString(name) }
 // .git/config, no name holding a line feed or an escape sequence), links,
 // devices, sparse files, a path given twice, more than maxEntries entries
 // and more than MaxSize bytes of content.
-func ReadArchive(r io.Reader) (Tree, error) {
+func ReadArchive(r io.Reader) (bundlefile.Tree, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("not a gzip archive: %v", err)
@@ -65,7 +45,7 @@ func ReadArchive(r io.Reader) (Tree, error) {
 	// few compressed bytes can make gigabytes of.
 	lr := &limitedReader{r: gz, n: maxExpanded}
 	tr := tar.NewReader(lr)
-	t := Tree{}
+	t := bundlefile.Tree{}
 	folded := map[string]string{} // lower-cased path: the path
 	var total int64
 	for entries := 0; ; entries++ {
@@ -112,8 +92,8 @@ func ReadArchive(r io.Reader) (Tree, error) {
 		}
 		folded[strings.ToLower(name)] = name
 		total += h.Size
-		if h.Size < 0 || total > MaxSize {
-			return nil, fmt.Errorf("archive holds more than %d bytes", MaxSize)
+		if h.Size < 0 || total > bundlefile.MaxSize {
+			return nil, fmt.Errorf("archive holds more than %d bytes", bundlefile.MaxSize)
 		}
 		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
 		if err != nil {
@@ -129,7 +109,7 @@ func ReadArchive(r io.Reader) (Tree, error) {
 
 // maxExpanded bounds how far ReadArchive inflates its input: MaxSize of
 // content and room for the tar headers of a large bundle.
-var maxExpanded int64 = MaxSize + 64<<20
+var maxExpanded int64 = bundlefile.MaxSize + 64<<20
 
 // limitedReader is io.LimitReader that fails, rather than ends, at its
 // limit.
@@ -152,7 +132,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 
 // ReadDir reads the bundle in dir into a tree. It refuses links and
 // anything but regular files and folders.
-func ReadDir(dir string) (Tree, error) {
+func ReadDir(dir string) (bundlefile.Tree, error) {
 	// WalkDir would name the root ".": say which folder, and what it is.
 	switch fi, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -163,7 +143,7 @@ func ReadDir(dir string) (Tree, error) {
 		return nil, fmt.Errorf("%s is a file, not a bundle's folder; name the folder a build (or a pull) wrote the bundle into", dir)
 	}
 	fsys := os.DirFS(dir)
-	t := Tree{}
+	t := bundlefile.Tree{}
 	var total int64
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -181,16 +161,16 @@ func ReadDir(dir string) (Tree, error) {
 		if err != nil {
 			return err
 		}
-		if total+fi.Size() > MaxSize {
-			return fmt.Errorf("%s holds more than %d bytes", dir, MaxSize)
+		if total+fi.Size() > bundlefile.MaxSize {
+			return fmt.Errorf("%s holds more than %d bytes", dir, bundlefile.MaxSize)
 		}
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
 		total += int64(len(b))
-		if total > MaxSize {
-			return fmt.Errorf("%s holds more than %d bytes", dir, MaxSize)
+		if total > bundlefile.MaxSize {
+			return fmt.Errorf("%s holds more than %d bytes", dir, bundlefile.MaxSize)
 		}
 		t[p] = b
 		return nil
@@ -199,115 +179,4 @@ func ReadDir(dir string) (Tree, error) {
 		return nil, err
 	}
 	return t, nil
-}
-
-// SchemaError says a bundle was written for a newer layout than this
-// charter reads.
-type SchemaError struct {
-	Version string
-}
-
-func (e *SchemaError) Error() string {
-	return fmt.Sprintf("the bundle has schema version %s, newer than %s, the newest this charter reads: upgrade charter", e.Version, SchemaVersion)
-}
-
-// CheckSchema returns a *SchemaError when version is newer than
-// SchemaVersion, and an error when it is not a version at all.
-func CheckSchema(version string) error {
-	n, err := strconv.Atoi(version)
-	if err != nil || n < 1 {
-		return fmt.Errorf("schema version %q is not a positive whole number", version)
-	}
-	if mine, _ := strconv.Atoi(SchemaVersion); n > mine {
-		return &SchemaError{Version: version}
-	}
-	return nil
-}
-
-// ParseManifest decodes manifest.json, refusing unknown fields and a
-// schema version newer than this charter's.
-func ParseManifest(b []byte) (*Manifest, error) {
-	if m, ok := parseManifestFast(b); ok {
-		if err := CheckSchema(m.SchemaVersion); err != nil {
-			return nil, err
-		}
-		return &m, nil
-	}
-	return decodeManifest(b)
-}
-
-// decodeManifest is ParseManifest through encoding/json: any manifest.
-func decodeManifest(b []byte) (*Manifest, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var m Manifest
-	if err := dec.Decode(&m); err != nil {
-		// A newer layout may add fields: say so when its version says so.
-		var probe struct {
-			SchemaVersion string `json:"schema_version"`
-		}
-		if json.Unmarshal(b, &probe) == nil && probe.SchemaVersion != "" {
-			if serr := CheckSchema(probe.SchemaVersion); serr != nil {
-				return nil, serr
-			}
-		}
-		return nil, fmt.Errorf("manifest.json: %v", err)
-	}
-	if err := CheckSchema(m.SchemaVersion); err != nil {
-		return nil, err
-	}
-	return &m, nil
-}
-
-// VerifyError lists every way a tree differs from its manifest.
-type VerifyError struct {
-	Problems []string
-}
-
-func (e *VerifyError) Error() string {
-	return fmt.Sprintf("the bundle does not match its manifest: %s", strings.Join(e.Problems, "; "))
-}
-
-// Verify checks that t holds a manifest.json and exactly the files it
-// lists, each of the listed size and SHA-256. It returns the manifest, a
-// *VerifyError when files differ, a *SchemaError for a newer layout.
-func Verify(t Tree) (*Manifest, error) {
-	mb, ok := t["manifest.json"]
-	if !ok {
-		return nil, errors.New("no manifest.json: not a charter bundle")
-	}
-	m, err := ParseManifest(mb)
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	listed := map[string]bool{"manifest.json": true, SignatureFile: true}
-	for _, f := range m.Files {
-		if listed[f.Path] {
-			problems = append(problems, f.Path+" is listed twice, or is a file the manifest cannot list")
-			continue
-		}
-		listed[f.Path] = true
-		b, ok := t[f.Path]
-		if !ok {
-			problems = append(problems, f.Path+" is missing")
-			continue
-		}
-		sum := sha256.Sum256(b)
-		switch {
-		case len(b) != f.Size:
-			problems = append(problems, fmt.Sprintf("%s has %d bytes, the manifest says %d", f.Path, len(b), f.Size))
-		case hex.EncodeToString(sum[:]) != f.SHA256:
-			problems = append(problems, fmt.Sprintf("%s has sha256 %s, the manifest says %s", f.Path, hex.EncodeToString(sum[:]), f.SHA256))
-		}
-	}
-	for _, p := range t.Paths() {
-		if !listed[p] {
-			problems = append(problems, p+" is not in the manifest")
-		}
-	}
-	if problems != nil {
-		return m, &VerifyError{Problems: problems}
-	}
-	return m, nil
 }

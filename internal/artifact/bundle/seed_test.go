@@ -6,12 +6,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/testkit/testrepo"
 )
 
 // agentJSON decodes an agent's agent.json from a built tree, as a runtime
 // reads it.
-func agentJSON(t *testing.T, tree Tree, id string, v any) {
+func agentJSON(t *testing.T, tree bundlefile.Tree, id string, v any) {
 	t.Helper()
 	if err := json.Unmarshal(tree["agents/"+id+"/agent.json"], v); err != nil {
 		t.Fatalf("agents/%s/agent.json: %v", id, err)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/filestat"
 	"github.com/charter-dev/charter/internal/par"
 )
@@ -95,7 +96,7 @@ func stateFor(known []*State, fi fs.FileInfo) *State {
 // bundle being written (its files and folders) does not have: what a
 // folder whose stat s vouches for holds and must lose. Paths that are not
 // valid (fs.ValidPath) are left out: a State is read from disk.
-func (s *State) gone(files map[string]File, byDir map[string][]string) map[string][]string {
+func (s *State) gone(files map[string]bundlefile.File, byDir map[string][]string) map[string][]string {
 	out := map[string][]string{}
 	add := func(p string) {
 		if p != "." && fs.ValidPath(p) {
@@ -117,12 +118,12 @@ func (s *State) gone(files map[string]File, byDir map[string][]string) map[strin
 
 // Listing returns t's listing for WriteOver: every path with the sha256
 // and size of its bytes, in t's order.
-func Listing(t Tree) []File {
+func Listing(t bundlefile.Tree) []bundlefile.File {
 	paths := t.Paths()
-	files := make([]File, len(paths))
+	files := make([]bundlefile.File, len(paths))
 	par.Each(len(paths), 8, func(i int) {
 		sum := sha256.Sum256(t[paths[i]])
-		files[i] = File{Path: paths[i], SHA256: hex.EncodeToString(sum[:]), Size: len(t[paths[i]])}
+		files[i] = bundlefile.File{Path: paths[i], SHA256: hex.EncodeToString(sum[:]), Size: len(t[paths[i]])}
 	})
 	return files
 }
@@ -132,13 +133,13 @@ func Listing(t Tree) []File {
 // manifest.json and its signature, sorted by path; nothing else is hashed
 // again (268 MB at 10,000 agents). When the manifest does not list
 // exactly t's other files, each of its size, it is Listing(t).
-func ManifestListing(t Tree) []File {
-	m, err := ParseManifest(t["manifest.json"])
+func ManifestListing(t bundlefile.Tree) []bundlefile.File {
+	m, err := bundlefile.ParseManifest(t["manifest.json"])
 	if err != nil {
 		return Listing(t)
 	}
 	files := slices.Clone(m.Files)
-	for _, p := range []string{"manifest.json", SignatureFile} {
+	for _, p := range []string{"manifest.json", bundlefile.SignatureFile} {
 		if b, ok := t[p]; ok {
 			files = append(files, FileOf(p, b))
 		}
@@ -151,7 +152,7 @@ func ManifestListing(t Tree) []File {
 			return Listing(t)
 		}
 	}
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(files, func(a, b bundlefile.File) int { return strings.Compare(a.Path, b.Path) })
 	return files
 }
 

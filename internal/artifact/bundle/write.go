@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/filestat"
 	"github.com/charter-dev/charter/internal/par"
@@ -157,13 +158,13 @@ func IsBundle(dir string) (ok bool, why string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	m, err := ParseManifest(b)
+	m, err := bundlefile.ParseManifest(b)
 	if err != nil {
 		return false, "manifest.json is not charter's: " + strings.TrimPrefix(err.Error(), "manifest.json: ")
 	}
 	listed := map[string]int{"manifest.json": len(b)}
-	if fi, err := os.Lstat(filepath.Join(dir, SignatureFile)); err == nil && fi.Mode().IsRegular() {
-		listed[SignatureFile] = int(fi.Size())
+	if fi, err := os.Lstat(filepath.Join(dir, bundlefile.SignatureFile)); err == nil && fi.Mode().IsRegular() {
+		listed[bundlefile.SignatureFile] = int(fi.Size())
 	}
 	for _, f := range m.Files {
 		listed[f.Path] = f.Size
@@ -269,12 +270,12 @@ var opened func(name string)
 // and folders costs far more than reading them, so a rebuild costs little
 // more than what changed. .<dir>.prev holds a .gitignore that ignores it;
 // it is safe to delete.
-func WriteDir(dir string, t Tree) error { return writeDir(dir, t, nil) }
+func WriteDir(dir string, t bundlefile.Tree) error { return writeDir(dir, t, nil) }
 
 // writeDir is WriteDir. alive, when tests set it, runs after each file is
 // written; when it returns false the process "dies" there: writeDir stops
 // at once, cleaning nothing up, as a killed process would.
-func writeDir(dir string, t Tree, alive func(n int) bool) error {
+func writeDir(dir string, t bundlefile.Tree, alive func(n int) bool) error {
 	_, err := writeTree(dir, nil, t, nil, false, alive)
 	return err
 }
@@ -283,7 +284,7 @@ func writeDir(dir string, t Tree, alive func(n int) bool) error {
 // in dir, which a later WriteOver needs, and uses known as WriteOver does:
 // a file of .<dir>.prev that a State vouches for, and whose sha256 is that
 // of t's bytes, is not read.
-func WriteDirState(dir string, t Tree, known []*State) (*State, error) {
+func WriteDirState(dir string, t bundlefile.Tree, known []*State) (*State, error) {
 	return writeTree(dir, ManifestListing(t), t, known, true, nil)
 }
 
@@ -307,7 +308,7 @@ func WriteDirState(dir string, t Tree, known []*State) (*State, error) {
 // returns the State of the bundle now in dir. A write that fails puts a
 // claimed .<dir>.prev back, so the full build after ErrStale starts from
 // it.
-func WriteOver(dir string, files []File, data Tree, known []*State) (*State, error) {
+func WriteOver(dir string, files []bundlefile.File, data bundlefile.Tree, known []*State) (*State, error) {
 	return writeTree(dir, files, data, known, false, nil)
 }
 
@@ -315,7 +316,7 @@ func WriteOver(dir string, files []File, data Tree, known []*State) (*State, err
 // WriteOver. files is nil for WriteDir: the paths are data's, nothing is
 // hashed and no State is returned; verified says data's sha256 are known
 // to be files'. alive is writeDir's.
-func writeTree(dir string, files []File, data Tree, known []*State, verified bool, alive func(n int) bool) (*State, error) {
+func writeTree(dir string, files []bundlefile.File, data bundlefile.Tree, known []*State, verified bool, alive func(n int) bool) (*State, error) {
 	dir = filepath.Clean(dir)
 	w, err := newWriter(dir, files, data)
 	if err != nil {
@@ -434,10 +435,10 @@ func isPrev(dir string) bool {
 
 // writer makes a tree under root hold exactly one bundle.
 type writer struct {
-	root  string          // the tree being written
-	from  string          // the folder being replaced: bytes of paths data lacks
-	files map[string]File // the listing; nil for WriteDir
-	data  Tree
+	root  string                     // the tree being written
+	from  string                     // the folder being replaced: bytes of paths data lacks
+	files map[string]bundlefile.File // the listing; nil for WriteDir
+	data  bundlefile.Tree
 	fresh bool // root is empty: nothing in it is compared or removed
 	// data's bytes are known to have their listed sha256
 	verified bool
@@ -458,13 +459,13 @@ type writer struct {
 	stats   map[string]FileState // with files: what each file is now
 }
 
-func newWriter(dir string, files []File, data Tree) (*writer, error) {
+func newWriter(dir string, files []bundlefile.File, data bundlefile.Tree) (*writer, error) {
 	w := &writer{from: dir, data: data, clean: map[string]Stat{}}
 	var paths []string
 	if files == nil {
 		paths = data.Paths()
 	} else {
-		w.files = make(map[string]File, len(files))
+		w.files = make(map[string]bundlefile.File, len(files))
 		w.stats = make(map[string]FileState, len(files))
 		paths = make([]string, 0, len(files))
 		for _, f := range files {
@@ -526,7 +527,7 @@ func (w *writer) isFile(p string) bool {
 // that are missing or differ, and removes everything else. dir may be
 // empty (fresh: then nothing in it is compared or removed, which halves
 // the system calls of a first build) or hold a previous bundle.
-func writeFiles(dir string, t Tree, fresh bool, alive func(n int) bool) error {
+func writeFiles(dir string, t bundlefile.Tree, fresh bool, alive func(n int) bool) error {
 	w, err := newWriter(dir, nil, t)
 	if err != nil {
 		return err
@@ -638,7 +639,7 @@ func (w *writer) file(p string) error {
 
 // fromDir reads the bytes of p from the bundle being replaced, which must
 // hold exactly those listed.
-func (w *writer) fromDir(p string, want File) ([]byte, error) {
+func (w *writer) fromDir(p string, want bundlefile.File) ([]byte, error) {
 	name := filepath.Join(w.from, filepath.FromSlash(p))
 	f, fi, ok := openOwn(name)
 	if !ok {
@@ -851,7 +852,7 @@ func readOwn(name string, size int64) ([]byte, fs.FileInfo, bool) {
 
 // holds reports whether name is a file sameFile would accept holding the
 // bytes want lists, and returns its stat.
-func holds(name string, want File) (fs.FileInfo, bool) {
+func holds(name string, want bundlefile.File) (fs.FileInfo, bool) {
 	b, fi, ok := readOwn(name, int64(want.Size))
 	if !ok {
 		return nil, false
@@ -910,7 +911,7 @@ func removeStale(parent, base string) {
 
 // Epoch returns the archive timestamp: SOURCE_DATE_EPOCH when set, else the
 // source commit's time, else the Unix epoch.
-func Epoch(src *Source) (time.Time, error) {
+func Epoch(src *bundlefile.Source) (time.Time, error) {
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
 		sec, err := strconv.ParseInt(s, 10, 64)
 		// The specification allows only ASCII digits: no sign, so no time
@@ -929,7 +930,7 @@ func Epoch(src *Source) (time.Time, error) {
 // SourceEpoch is the time of the commit src, to the second, or 1970
 // without one: an archive's timestamps that depend on the commit alone,
 // as a published bundle's must.
-func SourceEpoch(src *Source) time.Time {
+func SourceEpoch(src *bundlefile.Source) time.Time {
 	if src != nil && !src.Time.IsZero() {
 		return src.Time.UTC().Truncate(time.Second)
 	}
@@ -939,7 +940,7 @@ func SourceEpoch(src *Source) time.Time {
 // WriteArchive writes t as a reproducible tar.gz: entries sorted, folders
 // before their files, mode 0755/0644, owner 0:0 with no names, every mtime
 // set to mtime, and a gzip header without name or time.
-func WriteArchive(w io.Writer, t Tree, mtime time.Time) error {
+func WriteArchive(w io.Writer, t bundlefile.Tree, mtime time.Time) error {
 	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
@@ -973,4 +974,15 @@ func WriteArchive(w io.Writer, t Tree, mtime time.Time) error {
 		return err
 	}
 	return gz.Close()
+}
+
+// Archive returns t as the reproducible tar.gz that build --archive
+// writes, every timestamp mtime (Epoch or SourceEpoch): the same tree and
+// time give the same bytes.
+func Archive(t bundlefile.Tree, mtime time.Time) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteArchive(&buf, t, mtime); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -8,15 +8,17 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 )
 
 // bigTree is a bundle's shape at 10,000 agents: three files in each
 // agent's folder (agent.json, prompt.md, card.json; about 9 KB each, as
 // the generated repository's) under agents/, 30,001 files in 10,001
 // folders. v changes the three files of agent 5000 and manifest.json.
-func bigTree(v int) Tree {
+func bigTree(v int) bundlefile.Tree {
 	const agents = 10_000
-	t := make(Tree, 3*agents+1)
+	t := make(bundlefile.Tree, 3*agents+1)
 	filler := bytes.Repeat([]byte("0123456789abcdef"), 1024) // 16 KiB
 	for i := range agents {
 		id := fmt.Sprintf("agent-%05d", i)
@@ -38,9 +40,9 @@ func bigTree(v int) Tree {
 // and manifest.json change), as an incremental build does: data holds
 // the four files, the rest is in dist. Compare BenchmarkWriteDir30k.
 func BenchmarkWriteOver30k(b *testing.B) {
-	trees := []Tree{bigTree(1), bigTree(2)}
-	lists := []([]File){Listing(trees[0]), Listing(trees[1])}
-	data := []Tree{changed(trees[1], trees[0]), changed(trees[0], trees[1])}
+	trees := []bundlefile.Tree{bigTree(1), bigTree(2)}
+	lists := []([]bundlefile.File){Listing(trees[0]), Listing(trees[1])}
+	data := []bundlefile.Tree{changed(trees[1], trees[0]), changed(trees[0], trees[1])}
 	out := filepath.Join(b.TempDir(), "dist")
 	var known []*State
 	for i := range 2 {
@@ -80,7 +82,7 @@ func BenchmarkWriteOver30k(b *testing.B) {
 // previous one after one agent's edit, comparing every file: the write a
 // build does without a State.
 func BenchmarkWriteDir30k(b *testing.B) {
-	trees := []Tree{bigTree(1), bigTree(2)}
+	trees := []bundlefile.Tree{bigTree(1), bigTree(2)}
 	out := filepath.Join(b.TempDir(), "dist")
 	for i := range 2 {
 		if err := WriteDir(out, trees[i]); err != nil {
@@ -148,8 +150,8 @@ func BenchmarkStateGob30k(b *testing.B) {
 }
 
 // changed returns the part of next that differs from prev.
-func changed(prev, next Tree) Tree {
-	out := Tree{}
+func changed(prev, next bundlefile.Tree) bundlefile.Tree {
+	out := bundlefile.Tree{}
 	for p, b := range next {
 		if old, ok := prev[p]; !ok || !bytes.Equal(old, b) {
 			out[p] = b

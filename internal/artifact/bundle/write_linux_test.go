@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
 
@@ -37,7 +38,7 @@ func TestFreshWriteUnderDefaultACL(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
 	out := filepath.Join(parent, "dist")
-	tree := Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b")}
+	tree := bundlefile.Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b")}
 	if err := WriteDir(out, tree); err != nil {
 		t.Fatal(err)
 	}

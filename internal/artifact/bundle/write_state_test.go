@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/filestat"
 )
 
@@ -51,7 +52,7 @@ func reads(t *testing.T, f func()) []string {
 }
 
 // want lists what listTree shows of a folder holding exactly tree.
-func want(tree Tree) []string {
+func want(tree bundlefile.Tree) []string {
 	var out []string
 	dirs := map[string]bool{}
 	for p, b := range tree {
@@ -68,7 +69,7 @@ func want(tree Tree) []string {
 }
 
 // holdsTree fails t unless dir holds exactly tree, modes included.
-func holdsTree(t *testing.T, dir string, tree Tree) {
+func holdsTree(t *testing.T, dir string, tree bundlefile.Tree) {
 	t.Helper()
 	got := listTree(t, dir)
 	slices.Sort(got)
@@ -77,8 +78,8 @@ func holdsTree(t *testing.T, dir string, tree Tree) {
 	}
 }
 
-func with(t Tree, kv ...string) Tree {
-	out := Tree{}
+func with(t bundlefile.Tree, kv ...string) bundlefile.Tree {
+	out := bundlefile.Tree{}
 	for p, b := range t {
 		out[p] = b
 	}
@@ -93,8 +94,8 @@ func with(t Tree, kv ...string) Tree {
 }
 
 // base is a small bundle: agents in folders, a few files each.
-func base() Tree {
-	t := Tree{"manifest.json": []byte("m0"), "team.json": []byte("team")}
+func base() bundlefile.Tree {
+	t := bundlefile.Tree{"manifest.json": []byte("m0"), "team.json": []byte("team")}
 	for _, a := range []string{"ann", "bob", "cy"} {
 		for _, f := range []string{"agent.json", "prompt.md", "card.json"} {
 			t["agents/"+a+"/"+f] = []byte(a + " " + f)
@@ -106,10 +107,10 @@ func base() Tree {
 
 // three writes a twice then b, with States, into dist, and returns the
 // States of .dist.prev (holding a) and of dist (holding b), aged.
-func three(t *testing.T, dir string, a, b Tree) []*State {
+func three(t *testing.T, dir string, a, b bundlefile.Tree) []*State {
 	t.Helper()
 	var known []*State
-	for _, tree := range []Tree{a, a, b} {
+	for _, tree := range []bundlefile.Tree{a, a, b} {
 		s, err := WriteDirState(dir, tree, known)
 		if err != nil {
 			t.Fatal(err)
@@ -460,19 +461,19 @@ func TestWriteOverStale(t *testing.T) {
 // A listing WriteOver cannot write is refused before anything is done.
 func TestWriteOverBadListing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dist")
-	good := Listing(Tree{"a.json": []byte("a")})
+	good := Listing(bundlefile.Tree{"a.json": []byte("a")})
 	for _, tc := range []struct {
 		name  string
-		files []File
-		data  Tree
+		files []bundlefile.File
+		data  bundlefile.Tree
 		want  string
 	}{
-		{"bytes not the listed ones", good, Tree{"a.json": []byte("b")}, "not those its listing says"},
-		{"data not listed", good, Tree{"a.json": []byte("a"), "b.json": nil}, "b.json is not listed"},
-		{"listed twice", append(slices.Clone(good), good...), Tree{"a.json": []byte("a")}, "listed twice"},
-		{"outside", []File{{Path: "../a.json"}}, Tree{"../a.json": nil}, "not a path inside the bundle"},
-		{"absolute", []File{{Path: "/a.json"}}, Tree{"/a.json": nil}, "not a path inside the bundle"},
-		{"file and folder", Listing(Tree{"a": nil, "a/b": nil}), Tree{"a": nil, "a/b": nil}, "both a file and a folder"},
+		{"bytes not the listed ones", good, bundlefile.Tree{"a.json": []byte("b")}, "not those its listing says"},
+		{"data not listed", good, bundlefile.Tree{"a.json": []byte("a"), "b.json": nil}, "b.json is not listed"},
+		{"listed twice", append(slices.Clone(good), good...), bundlefile.Tree{"a.json": []byte("a")}, "listed twice"},
+		{"outside", []bundlefile.File{{Path: "../a.json"}}, bundlefile.Tree{"../a.json": nil}, "not a path inside the bundle"},
+		{"absolute", []bundlefile.File{{Path: "/a.json"}}, bundlefile.Tree{"/a.json": nil}, "not a path inside the bundle"},
+		{"file and folder", Listing(bundlefile.Tree{"a": nil, "a/b": nil}), bundlefile.Tree{"a": nil, "a/b": nil}, "both a file and a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := WriteOver(dir, tc.files, tc.data, nil)
@@ -535,7 +536,7 @@ func TestConcurrentWriteOver(t *testing.T) {
 	if _, err := WriteDirState(dir, first, nil); err != nil {
 		t.Fatal(err)
 	}
-	trees := make([]Tree, 8)
+	trees := make([]bundlefile.Tree, 8)
 	errs := make(chan error, len(trees))
 	for i := range trees {
 		v := fmt.Sprint(i)
@@ -582,7 +583,7 @@ func TestWriteSequence(t *testing.T) {
 	}
 	// Paths whose folders would clash with a file: ".json" on files keeps
 	// them apart, as a bundle's names do.
-	tree := Tree{"manifest.json": []byte("0")}
+	tree := bundlefile.Tree{"manifest.json": []byte("0")}
 	if err := WriteDir(dir, tree); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 )
 
 // TestWriteDirModes checks that bundle files are 0644 and folders 0755
@@ -18,7 +20,7 @@ func TestWriteDirModes(t *testing.T) {
 	defer syscall.Umask(old)
 	dir := filepath.Join(t.TempDir(), "dist")
 	for range 2 {
-		if err := WriteDir(dir, Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b")}); err != nil {
+		if err := WriteDir(dir, bundlefile.Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,9 +40,9 @@ func TestWriteDirModes(t *testing.T) {
 // left is one of theirs, whole.
 func TestConcurrentBuilds(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dist")
-	trees := make([]Tree, 12)
+	trees := make([]bundlefile.Tree, 12)
 	for i := range trees {
-		trees[i] = Tree{"manifest.json": []byte{byte('a' + i)}, "agents/x/agent.json": []byte{byte('a' + i)}}
+		trees[i] = bundlefile.Tree{"manifest.json": []byte{byte('a' + i)}, "agents/x/agent.json": []byte{byte('a' + i)}}
 	}
 	errs := make(chan error, len(trees))
 	for _, tree := range trees {
@@ -62,7 +64,7 @@ func TestConcurrentBuilds(t *testing.T) {
 // writes what a rebuild over an empty previous bundle writes, modes
 // included, under a umask that takes bits away and one that does not.
 func TestFreshWriteMatchesUpdate(t *testing.T) {
-	tree := Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b"), "a/c/d.json": []byte("d"), "e.json": []byte("")}
+	tree := bundlefile.Tree{"manifest.json": []byte("m"), "a/b.json": []byte("b"), "a/c/d.json": []byte("d"), "e.json": []byte("")}
 	for _, mask := range []int{0o022, 0o077} {
 		old := syscall.Umask(mask)
 		fresh, update := t.TempDir(), t.TempDir()

@@ -31,6 +31,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/artifact/team"
 	"github.com/charter-dev/charter/internal/config/evalcache"
 	"github.com/charter-dev/charter/internal/config/incremental"
@@ -58,7 +59,7 @@ type Base struct {
 	// Listing is every file of the bundle written, with manifest.json;
 	// Shaped those that hold a credential's shape (bundle.HoldsShape),
 	// judged again on every build.
-	Listing []bundle.File
+	Listing []bundlefile.File
 	Shaped  []string
 	// States are the writer's states of the bundle folder written and of
 	// the one it replaced, newest first.
@@ -151,8 +152,8 @@ func (s *Session) say(format string, args ...any) {
 // Update is what a build over the previous bundle writes.
 type Update struct {
 	// Data are the files rendered again; Files the bundle's every file.
-	Data  bundle.Tree
-	Files []bundle.File
+	Data  bundlefile.Tree
+	Files []bundlefile.File
 	// Agents counts the bundle's agents.
 	Agents int
 	next   *Base
@@ -331,7 +332,7 @@ func (s *Session) guard(b *Base, sc *scope) (map[string][]string, bool) {
 // bundle that hold a shape, and false when a credential is found (a full
 // build says where) or a file of before is not as the last build wrote
 // it.
-func (s *Session) judge(b *Base, data bundle.Tree, listing []bundle.File, excused map[string][]string) ([]string, bool) {
+func (s *Session) judge(b *Base, data bundlefile.Tree, listing []bundlefile.File, excused map[string][]string) ([]string, bool) {
 	judged := maps.Clone(data)
 	var shaped []string
 	for _, p := range b.Shaped {
@@ -384,17 +385,17 @@ func everyAgent(prog *compiler.Program, members map[string]team.Member) *compile
 }
 
 // find returns the entry of path p.
-func find(listing []bundle.File, p string) (bundle.File, bool) {
-	i, ok := slices.BinarySearchFunc(listing, p, func(f bundle.File, p string) int { return strings.Compare(f.Path, p) })
+func find(listing []bundlefile.File, p string) (bundlefile.File, bool) {
+	i, ok := slices.BinarySearchFunc(listing, p, func(f bundlefile.File, p string) int { return strings.Compare(f.Path, p) })
 	if !ok {
-		return bundle.File{}, false
+		return bundlefile.File{}, false
 	}
 	return listing[i], true
 }
 
 // read reads f from the bundle folder, false unless it holds the bytes f
 // lists.
-func (s *Session) read(f bundle.File) ([]byte, bool) {
+func (s *Session) read(f bundlefile.File) ([]byte, bool) {
 	src, err := os.ReadFile(filepath.Join(s.o.Out, filepath.FromSlash(f.Path)))
 	if err != nil {
 		return nil, false
@@ -463,7 +464,7 @@ func (r *Recording) Team() *team.Team {
 // WroteFull keeps, when r is set, the full build's tree, once it is
 // written and the writer left st, as the base; shaped are the tree's
 // files that hold a credential's shape (bundle.Scan).
-func (s *Session) WroteFull(r *Recording, tree bundle.Tree, shaped []string, st *bundle.State) {
+func (s *Session) WroteFull(r *Recording, tree bundlefile.Tree, shaped []string, st *bundle.State) {
 	if r == nil || r.base.Pairing == nil {
 		return
 	}

@@ -501,7 +501,7 @@ func (v *validator) run(jobs []job) {
 	workers := min(v.workers, runtime.GOMAXPROCS(0), max(1, len(plain)/64))
 	par.Each(len(plain), max(1, workers), judge)
 	for i, j := range jobs {
-		if !done[i] || j.kind.slug != "" && !IsSlug(j.name) {
+		if !done[i] || j.kind.slug != "" && !model.IsSlug(j.name) {
 			out[i] = v.one(j)
 		}
 	}
@@ -540,7 +540,7 @@ func (v *validator) matched(j job, src ast.Expr, builtin bool) (any, bool) {
 func (v *validator) one(j job) any {
 	path := Path{j.kind.field, j.name}
 	ok := true
-	if j.kind.slug != "" && !IsSlug(j.name) {
+	if j.kind.slug != "" && !model.IsSlug(j.name) {
 		v.reportLabel("slug", path, "%s %q is not a slug: use lower-case letters, digits, '-' and '_', starting with a letter or digit (it becomes a file name in the bundle)", j.kind.slug, j.name)
 		ok = false
 	}
@@ -612,23 +612,6 @@ func (v *validator) decode(path Path, val cue.Value, target any) bool {
 	if err := decodeJSON(val, target); err != nil {
 		v.report("schema", path, "cannot decode: %v", err)
 		return false
-	}
-	return true
-}
-
-// IsSlug reports whether s may be an agent id, type slug or profile name:
-// [a-z0-9][a-z0-9_-]*.
-func IsSlug(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-		case i > 0 && (r == '-' || r == '_'):
-		default:
-			return false
-		}
 	}
 	return true
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/editor/schema"
 	"github.com/charter-dev/charter/internal/repo/source"
 	"github.com/charter-dev/charter/internal/repo/starter"
@@ -84,7 +85,7 @@ func repos(t *testing.T) map[string]string {
 // built is a repository's JSON: its whole value and its bundle.
 type built struct {
 	value  []byte
-	bundle bundle.Tree
+	bundle bundlefile.Tree
 }
 
 func buildRepo(t *testing.T, dir string) built {

@@ -10,6 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
+	"github.com/charter-dev/charter/internal/canonjson"
+	"github.com/charter-dev/charter/internal/enforce/judge/fromprogram"
 	"github.com/charter-dev/charter/internal/testkit/testrepo"
 	"github.com/charter-dev/charter/rules"
 )
@@ -17,9 +20,9 @@ import (
 // edit returns tree with rel set to b (removed for nil), and, when
 // remanifest is set, manifest.json rewritten to match: an unsigned
 // bundle forged whole.
-func edit(t *testing.T, tree bundle.Tree, rel string, b []byte, remanifest bool) *bundle.Runtime {
+func edit(t *testing.T, tree bundlefile.Tree, rel string, b []byte, remanifest bool) *bundlefile.Runtime {
 	t.Helper()
-	out := bundle.Tree{}
+	out := bundlefile.Tree{}
 	for p, c := range tree {
 		out[p] = c
 	}
@@ -28,7 +31,7 @@ func edit(t *testing.T, tree bundle.Tree, rel string, b []byte, remanifest bool)
 	} else {
 		out[rel] = b
 	}
-	m, err := bundle.ParseManifest(out["manifest.json"])
+	m, err := bundlefile.ParseManifest(out["manifest.json"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +40,14 @@ func edit(t *testing.T, tree bundle.Tree, rel string, b []byte, remanifest bool)
 		for _, p := range out.Paths() {
 			if p != "manifest.json" {
 				sum := sha256.Sum256(out[p])
-				m.Files = append(m.Files, bundle.File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(out[p])})
+				m.Files = append(m.Files, bundlefile.File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(out[p])})
 			}
 		}
-		if out["manifest.json"], err = bundle.Pretty(m); err != nil {
+		if out["manifest.json"], err = canonjson.Pretty(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return bundle.TreeRuntime(out, m, "dist")
+	return bundlefile.TreeRuntime(out, m, "dist")
 }
 
 // verdict says which agent a call from agentType in main's session is
@@ -77,8 +80,8 @@ func TestDelegationWalk(t *testing.T) {
 	}
 	judges := map[string]*Judge{
 		"graph":   New(Bundle{R: edit(t, tree, "", nil, false)}, rules.OnErrorDeny),
-		"no file": New(Bundle{R: edit(t, tree, bundle.DelegationFile, nil, true)}, rules.OnErrorDeny),
-		"program": New(Program{P: prog}, rules.OnErrorDeny),
+		"no file": New(Bundle{R: edit(t, tree, bundlefile.DelegationFile, nil, true)}, rules.OnErrorDeny),
+		"program": New(fromprogram.Loader{P: prog}, rules.OnErrorDeny),
 	}
 	calls := [][2]string{{"lead", ""}, {"lead", "rev"}, {"lead", "junior"}, {"lead", "ops-bot"}, {"lead", "loner"},
 		{"rev", "junior"}, {"rev", "lead"}, {"loner", "ops_bot"}, {"loner", "general-purpose"}, {"junior", "rev"}}
@@ -104,7 +107,7 @@ func TestDelegationForged(t *testing.T) {
 		t.Fatal(err)
 	}
 	widen := func(old, new string) []byte {
-		s := string(tree[bundle.DelegationFile])
+		s := string(tree[bundlefile.DelegationFile])
 		w := strings.Replace(s, old, new, 1)
 		if w == s {
 			t.Fatalf("delegation.json holds no %s", old)
@@ -129,7 +132,7 @@ func TestDelegationForged(t *testing.T) {
 		{"gone, still listed", nil, false, "lead", "junior",
 			"error: reading who lead may start: agent lead: the bundle does not match its manifest: delegation.json cannot be read"},
 	} {
-		j := New(Bundle{R: edit(t, tree, bundle.DelegationFile, tc.file, tc.remanifest)}, rules.OnErrorDeny)
+		j := New(Bundle{R: edit(t, tree, bundlefile.DelegationFile, tc.file, tc.remanifest)}, rules.OnErrorDeny)
 		if got := verdict(j, tc.main, tc.from); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s: got %q, want %q...", tc.name, got, tc.want)
 		}

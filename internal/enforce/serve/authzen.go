@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/enforce/decisionlog"
 	"github.com/charter-dev/charter/internal/enforce/sessions"
 	"github.com/charter-dev/charter/rules"
@@ -150,7 +150,7 @@ func (s *Server) evaluate(req *azRequest) azResult {
 	switch {
 	case l == nil:
 		v = s.failure(rules.Pre, why)
-	case !validate.IsSlug(agent) || !l.judge.HasAgent(agent):
+	case !model.IsSlug(agent) || !l.judge.HasAgent(agent):
 		bundleInfo = l.bundle
 		v = s.failure(rules.Pre, fmt.Sprintf("the bundle has no agent %q", cutStr(agent)))
 	default:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/enforce/decisionlog"
 	"github.com/charter-dev/charter/internal/enforce/judge"
 	"github.com/charter-dev/charter/internal/release/cardsign"
@@ -24,7 +25,7 @@ import (
 // under way finishes on the bundle it started with.
 type loaded struct {
 	judge    *judge.Judge
-	rt       *bundle.Runtime
+	rt       *bundlefile.Runtime
 	bundle   decisionlog.Bundle
 	source   string
 	at       time.Time
@@ -60,7 +61,7 @@ func manifestHash(b []byte) string {
 // load reads and verifies the bundle the options name (through
 // cardsign.CheckBundle, the one check) into a loaded.
 func (s *Server) load(ctx context.Context) (*loaded, error) {
-	var t bundle.Tree
+	var t bundlefile.Tree
 	var digest, source string
 	switch {
 	case s.o.Bundle != "":
@@ -90,7 +91,7 @@ func (s *Server) load(ctx context.Context) (*loaded, error) {
 		return nil, fmt.Errorf("the bundle at %s does not verify: %v", source, err)
 	}
 	l := &loaded{source: source, at: time.Now().UTC(), manifest: manifestHash(t["manifest.json"])}
-	l.rt = bundle.TreeRuntime(t, m, source)
+	l.rt = bundlefile.TreeRuntime(t, m, source)
 	l.judge = judge.New(judge.Bundle{R: l.rt}, s.o.OnError)
 	l.bundle.Digest = digest
 	if m.Source != nil {

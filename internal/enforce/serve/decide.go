@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charter-dev/charter/internal/artifact/bundle"
-	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/enforce/decisionlog"
 	"github.com/charter-dev/charter/internal/enforce/sessions"
 	"github.com/charter-dev/charter/rules"
@@ -233,7 +233,7 @@ func (s *Server) Decide(req *DecideRequest) (*DecideResponse, error) {
 
 // judge runs the engine on a checked request.
 func (s *Server) judge(l *loaded, req *DecideRequest, phase rules.Phase, call rules.Call) rules.Verdict {
-	if !validate.IsSlug(req.Agent) || !l.judge.HasAgent(req.Agent) {
+	if !model.IsSlug(req.Agent) || !l.judge.HasAgent(req.Agent) {
 		return s.failure(phase, fmt.Sprintf("the bundle has no agent %q", cutStr(req.Agent)))
 	}
 	e, err := l.judge.Engine(req.Agent, "", "")
@@ -287,4 +287,4 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_, _ = w.Write(b.Bytes())
 }
 
-var _ = bundle.MaxSize
+var _ = bundlefile.MaxSize

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/enforce/decisionlog"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
@@ -51,7 +51,7 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 				return nil, "", fmt.Errorf("the call comes from %s, and the hook's url names no agent (?agent=ID)", cutStr(agentType))
 			case agent == "":
 				return nil, "", errors.New("the hook's url names no agent: add ?agent=ID to it (or start claude with --agent naming a bundle agent)")
-			case !validate.IsSlug(agent) || !l.judge.HasAgent(agent):
+			case !model.IsSlug(agent) || !l.judge.HasAgent(agent):
 				return nil, "", fmt.Errorf("the bundle has no agent %q", cutStr(agent))
 			}
 			return source(agentType)
@@ -93,7 +93,7 @@ func (s *Server) recordUnjudged(l *loaded, agent string, data []byte, decision s
 		Decision: decision, Rules: []decisionlog.Rule{}, Input: in.ToolInput}
 	if l != nil {
 		rec.Bundle = l.bundle
-		if validate.IsSlug(agent) && l.judge.HasAgent(agent) {
+		if model.IsSlug(agent) && l.judge.HasAgent(agent) {
 			rec.Agent = l.agent(agent)
 		}
 	}

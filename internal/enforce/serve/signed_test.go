@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/internal/release/oci"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
@@ -61,7 +63,7 @@ func rewrite(t testing.TB, dir, rel string, edit func([]byte) []byte) {
 		t.Fatal(err)
 	}
 	mb, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	m, err := bundle.ParseManifest(mb)
+	m, err := bundlefile.ParseManifest(mb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func rewrite(t testing.TB, dir, rel string, edit func([]byte) []byte) {
 			m.Files[i].SHA256, m.Files[i].Size = hex.EncodeToString(sum[:]), len(nb)
 		}
 	}
-	mb, err = bundle.Pretty(m)
+	mb, err = canonjson.Pretty(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func rewrite(t testing.TB, dir, rel string, edit func([]byte) []byte) {
 // agent.json with a rehashed manifest was served).
 func TestSignedBundle(t *testing.T) {
 	signer, verifier := signingKeys(t)
-	src := &bundle.Source{Commit: strings.Repeat("a", 40), Tree: strings.Repeat("b", 40), Time: time.Unix(1700000000, 0).UTC(), Root: "."}
+	src := &bundlefile.Source{Commit: strings.Repeat("a", 40), Tree: strings.Repeat("b", 40), Time: time.Unix(1700000000, 0).UTC(), Root: "."}
 	dir := buildBundle(t, testrepo.DelegationTeam, bundle.Options{CharterVersion: "v9.9.9", Source: src,
 		SignCard: signer.Sign, SignManifest: signer.SignManifest})
 	s, ts := start(t, Options{Bundle: dir, Key: verifier})
@@ -104,7 +106,7 @@ func TestSignedBundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	onDisk, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	sigOnDisk, _ := os.ReadFile(filepath.Join(dir, bundle.SignatureFile))
+	sigOnDisk, _ := os.ReadFile(filepath.Join(dir, bundlefile.SignatureFile))
 	if !bytes.Equal(mb, onDisk) || !bytes.Equal(sig, sigOnDisk) || len(sig) == 0 {
 		t.Errorf("TreeRuntime.Manifest: %d bytes and signature %q; want manifest.json's %d bytes and manifest.jws %q", len(mb), sig, len(onDisk), sigOnDisk)
 	}
@@ -131,7 +133,7 @@ func TestSignedBundle(t *testing.T) {
 		t.Errorf("after the rewritten bundle: %+v", r)
 	}
 	// With no signature at all: refused too.
-	os.Remove(filepath.Join(dir, bundle.SignatureFile))
+	os.Remove(filepath.Join(dir, bundlefile.SignatureFile))
 	if err := s.Reload(context.Background()); err == nil {
 		t.Error("a bundle without manifest.jws was served with a key")
 	}
@@ -163,7 +165,7 @@ func TestPullSigned(t *testing.T) {
 	t.Setenv(oci.EnvPassword, registrytest.Password)
 
 	signer, verifier := signingKeys(t)
-	src := &bundle.Source{Commit: strings.Repeat("c", 40), Time: time.Unix(1700000000, 0).UTC()}
+	src := &bundlefile.Source{Commit: strings.Repeat("c", 40), Time: time.Unix(1700000000, 0).UTC()}
 	tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(testrepo.DelegationTeam)), bundle.Options{Source: src,
 		SignCard: signer.Sign, SignManifest: signer.SignManifest})
 	if err != nil {

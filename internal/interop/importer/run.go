@@ -17,6 +17,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/config/load"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
@@ -530,8 +531,8 @@ func (r *Result) compare(src []byte, rev *revision.Revision, id string) {
 		if m, ok := (&walker{table: agentJSONTable}).lookup(Path{k}); ok && m.to == outside {
 			continue
 		}
-		a, _ := bundle.Canonical(orig[k])
-		b, _ := bundle.Canonical(doc[k])
+		a, _ := canonjson.Canonical(orig[k])
+		b, _ := canonjson.Canonical(doc[k])
 		if bytes.Equal(a, b) {
 			continue
 		}

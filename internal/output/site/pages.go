@@ -10,10 +10,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/graphviz"
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
@@ -54,7 +56,7 @@ type site struct {
 	diags    []diag.Diagnostic
 	versions map[string][]history.Version
 	diff     *review
-	files    bundle.Tree
+	files    bundlefile.Tree
 	// byAgent holds the diagnostics whose path is in an agent, by id;
 	// general those in no agent.
 	byAgent map[string][]diag.Diagnostic
@@ -403,7 +405,7 @@ func (s *site) agentPage(a *compiler.Agent) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 	}
-	card, err := bundle.Pretty(bundle.Card(p, a, hash))
+	card, err := canonjson.Pretty(bundle.Card(p, a, hash))
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 	}

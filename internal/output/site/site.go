@@ -31,6 +31,7 @@ import (
 
 	"github.com/charter-dev/charter/compiler"
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/config/revision"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/repo/diff"
@@ -79,7 +80,7 @@ type Options struct {
 
 // Result is a generated site.
 type Result struct {
-	Files bundle.Tree
+	Files bundlefile.Tree
 	// Agents counts the agents shown.
 	Agents int
 	// Invalid is set when the revision did not validate or compile: the
@@ -101,7 +102,7 @@ func Build(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &site{rev: rev, prog: rev.Program, files: bundle.Tree{}}
+	s := &site{rev: rev, prog: rev.Program, files: bundlefile.Tree{}}
 	ds := rev.Diagnostics
 	if rev.OK() {
 		found, err := lint.Run(rev.Program, rev.Validation.Repo().Files, lint.Options{})

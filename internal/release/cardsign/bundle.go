@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 )
 
 // CardResult is the verdict on one card of a bundle.
@@ -19,7 +19,7 @@ type CardResult struct {
 // VerifyCards checks the agents/<id>/card.json of every agent of t (every
 // folder under agents/), in path order. An agent without a card does not
 // verify: its prompt and agent.json would go unvouched for.
-func (v *Verifier) VerifyCards(t bundle.Tree) []CardResult {
+func (v *Verifier) VerifyCards(t bundlefile.Tree) []CardResult {
 	var out []CardResult
 	seen := map[string]bool{}
 	for _, p := range t.Paths() {
@@ -47,9 +47,9 @@ func (v *Verifier) VerifyCards(t bundle.Tree) []CardResult {
 // bundle: with a verifier, nil only when the whole bundle verifies (Check);
 // without one, the files against manifest.json alone. It returns the
 // manifest.
-func CheckBundle(t bundle.Tree, v *Verifier) (*bundle.Manifest, error) {
+func CheckBundle(t bundlefile.Tree, v *Verifier) (*bundlefile.Manifest, error) {
 	if v == nil {
-		return bundle.Verify(t)
+		return bundlefile.Verify(t)
 	}
 	r, err := v.Check(t)
 	if err != nil {
@@ -76,7 +76,7 @@ type BundleReport struct {
 	// BadCards counts the cards that do not verify.
 	BadCards int `json:"-"`
 	// manifest is manifest.json, read when the files match it.
-	manifest *bundle.Manifest
+	manifest *bundlefile.Manifest
 }
 
 // Verified is BundleReport.ManifestSignature for a signature that
@@ -85,17 +85,17 @@ const Verified = "verified"
 
 // VerifyBundle is THE check of a bundle, which verify, pull and the
 // decision server (charter serve) call before they trust one: every file
-// against manifest.json (bundle.Verify: sizes and SHA-256, nothing
+// against manifest.json (bundlefile.Verify: sizes and SHA-256, nothing
 // missing, nothing added), manifest.json against its signature
 // manifest.jws (VerifyManifest), and every agent's card against its
 // A2A signature, all by v's key. An error is a bundle that cannot be
 // checked at all (no manifest, a newer layout); what does not verify is
 // in the report, and OK is set only when everything does.
-func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
+func (v *Verifier) VerifyBundle(t bundlefile.Tree) (*BundleReport, error) {
 	r := &BundleReport{KeyID: v.KeyID(), Files: len(t), ManifestProblems: []string{}, Cards: []CardResult{}}
-	m, err := bundle.Verify(t)
+	m, err := bundlefile.Verify(t)
 	r.manifest = m
-	var verr *bundle.VerifyError
+	var verr *bundlefile.VerifyError
 	switch {
 	case errors.As(err, &verr):
 		r.ManifestProblems = append(r.ManifestProblems, verr.Problems...)
@@ -103,7 +103,7 @@ func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
 		return nil, err
 	}
 	r.ManifestSignature = Verified
-	if err := v.VerifyManifest(t["manifest.json"], t[bundle.SignatureFile]); err != nil {
+	if err := v.VerifyManifest(t["manifest.json"], t[bundlefile.SignatureFile]); err != nil {
 		r.ManifestSignature = err.Error()
 	}
 	r.Cards = append(r.Cards, v.VerifyCards(t)...)
@@ -118,14 +118,14 @@ func (v *Verifier) VerifyBundle(t bundle.Tree) (*BundleReport, error) {
 
 // Check is VerifyBundle as one error: nil only when the whole bundle
 // verifies; otherwise the first thing that does not.
-func (v *Verifier) Check(t bundle.Tree) (*BundleReport, error) {
+func (v *Verifier) Check(t bundlefile.Tree) (*BundleReport, error) {
 	r, err := v.VerifyBundle(t)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case len(r.ManifestProblems) > 0:
-		return r, &bundle.VerifyError{Problems: r.ManifestProblems}
+		return r, &bundlefile.VerifyError{Problems: r.ManifestProblems}
 	case r.ManifestSignature != Verified:
 		return r, errors.New(r.ManifestSignature)
 	}
@@ -138,10 +138,10 @@ func (v *Verifier) Check(t bundle.Tree) (*BundleReport, error) {
 }
 
 // VerifyRuntime checks the manifest of a bundle a runtime reads file by
-// file (bundle.OpenRuntime) against its signature: the runtime then checks
+// file (bundlefile.OpenRuntime) against its signature: the runtime then checks
 // every file it reads against that manifest, so the whole bundle is the
 // signed one without hashing all of it for each call.
-func (v *Verifier) VerifyRuntime(r *bundle.Runtime) error {
+func (v *Verifier) VerifyRuntime(r *bundlefile.Runtime) error {
 	manifest, sig, err := r.Manifest()
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/canonjson"
 )
 
 // Algorithms are the JWS algorithms cardsign signs with and accepts.
@@ -228,7 +228,7 @@ func (s *Signer) Sign(card []byte) ([]byte, error) {
 	}
 	sigs, _ := doc["signatures"].([]any)
 	doc["signatures"] = append(sigs, map[string]any{"protected": protected, "signature": sig})
-	return bundle.Canonical(doc)
+	return canonjson.Canonical(doc)
 }
 
 // rfc6979 signs ES256 deterministically (RFC 6979), as Ed25519 signs:
@@ -314,7 +314,7 @@ func payloadOf(doc map[string]any) ([]byte, error) {
 		}
 		c["skills"] = out
 	}
-	return bundle.Canonical(dropEmptyLists(c))
+	return canonjson.Canonical(dropEmptyLists(c))
 }
 
 // dropEmptyLists returns v without the members, at any depth, that hold an

@@ -19,7 +19,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 	"github.com/charter-dev/charter/internal/testkit/npmtools"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 )
@@ -359,7 +359,7 @@ func TestVerifyCardsMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree := bundle.Tree{
+	tree := bundlefile.Tree{
 		"agents/ann/agent.json": []byte("{}"),
 		"agents/ann/card.json":  signed,
 		"agents/ann/prompt.md":  []byte("You are Ann."),

@@ -50,6 +50,7 @@ import (
 	"oras.land/oras-go/v2/registry/remote/retry"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
 )
 
 // Media types of a published bundle.
@@ -358,7 +359,7 @@ type Published struct {
 // Publish pushes the bundle t, whose reproducible archive is archive, to
 // ref (which must name a tag) and tags it. Blobs the registry has already
 // are not sent again.
-func Publish(ctx context.Context, ref string, t bundle.Tree, archive []byte, meta Meta, o Options) (*Published, error) {
+func Publish(ctx context.Context, ref string, t bundlefile.Tree, archive []byte, meta Meta, o Options) (*Published, error) {
 	r, err := CheckPublish(ref, o)
 	if err != nil {
 		return nil, err
@@ -367,7 +368,7 @@ func Publish(ctx context.Context, ref string, t bundle.Tree, archive []byte, met
 	if !ok {
 		return nil, errors.New("the bundle has no manifest.json")
 	}
-	m, err := bundle.ParseManifest(mb)
+	m, err := bundlefile.ParseManifest(mb)
 	if err != nil {
 		return nil, err
 	}
@@ -434,9 +435,9 @@ type Pulled struct {
 	Annotations map[string]string `json:"annotations"`
 	// Signature says which cosign signature vouched for Digest, when
 	// VerifyKey asked for one.
-	Signature *SignatureInfo   `json:"signature,omitempty"`
-	Manifest  *bundle.Manifest `json:"-"`
-	Tree      bundle.Tree      `json:"-"`
+	Signature *SignatureInfo       `json:"signature,omitempty"`
+	Manifest  *bundlefile.Manifest `json:"-"`
+	Tree      bundlefile.Tree      `json:"-"`
 }
 
 // Pull fetches the bundle ref names (by tag or digest) and verifies it
@@ -483,7 +484,7 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 		return nil, &NotBundleError{Ref: ref, Reason: fmt.Sprintf("its artifactType is %q, not %s", at, ArtifactType)}
 	}
 	if v, ok := m.Annotations[AnnotationSchemaVersion]; ok {
-		if err := bundle.CheckSchema(v); err != nil {
+		if err := bundlefile.CheckSchema(v); err != nil {
 			return nil, err
 		}
 	}
@@ -500,7 +501,7 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 		}
 	}
 	for _, d := range []ocispec.Descriptor{m.Config, m.Layers[0]} {
-		if d.Size < 0 || d.Size > bundle.MaxSize {
+		if d.Size < 0 || d.Size > bundlefile.MaxSize {
 			return nil, &NotBundleError{Ref: ref, Reason: fmt.Sprintf("a blob of %d bytes is larger than a bundle may be", d.Size)}
 		}
 	}
@@ -517,7 +518,7 @@ func Pull(ctx context.Context, ref string, o Options) (*Pulled, error) {
 	if err != nil {
 		return nil, &NotBundleError{Ref: ref, Reason: err.Error()}
 	}
-	bm, err := bundle.Verify(t)
+	bm, err := bundlefile.Verify(t)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref, err)
 	}

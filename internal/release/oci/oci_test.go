@@ -21,6 +21,8 @@ import (
 	"oras.land/oras-go/v2/registry/remote/auth"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
+	"github.com/charter-dev/charter/internal/artifact/bundlefile"
+	"github.com/charter-dev/charter/internal/canonjson"
 	"github.com/charter-dev/charter/internal/testkit/realtool"
 	"github.com/charter-dev/charter/internal/testkit/registrytest"
 )
@@ -43,20 +45,20 @@ func startRegistry(t *testing.T) *registrytest.Registry {
 }
 
 // tree returns a small bundle with its manifest, and its archive.
-func tree(t *testing.T, text string) (bundle.Tree, []byte) {
+func tree(t *testing.T, text string) (bundlefile.Tree, []byte) {
 	t.Helper()
-	tr := bundle.Tree{"agents/ann/prompt.md": []byte(text), "team.json": []byte("{}\n")}
-	m := bundle.Manifest{SchemaVersion: bundle.SchemaVersion, CharterVersion: "test", CUEVersion: "test"}
+	tr := bundlefile.Tree{"agents/ann/prompt.md": []byte(text), "team.json": []byte("{}\n")}
+	m := bundlefile.Manifest{SchemaVersion: bundlefile.SchemaVersion, CharterVersion: "test", CUEVersion: "test"}
 	for _, p := range tr.Paths() {
 		sum := sha256.Sum256(tr[p])
-		m.Files = append(m.Files, bundle.File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(tr[p])})
+		m.Files = append(m.Files, bundlefile.File{Path: p, SHA256: hex.EncodeToString(sum[:]), Size: len(tr[p])})
 	}
-	mb, err := bundle.Pretty(m)
+	mb, err := canonjson.Pretty(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr["manifest.json"] = mb
-	src := &bundle.Source{Commit: "c0ffee", Time: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	src := &bundlefile.Source{Commit: "c0ffee", Time: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	ar, err := bundle.Archive(tr, bundle.SourceEpoch(src))
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +87,7 @@ func TestPublishPull(t *testing.T) {
 		"org.opencontainers.image.revision": "c0ffee",
 		"org.opencontainers.image.version":  "v1.3.0",
 		"org.opencontainers.image.source":   "https://example.com/agents.git",
-		AnnotationSchemaVersion:             bundle.SchemaVersion,
+		AnnotationSchemaVersion:             bundlefile.SchemaVersion,
 	}
 	if d := cmp.Diff(wantAnn, pub.Annotations); d != "" {
 		t.Errorf("annotations (-want +got):\n%s", d)
@@ -172,7 +174,7 @@ func TestPullErrors(t *testing.T) {
 	}
 	repo.Tag(ctx, fdesc, "future")
 	_, err = Pull(ctx, r.Host+"/agents/support:future", opts)
-	var serr *bundle.SchemaError
+	var serr *bundlefile.SchemaError
 	if !errors.As(err, &serr) || !strings.Contains(err.Error(), "upgrade charter") {
 		t.Errorf("Pull(newer schema) = %v", err)
 	}

@@ -1,4 +1,4 @@
-package bundle
+package canonjson
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package bundle
+package bundlefile
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/charter-dev/charter/internal/canonjson"
 )
 
 // prettyManifest is a manifest.json as build writes it: n files, a
@@ -22,7 +24,7 @@ func prettyManifest(t testing.TB, n int, src bool) []byte {
 	for i := range n {
 		m.Files = append(m.Files, File{Path: fmt.Sprintf("agents/a%04d/agent-é.json", i), SHA256: fmt.Sprintf("%064x", i*7919), Size: i * 13})
 	}
-	b, err := Pretty(m)
+	b, err := canonjson.Pretty(m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package bundle
+package bundlefile
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/charter-dev/charter/internal/config/validate"
+	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/rules"
 )
 
@@ -179,7 +179,7 @@ func (r *Runtime) read(rel string) ([]byte, error) {
 // HasAgent reports whether the bundle lists an agent of that id.
 func (r *Runtime) HasAgent(id string) bool {
 	_, ok := r.file("agents/" + id + "/agent.json")
-	return validate.IsSlug(id) && ok
+	return model.IsSlug(id) && ok
 }
 
 // AgentIDs returns the ids of the bundle's agents, sorted.
@@ -189,7 +189,7 @@ func (r *Runtime) AgentIDs() []string {
 		id, ok := strings.CutSuffix(strings.TrimPrefix(f.Path, "agents/"), "/agent.json")
 		// The files are sorted by path: a path listed twice comes twice
 		// in a row.
-		if ok && strings.HasPrefix(f.Path, "agents/") && validate.IsSlug(id) && (len(ids) == 0 || ids[len(ids)-1] != id) {
+		if ok && strings.HasPrefix(f.Path, "agents/") && model.IsSlug(id) && (len(ids) == 0 || ids[len(ids)-1] != id) {
 			ids = append(ids, id)
 		}
 	}
@@ -204,7 +204,7 @@ func (r *Runtime) AgentIDs() []string {
 // AgentJSON returns the agent's agent.json, checked against the
 // manifest.
 func (r *Runtime) AgentJSON(id string) ([]byte, error) {
-	if !validate.IsSlug(id) {
+	if !model.IsSlug(id) {
 		return nil, fmt.Errorf("agent id %q is not a slug", id)
 	}
 	rel := "agents/" + id + "/agent.json"
@@ -218,7 +218,7 @@ func (r *Runtime) AgentJSON(id string) ([]byte, error) {
 // effective tools gate every call: rules.ReadGate); an agent without a
 // profile gets the empty profile "none", so the gate alone judges it.
 func (r *Runtime) Agent(id string) (rules.Profile, []byte, error) {
-	if !validate.IsSlug(id) {
+	if !model.IsSlug(id) {
 		return rules.Profile{}, nil, fmt.Errorf("agent id %q is not a slug", id)
 	}
 	b, err := r.AgentJSON(id)
@@ -241,7 +241,7 @@ func (r *Runtime) Agent(id string) (rules.Profile, []byte, error) {
 
 // Profile returns the flattened profile called name.
 func (r *Runtime) Profile(name string) (rules.Profile, error) {
-	if !validate.IsSlug(name) {
+	if !model.IsSlug(name) {
 		return rules.Profile{}, fmt.Errorf("profile name %q is not a slug", name)
 	}
 	rel := "profiles/" + name + ".json"

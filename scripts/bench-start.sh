@@ -5,7 +5,8 @@
 #
 #   charter version                                   (target <= 3x hello)
 #   the Claude Code hook: one PreToolUse call         (target <= 5x hello)
-#     (charter eval --protocol claude-code --bundle, on the starter's bundle)
+#     (charter eval --protocol claude-code --bundle, on the starter's bundle,
+#     and charter-hook, the same hook as a program that links no CUE)
 #   charter lint on the starter repository            (target <= 10x hello)
 #     (as pre-commit runs it, through its cache; and with --no-cache)
 #
@@ -22,7 +23,7 @@ runs=${RUNS:-20}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dir/hello"
 bin=$dir/charter
-(cd "$repo" && go build -o "$bin" ./cmd/charter)
+(cd "$repo" && go build -o "$bin" ./cmd/charter && go build -o "$dir/charter-hook" ./cmd/charter-hook)
 cat >"$dir/hello/main.go" <<'GO'
 package main
 
@@ -60,6 +61,7 @@ us() {
 	echo $((t1 - t0))
 }
 base=${BASE:-}
+fasthook() { "$dir/charter-hook" --bundle "$dir/starter-dist" --agent "$agent" --state-dir "$dir/state" <"$dir/pre.json"; }
 hook() { "${1:-$bin}" eval --bundle "$dir/starter-dist" --agent "$agent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
 bighook() { "${1:-$bin}" eval --bundle "$dir/big-dist" --agent "$bigagent" --protocol claude-code --state-dir "$dir/state" <"$dir/pre.json"; }
 median() { sort -n | awk '{a[NR] = $1} END {m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f", m / 1000}'; }
@@ -70,6 +72,8 @@ for ((i = 0; i < runs; i++)); do
 	samples[version]+="$(us "$bin" version) "
 	samples[hello]+="$(us "$dir/hello-bin") "
 	samples[hook]+="$(us hook) "
+	samples[hello]+="$(us "$dir/hello-bin") "
+	samples[fasthook]+="$(us fasthook) "
 	samples[hello]+="$(us "$dir/hello-bin") "
 	samples[lint]+="$(us "$bin" -C "$starter" lint) "
 	samples[hello]+="$(us "$dir/hello-bin") "
@@ -89,7 +93,7 @@ done
 h=$(tr ' ' '\n' <<<"${samples[hello]}" | grep . | median)
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; $runs alternating runs, medians"
 printf '%-34s %7s ms\n' "hello world (same toolchain)" "$h"
-keys="version hook lint lintfresh"
+keys="version hook fasthook lint lintfresh"
 [[ -n $base ]] && keys+=" base-version base-hook base-lint"
 [[ -n $big ]] && keys+=" bighook"
 [[ -n $big && -n $base ]] && keys+=" base-bighook"
@@ -98,6 +102,7 @@ for k in $keys; do
 	case $k in
 	version) name="charter version" target=3 ;;
 	hook) name="hook, one PreToolUse" target=5 ;;
+	fasthook) name="charter-hook, one PreToolUse" target=5 ;;
 	lint) name="charter lint (starter)" target=10 ;;
 	lintfresh) name="charter lint --no-cache (starter)" target=10 ;;
 	base-version) name="BASE: charter version" target=3 ;;

@@ -132,15 +132,31 @@ func (s *Server) evaluate(req *azRequest) azResult {
 	deny := func(reason string) azResult {
 		return azResult{Decision: false, Context: map[string]any{"decision": "deny", "reason_admin": map[string]string{"en": reason}}}
 	}
+	// The call's arguments are read from context.input alone: what else
+	// names what the call touches (a file resource, properties of the
+	// action or of the tool) would go unjudged, the call judged as made
+	// without it, so it is a refusal.
+	const where = "; charter reads a call's arguments from context.input only: send {\"resource\": {\"type\": \"tool\", \"id\": TOOL}, \"context\": {\"input\": {ARGUMENTS}}}"
 	switch {
 	case *req.Subject.Type != "agent":
 		return deny(fmt.Sprintf("charter judges agents: subject.type is %q, not \"agent\"", cutStr(*req.Subject.Type)))
-	case *req.Resource.Type == "tool" && *req.Resource.ID != tool:
+	case *req.Resource.Type != "tool":
+		return deny(fmt.Sprintf("charter judges tool calls: resource.type %q is not \"tool\", and what it names would go unjudged%s", cutStr(*req.Resource.Type), where))
+	case *req.Resource.ID != tool:
 		return deny(fmt.Sprintf("resource.id %q is not the tool action.name calls (%q)", cutStr(*req.Resource.ID), cutStr(tool)))
+	case len(req.Action.Properties) > 0:
+		return deny("action.properties would go unjudged" + where)
+	case len(req.Resource.Properties) > 0:
+		return deny("resource.properties would go unjudged" + where)
 	}
 	input, _ := req.Context["input"].(map[string]any)
 	if v, ok := req.Context["input"]; ok && input == nil && v != nil {
 		return deny("context.input is not an object of the tool's arguments")
+	}
+	if v, ok := req.Context["session"]; ok && v != nil {
+		if _, isString := v.(string); !isString {
+			return deny("context.session is not a string: name the session whose calls the call is judged with")
+		}
 	}
 	l, why := s.current()
 	var v rules.Verdict

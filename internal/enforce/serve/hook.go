@@ -32,6 +32,18 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 		s.answerHook(w, h.Failure(claudecode.PreToolUse, err), "deny", start)
 		return
 	}
+	// A member given twice is refused (checkMembers); JSON that is not
+	// valid, Respond refuses with its own reason.
+	if json.Valid(data) {
+		if err := checkMembers(data); err != nil {
+			var ev struct {
+				Event string `json:"hook_event_name"`
+			}
+			_ = json.Unmarshal(data, &ev)
+			s.answerHook(w, h.Failure(ev.Event, fmt.Errorf("the hook input is not what Claude Code sends: %v", err)), "deny", start)
+			return
+		}
+	}
 	l, why := s.current()
 	decision := "allow"
 	// judged is set when an engine judged the call (Judged records it);

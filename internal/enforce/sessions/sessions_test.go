@@ -1,11 +1,14 @@
 package sessions
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/charter-dev/charter/internal/testkit/redistest"
 	"github.com/charter-dev/charter/rules"
@@ -177,4 +180,35 @@ func TestRedis(t *testing.T) {
 	if _, err := OpenRedis(rd.URL, Limits{}, time.Second); err == nil {
 		t.Error("OpenRedis reached a stopped server")
 	}
+}
+
+// A Redis that evicts keys under memory pressure (maxmemory-policy
+// allkeys-lru, volatile-ttl, ...; sessions have a TTL, so volatile-*
+// evicts them too) drops sessions unseen, and their next calls are judged
+// from nothing: whoever can open many sessions resets the others'
+// history. OpenRedis refuses such a server, naming the setting.
+func TestRedisEvictionRefused(t *testing.T) {
+	rd := redistest.Start(t)
+	c := redis.NewClient(&redis.Options{Network: "unix", Addr: rd.Socket})
+	defer c.Close()
+	for _, policy := range []string{"allkeys-lru", "volatile-lru", "volatile-ttl", "allkeys-random"} {
+		if err := c.ConfigSet(context.Background(), "maxmemory-policy", policy).Err(); err != nil {
+			t.Fatal(err)
+		}
+		st, err := OpenRedis(rd.URL, Limits{}, time.Second)
+		if err == nil {
+			st.Close()
+			t.Errorf("maxmemory-policy %s: OpenRedis accepted it", policy)
+		} else if !strings.Contains(err.Error(), "noeviction") {
+			t.Errorf("maxmemory-policy %s: %v, want the setting named", policy, err)
+		}
+	}
+	if err := c.ConfigSet(context.Background(), "maxmemory-policy", "noeviction").Err(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenRedis(rd.URL, Limits{}, time.Second)
+	if err != nil {
+		t.Fatalf("noeviction: %v", err)
+	}
+	st.Close()
 }

@@ -224,6 +224,12 @@ func (s *Server) evaluateOn(l *loaded, agent, tool string, input map[string]any,
 	return e.Evaluate(rules.Pre, call, sess)
 }
 
+// MaxEvaluations is the most evaluations one batch may hold: each is a
+// judgement and a decision log record, and the answer is held whole, so
+// an unbounded batch (three bytes an item) let one request take minutes
+// of a core and gigabytes of memory.
+const MaxEvaluations = 1000
+
 // The three semantics of a batch (AuthZEN 1.0 §7.1.2.1).
 const (
 	executeAll          = "execute_all"
@@ -251,6 +257,11 @@ func (s *Server) handleEvaluations(w http.ResponseWriter, r *http.Request) {
 			httpError(w, http.StatusBadRequest, fmt.Sprintf("options.evaluations_semantic %v is not one of execute_all, deny_on_first_deny, permit_on_first_permit", v))
 			return
 		}
+	}
+	if len(req.Evaluations) > MaxEvaluations {
+		s.metrics.rejected("authzen")
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("the batch holds %d evaluations, more than the %d charter judges in one request: send it in parts", len(req.Evaluations), MaxEvaluations))
+		return
 	}
 	if len(req.Evaluations) == 0 {
 		// No evaluations: the single request, and its answer (§7.1).

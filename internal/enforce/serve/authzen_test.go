@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -209,5 +210,27 @@ func TestAuthZENArgumentsElsewhere(t *testing.T) {
 		`{`+subject+`"action":{"name":"run_bash","properties":{}},"resource":{"type":"tool","id":"run_bash","properties":{}},"context":{"input":{"command":"python x.py"}}}`)
 	if code != 200 || r.Decision == nil || !*r.Decision {
 		t.Errorf("empty properties: %d %+v", code, r)
+	}
+}
+
+// A batch is bounded: 200,000 evaluations of "{}" (600 KB, each taking
+// the defaults) took 20 s of one core and a 45 MB answer held in memory,
+// and --max-body's 8 MiB would take minutes and gigabytes: a few such
+// requests starve every other decision. More than MaxEvaluations is a
+// 400.
+func TestAuthZENBatchBounded(t *testing.T) {
+	_, ts := start(t, Options{})
+	batch := func(n int) string {
+		return `{"subject":{"type":"agent","id":"marco"},"action":{"name":"read_file"},"resource":{"type":"tool","id":"read_file"},"evaluations":[` +
+			strings.TrimSuffix(strings.Repeat("{},", n), ",") + `]}`
+	}
+	code, r, _ := authzen(t, ts.URL, "/access/v1/evaluations", batch(MaxEvaluations))
+	if code != 200 || len(r.Evaluations) != MaxEvaluations {
+		t.Errorf("%d evaluations: %d, %d answers", MaxEvaluations, code, len(r.Evaluations))
+	}
+	start := time.Now()
+	code, b := post(t, ts.URL+"/access/v1/evaluations", batch(200000))
+	if code != 400 || !strings.Contains(string(b), "evaluations") || time.Since(start) > 5*time.Second {
+		t.Errorf("200,000 evaluations: %d %.200s after %v, want a 400 at once", code, b, time.Since(start))
 	}
 }

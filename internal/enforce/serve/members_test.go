@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/charter-dev/charter/internal/enforce/sessions"
 )
 
 // A member given twice, or twice in letters that differ only in case
@@ -50,5 +53,45 @@ func TestCheckMembersLarge(t *testing.T) {
 	b.WriteString(`,"KAAA":2}`)
 	if err := checkMembers([]byte(b.String())); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("a large object with two members alike: %v", err)
+	}
+}
+
+// The Claude Code endpoint keeps sessions by the input's session_id and
+// agent_id, which it took as they came, where /v1/decide checks a session
+// id (sessions.CheckID): a megabyte id was a megabyte key kept for a day
+// (10,000 of them, 10 GB of memory), an id holding NUL named another
+// agent's session within the session (rules.AgentKey joins the two with
+// NUL), and braces and colons in Redis keys (charter:sess:{ID}:AGENT)
+// made two pairs one key. Such an input is denied, and nothing is kept.
+func TestHookSessionIDs(t *testing.T) {
+	st := sessions.NewMemory(sessions.Limits{})
+	_, ts := start(t, Options{Sessions: st})
+	in := func(session, agent string) string {
+		b, _ := json.Marshal(map[string]any{"session_id": session, "agent_id": agent, "hook_event_name": "PostToolUse",
+			"tool_name": "Read", "tool_input": map[string]any{"file_path": "/a"}, "tool_response": "x"})
+		return string(b)
+	}
+	for name, body := range map[string]string{
+		"a megabyte session id":  in(strings.Repeat("s", 1<<20), ""),
+		"NUL in the session id":  in("s\x00lead", ""),
+		"braces in the agent id": in("s", "a}:b"),
+		"a slash":                in("../s", ""),
+	} {
+		code, b := post(t, ts.URL+"/v1/hooks/claude-code?agent=marco", body)
+		if code != 200 || !strings.Contains(string(b), "session") {
+			t.Errorf("%s: %d %.300s, want an answer naming the id", name, code, b)
+		}
+	}
+	if n := st.Count(); n != 0 {
+		t.Errorf("%d sessions kept for inputs refused", n)
+	}
+	pre := `{"session_id":"s\u0000x","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/a"}}`
+	if d, why := hookAnswer(t, ts.URL, "marco", pre); d != "deny" || !strings.Contains(why, "session") {
+		t.Errorf("a PreToolUse with NUL in its session id: %s %s, want a deny", d, why)
+	}
+	// Claude Code's own ids are kept.
+	hookAnswer(t, ts.URL, "marco", in("2cb87eba-aa51-4f53-8b1f-3d6c5e0f9a11", "a01082e677b2de727"))
+	if n := st.Count(); n != 1 {
+		t.Errorf("Claude Code's ids: %d sessions kept, want 1", n)
 	}
 }

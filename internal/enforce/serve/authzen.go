@@ -129,8 +129,18 @@ func (req *azRequest) check(where string) error {
 func (s *Server) evaluate(req *azRequest) azResult {
 	tool := *req.Action.Name
 	agent := *req.Subject.ID
+	// deny refuses a request charter does not judge, and logs it as the
+	// decisions are logged: a refusal is a decision too.
 	deny := func(reason string) azResult {
-		return azResult{Decision: false, Context: map[string]any{"decision": "deny", "reason_admin": map[string]string{"en": reason}}}
+		id := newID()
+		session, _ := req.Context["session"].(string)
+		var b decisionlog.Bundle
+		if l := s.cur.Load(); l != nil {
+			b = l.bundle
+		}
+		s.record(decisionlog.Record{DecisionID: id, Time: time.Now().UTC(), Endpoint: "authzen", Agent: decisionlog.Agent{ID: agent},
+			Bundle: b, Session: session, Tool: tool, Phase: "pre", Decision: "deny", Rules: []decisionlog.Rule{}, Reason: reason})
+		return azResult{Decision: false, Context: map[string]any{"decision": "deny", "reason_admin": map[string]string{"en": reason}, "decision_id": id}}
 	}
 	// The call's arguments are read from context.input alone: what else
 	// names what the call touches (a file resource, properties of the

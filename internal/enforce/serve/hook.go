@@ -40,7 +40,24 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 				Event string `json:"hook_event_name"`
 			}
 			_ = json.Unmarshal(data, &ev)
-			s.answerHook(w, h.Failure(ev.Event, fmt.Errorf("the hook input is not what Claude Code sends: %v", err)), "deny", start)
+			out := h.Failure(ev.Event, fmt.Errorf("the hook input is not what Claude Code sends: %v", err))
+			if ev.Event == "" || ev.Event == claudecode.PreToolUse {
+				// Logged as a call no engine judged; its ids, being
+				// what was refused, are left out.
+				var b decisionlog.Bundle
+				if l := s.cur.Load(); l != nil {
+					b = l.bundle
+				}
+				rec := decisionlog.Record{DecisionID: newID(), Time: time.Now().UTC(), Endpoint: "claude-code", Agent: decisionlog.Agent{ID: agent},
+					Bundle: b, Phase: "pre", Decision: "allow", Rules: []decisionlog.Rule{}, Reason: err.Error()}
+				if out.HookSpecificOutput != nil {
+					rec.Decision = "deny"
+					rec.Rules = append(rec.Rules, decisionlog.Rule{Rule: rules.FailClosedRule, Action: string(rules.Block), Message: out.HookSpecificOutput.PermissionDecisionReason})
+					rec.Reason = ""
+				}
+				s.record(rec)
+			}
+			s.answerHook(w, out, "deny", start)
 			return
 		}
 	}

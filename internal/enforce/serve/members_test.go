@@ -2,9 +2,14 @@ package serve
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/charter-dev/charter/internal/enforce/decisionlog"
 	"github.com/charter-dev/charter/internal/enforce/sessions"
 )
 
@@ -93,5 +98,46 @@ func TestHookSessionIDs(t *testing.T) {
 	hookAnswer(t, ts.URL, "marco", in("2cb87eba-aa51-4f53-8b1f-3d6c5e0f9a11", "a01082e677b2de727"))
 	if n := st.Count(); n != 1 {
 		t.Errorf("Claude Code's ids: %d sessions kept, want 1", n)
+	}
+}
+
+// A request refused before any engine judged it is in the decision log
+// as a decision: an AuthZEN request charter does not judge (another
+// subject or resource type, arguments elsewhere) and a Claude Code input
+// with a member twice or an id charter does not keep were answered false
+// or deny and left no record, so that probing the server left no trace.
+func TestRefusalsLogged(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "decisions.jsonl")
+	dl, err := decisionlog.Open(logFile, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dl.Close()
+	_, ts := start(t, Options{Log: dl})
+	authzen(t, ts.URL, "/access/v1/evaluation", `{"subject":{"type":"agent","id":"marco"},"action":{"name":"read_file"},"resource":{"type":"file","id":"/etc/shadow"},"context":{"session":"s1"}}`)
+	authzen(t, ts.URL, "/access/v1/evaluation", `{"subject":{"type":"user","id":"alice"},"action":{"name":"read_file"},"resource":{"type":"tool","id":"read_file"}}`)
+	hookAnswer(t, ts.URL, "marco", `{"session_id":"s\u0000x","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/a"}}`)
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r decisionlog.Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		why := r.Reason
+		for _, x := range r.Rules {
+			why += x.Rule + ":" + x.Message
+		}
+		got = append(got, strings.Join([]string{r.Endpoint, r.Agent.ID, r.Session, r.Tool, r.Decision}, " "))
+		if why == "" || r.DecisionID == "" {
+			t.Errorf("a record without its reason or id: %s", line)
+		}
+	}
+	want := []string{"authzen marco s1 read_file deny", "authzen alice  read_file deny", "claude-code marco   deny"}
+	if !cmp.Equal(got, want) {
+		t.Errorf("decision log:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -145,10 +145,9 @@ func lineHash(line []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Write appends r, setting its Seq and Prev, its input's credentials
-// redacted.
+// Write appends r, setting its Seq and Prev, its credentials redacted.
 func (l *Log) Write(r Record) error {
-	r.Input = secret.RedactNamed(r.Input)
+	redactRecord(&r)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
@@ -161,7 +160,7 @@ func (l *Log) Write(r Record) error {
 	if err := enc.Encode(r); err != nil {
 		return fmt.Errorf("decision log: %v", err)
 	}
-	line := []byte(secret.Redact(string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))))
+	line := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 	if l.maxBytes > 0 && l.size > 0 && l.size+int64(len(line))+1 > l.maxBytes {
 		if err := l.rotate(); err != nil {
 			return err
@@ -174,6 +173,68 @@ func (l *Log) Write(r Record) error {
 	}
 	l.seq, l.prev = r.Seq, lineHash(line)
 	return nil
+}
+
+// redactRecord redacts the credentials of every string r holds (by
+// shape, and in the input by field name too), value by value before r is
+// encoded: in the encoded line a shape that follows an escape (\n, \t,
+// \") is not where a value starts, so it went unredacted, or was
+// redacted with half the escape, leaving a line that is not JSON.
+func redactRecord(r *Record) {
+	for _, s := range []*string{&r.DecisionID, &r.Endpoint, &r.Agent.ID, &r.Agent.ContentHash,
+		&r.Bundle.Revision, &r.Bundle.Digest, &r.Session, &r.Tool, &r.Phase, &r.Decision, &r.Reason} {
+		*s = secret.Redact(*s)
+	}
+	if r.Rules != nil {
+		rules := make([]Rule, len(r.Rules))
+		for i, x := range r.Rules {
+			rules[i] = Rule{Rule: secret.Redact(x.Rule), Action: secret.Redact(x.Action), Message: secret.Redact(x.Message)}
+		}
+		r.Rules = rules
+	}
+	r.Input = redactValue(secret.RedactNamed(plain(r.Input)))
+}
+
+// plain returns v as the JSON values encoding/json decodes (maps, lists,
+// strings, numbers), so that redactValue sees every string of it.
+func plain(v any) any {
+	switch v.(type) {
+	case nil, map[string]any, []any, string, bool, float64, json.Number:
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out any
+	if dec.Decode(&out) != nil {
+		return v
+	}
+	return out
+}
+
+// redactValue returns v with every string and member name redacted by
+// shape; v is not changed.
+func redactValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return secret.Redact(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[secret.Redact(k)] = redactValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = redactValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 // rotate moves the file to FILE.1 (and the older ones up) and starts a

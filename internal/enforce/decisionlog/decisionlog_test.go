@@ -119,3 +119,39 @@ func TestVerifyNotALog(t *testing.T) {
 		t.Errorf("%+v %v", r, err)
 	}
 }
+
+// What an agent puts in a call's input cannot make a record that is not
+// JSON: a credential shape that follows an escape (a newline, a tab, a
+// quote) is redacted in the value, not in the encoded line, where the
+// redaction would cut the escape in two ("\…"). Such a line broke the
+// chain for verify-log, hid the record from whatever reads the log, and,
+// as the last line, stopped the server from starting again.
+func TestRedactionKeepsJSON(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d.jsonl")
+	l, err := Open(p, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aws := "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+/A1"
+	gh := "ghp_" + strings.Repeat("aB3dE5fG7h", 3) + "123456"
+	for _, in := range []string{"\n" + aws, "x\t" + aws, "\"" + aws, "\\" + aws, "\u0001" + aws, "\n" + gh} {
+		if err := l.Write(Record{Tool: "run_bash\n" + aws, Session: "s\r" + aws, Reason: "\n" + aws,
+			Rules: []Rule{{Rule: "r", Action: "block", Message: "\t" + gh}},
+			Input: map[string]any{"command": in, "list": []any{in}, "\n" + aws: 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	b, _ := os.ReadFile(p)
+	if bytes.Contains(b, []byte(aws)) || bytes.Contains(b, []byte(gh)) {
+		t.Errorf("a credential reached the log:\n%s", b)
+	}
+	if r := verify(t, p); len(r.Problems) != 0 || r.Records != 6 {
+		t.Errorf("the log does not verify: %+v\n%s", r, b)
+	}
+	l, err = Open(p, 0, 1)
+	if err != nil {
+		t.Fatalf("the server could not start again on its log: %v", err)
+	}
+	l.Close()
+}

@@ -129,18 +129,44 @@ func (req *azRequest) check(where string) error {
 func (s *Server) evaluate(req *azRequest) azResult {
 	tool := *req.Action.Name
 	agent := *req.Subject.ID
+	// deny refuses a request charter does not judge, and logs it as the
+	// decisions are logged: a refusal is a decision too.
 	deny := func(reason string) azResult {
-		return azResult{Decision: false, Context: map[string]any{"decision": "deny", "reason_admin": map[string]string{"en": reason}}}
+		id := newID()
+		session, _ := req.Context["session"].(string)
+		var b decisionlog.Bundle
+		if l := s.cur.Load(); l != nil {
+			b = l.bundle
+		}
+		s.record(decisionlog.Record{DecisionID: id, Time: time.Now().UTC(), Endpoint: "authzen", Agent: decisionlog.Agent{ID: agent},
+			Bundle: b, Session: session, Tool: tool, Phase: "pre", Decision: "deny", Rules: []decisionlog.Rule{}, Reason: reason})
+		return azResult{Decision: false, Context: map[string]any{"decision": "deny", "reason_admin": map[string]string{"en": reason}, "decision_id": id}}
 	}
+	// The call's arguments are read from context.input alone: what else
+	// names what the call touches (a file resource, properties of the
+	// action or of the tool) would go unjudged, the call judged as made
+	// without it, so it is a refusal.
+	const where = "; charter reads a call's arguments from context.input only: send {\"resource\": {\"type\": \"tool\", \"id\": TOOL}, \"context\": {\"input\": {ARGUMENTS}}}"
 	switch {
 	case *req.Subject.Type != "agent":
 		return deny(fmt.Sprintf("charter judges agents: subject.type is %q, not \"agent\"", cutStr(*req.Subject.Type)))
-	case *req.Resource.Type == "tool" && *req.Resource.ID != tool:
+	case *req.Resource.Type != "tool":
+		return deny(fmt.Sprintf("charter judges tool calls: resource.type %q is not \"tool\", and what it names would go unjudged%s", cutStr(*req.Resource.Type), where))
+	case *req.Resource.ID != tool:
 		return deny(fmt.Sprintf("resource.id %q is not the tool action.name calls (%q)", cutStr(*req.Resource.ID), cutStr(tool)))
+	case len(req.Action.Properties) > 0:
+		return deny("action.properties would go unjudged" + where)
+	case len(req.Resource.Properties) > 0:
+		return deny("resource.properties would go unjudged" + where)
 	}
 	input, _ := req.Context["input"].(map[string]any)
 	if v, ok := req.Context["input"]; ok && input == nil && v != nil {
 		return deny("context.input is not an object of the tool's arguments")
+	}
+	if v, ok := req.Context["session"]; ok && v != nil {
+		if _, isString := v.(string); !isString {
+			return deny("context.session is not a string: name the session whose calls the call is judged with")
+		}
 	}
 	l, why := s.current()
 	var v rules.Verdict
@@ -208,6 +234,12 @@ func (s *Server) evaluateOn(l *loaded, agent, tool string, input map[string]any,
 	return e.Evaluate(rules.Pre, call, sess)
 }
 
+// MaxEvaluations is the most evaluations one batch may hold: each is a
+// judgement and a decision log record, and the answer is held whole, so
+// an unbounded batch (three bytes an item) let one request take minutes
+// of a core and gigabytes of memory.
+const MaxEvaluations = 1000
+
 // The three semantics of a batch (AuthZEN 1.0 §7.1.2.1).
 const (
 	executeAll          = "execute_all"
@@ -235,6 +267,11 @@ func (s *Server) handleEvaluations(w http.ResponseWriter, r *http.Request) {
 			httpError(w, http.StatusBadRequest, fmt.Sprintf("options.evaluations_semantic %v is not one of execute_all, deny_on_first_deny, permit_on_first_permit", v))
 			return
 		}
+	}
+	if len(req.Evaluations) > MaxEvaluations {
+		s.metrics.rejected("authzen")
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("the batch holds %d evaluations, more than the %d charter judges in one request: send it in parts", len(req.Evaluations), MaxEvaluations))
+		return
 	}
 	if len(req.Evaluations) == 0 {
 		// No evaluations: the single request, and its answer (§7.1).

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -176,5 +177,60 @@ func TestAuthZENDiscovery(t *testing.T) {
 	}
 	if code != 200 || !cmp.Equal(got, want) {
 		t.Errorf("discovery: %d %s", code, cmp.Diff(want, got))
+	}
+}
+
+// An AuthZEN request may carry what a call touches in places charter
+// does not read its arguments from: action.properties, the resource's
+// properties, a resource of another type (a file, by its path). Each was
+// judged as the tool called without arguments, and so allowed: rm -rf /
+// in action.properties past marco's whitelist, /etc/shadow as a file
+// resource. charter reads the arguments from context.input alone, so
+// each is now false with the reason; so are a context.session or
+// context.input of the wrong type, which were read as none.
+func TestAuthZENArgumentsElsewhere(t *testing.T) {
+	_, ts := start(t, Options{})
+	const subject = `"subject":{"type":"agent","id":"marco"},`
+	for _, c := range []struct{ name, body, why string }{
+		{"action.properties", subject + `"action":{"name":"run_bash","properties":{"command":"rm -rf /"}},"resource":{"type":"tool","id":"run_bash"}`, "action.properties"},
+		{"resource.properties", subject + `"action":{"name":"run_bash"},"resource":{"type":"tool","id":"run_bash","properties":{"command":"rm -rf /"}}`, "resource.properties"},
+		{"a file resource", subject + `"action":{"name":"read_file"},"resource":{"type":"file","id":"/etc/shadow"}`, "resource.type"},
+		{"a session not a string", subject + `"action":{"name":"read_file"},"resource":{"type":"tool","id":"read_file"},"context":{"session":7}`, "context.session"},
+		{"a session id charter does not keep", subject + `"action":{"name":"read_file"},"resource":{"type":"tool","id":"read_file"},"context":{"session":"a/b"}`, "session id"},
+		{"input a string", subject + `"action":{"name":"run_bash"},"resource":{"type":"tool","id":"run_bash"},"context":{"input":"rm -rf /"}`, "context.input"},
+	} {
+		code, r, _ := authzen(t, ts.URL, "/access/v1/evaluation", "{"+c.body+"}")
+		reason, _ := json.Marshal(r.Context)
+		if code != 200 || r.Decision == nil || *r.Decision || !strings.Contains(string(reason), c.why) {
+			t.Errorf("%s: %d decision %v %s, want false naming %s", c.name, code, r.Decision != nil && *r.Decision, reason, c.why)
+		}
+	}
+	// Empty properties say nothing: the call is judged.
+	code, r, _ := authzen(t, ts.URL, "/access/v1/evaluation",
+		`{`+subject+`"action":{"name":"run_bash","properties":{}},"resource":{"type":"tool","id":"run_bash","properties":{}},"context":{"input":{"command":"python x.py"}}}`)
+	if code != 200 || r.Decision == nil || !*r.Decision {
+		t.Errorf("empty properties: %d %+v", code, r)
+	}
+}
+
+// A batch is bounded: 200,000 evaluations of "{}" (600 KB, each taking
+// the defaults) took 20 s of one core and a 45 MB answer held in memory,
+// and --max-body's 8 MiB would take minutes and gigabytes: a few such
+// requests starve every other decision. More than MaxEvaluations is a
+// 400.
+func TestAuthZENBatchBounded(t *testing.T) {
+	_, ts := start(t, Options{})
+	batch := func(n int) string {
+		return `{"subject":{"type":"agent","id":"marco"},"action":{"name":"read_file"},"resource":{"type":"tool","id":"read_file"},"evaluations":[` +
+			strings.TrimSuffix(strings.Repeat("{},", n), ",") + `]}`
+	}
+	code, r, _ := authzen(t, ts.URL, "/access/v1/evaluations", batch(MaxEvaluations))
+	if code != 200 || len(r.Evaluations) != MaxEvaluations {
+		t.Errorf("%d evaluations: %d, %d answers", MaxEvaluations, code, len(r.Evaluations))
+	}
+	start := time.Now()
+	code, b := post(t, ts.URL+"/access/v1/evaluations", batch(200000))
+	if code != 400 || !strings.Contains(string(b), "evaluations") || time.Since(start) > 5*time.Second {
+		t.Errorf("200,000 evaluations: %d %.200s after %v, want a 400 at once", code, b, time.Since(start))
 	}
 }

@@ -29,7 +29,8 @@ type loaded struct {
 	bundle   decisionlog.Bundle
 	source   string
 	at       time.Time
-	manifest string // sha256 of manifest.json, to see a change
+	manifest string    // sha256 of manifest.json, to see a change
+	built    time.Time // the source commit's time (zero without one)
 
 	agents sync.Map // id -> decisionlog.Agent
 }
@@ -96,8 +97,28 @@ func (s *Server) load(ctx context.Context) (*loaded, error) {
 	l.bundle.Digest = digest
 	if m.Source != nil {
 		l.bundle.Revision = m.Source.Commit
+		l.built = m.Source.Time
 	}
 	return l, nil
+}
+
+// rollback says why next may not replace cur under a running server
+// with a key: a signed bundle older than the one serving (its commit's
+// time), or one built from no commit, is an earlier release put back by
+// whoever can write the folder or move the tag but cannot sign, with the
+// rules since tightened gone. A restart serves it: the operator's way
+// back.
+func rollback(cur, next *loaded) error {
+	switch {
+	case cur.bundle.Revision == "" || next.manifest == cur.manifest:
+		return nil
+	case next.bundle.Revision == "":
+		return fmt.Errorf("the new bundle was built from no commit, and the one serving from commit %s: a running server does not trade a signed bundle for one whose age it cannot tell (restart charter serve to serve it)", cur.bundle.Revision)
+	case next.built.Before(cur.built):
+		return fmt.Errorf("the new bundle (commit %s of %s) is older than the one serving (commit %s of %s): a running server does not roll a signed bundle back (restart charter serve to serve an older one)",
+			next.bundle.Revision, next.built.UTC().Format(time.RFC3339), cur.bundle.Revision, cur.built.UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // Reload loads the bundle again and, when it verifies, swaps it in; a
@@ -111,6 +132,9 @@ func (s *Server) reload(ctx context.Context, verbose bool) error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	l, err := s.load(ctx)
+	if cur := s.cur.Load(); err == nil && cur != nil && s.o.Key != nil {
+		err = rollback(cur, l)
+	}
 	if err != nil {
 		if s.setError(err) || verbose {
 			if s.cur.Load() == nil {

@@ -109,7 +109,7 @@ func decodeBody(data []byte, v any, strict bool) error {
 	if dec.More() {
 		return bad("the body holds more than one JSON value")
 	}
-	return nil
+	return checkMembers(data)
 }
 
 // buffers are the bodies and answers of /v1/decide, reused: a request

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/internal/enforce/decisionlog"
+	"github.com/charter-dev/charter/internal/enforce/sessions"
 	"github.com/charter-dev/charter/rules"
 	"github.com/charter-dev/charter/rules/claudecode"
 )
@@ -31,6 +32,34 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 		}
 		s.answerHook(w, h.Failure(claudecode.PreToolUse, err), "deny", start)
 		return
+	}
+	// JSON that is not valid, Respond refuses with its own reason.
+	if json.Valid(data) {
+		if err := checkHookInput(data); err != nil {
+			var ev struct {
+				Event string `json:"hook_event_name"`
+			}
+			_ = json.Unmarshal(data, &ev)
+			out := h.Failure(ev.Event, fmt.Errorf("the hook input is not what Claude Code sends: %v", err))
+			if ev.Event == "" || ev.Event == claudecode.PreToolUse {
+				// Logged as a call no engine judged; its ids, being
+				// what was refused, are left out.
+				var b decisionlog.Bundle
+				if l := s.cur.Load(); l != nil {
+					b = l.bundle
+				}
+				rec := decisionlog.Record{DecisionID: newID(), Time: time.Now().UTC(), Endpoint: "claude-code", Agent: decisionlog.Agent{ID: agent},
+					Bundle: b, Phase: "pre", Decision: "allow", Rules: []decisionlog.Rule{}, Reason: err.Error()}
+				if out.HookSpecificOutput != nil {
+					rec.Decision = "deny"
+					rec.Rules = append(rec.Rules, decisionlog.Rule{Rule: rules.FailClosedRule, Action: string(rules.Block), Message: out.HookSpecificOutput.PermissionDecisionReason})
+					rec.Reason = ""
+				}
+				s.record(rec)
+			}
+			s.answerHook(w, out, "deny", start)
+			return
+		}
 	}
 	l, why := s.current()
 	decision := "allow"
@@ -77,6 +106,35 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 		s.recordUnjudged(l, agent, data, decision, out, engineErr)
 	}
 	s.answerHook(w, out, decision, start)
+}
+
+// checkHookInput refuses, in valid JSON, a member given twice
+// (checkMembers) and a session_id or agent_id that is not an id
+// sessions.CheckID admits, as /v1/decide's session is: the store keys
+// sessions by the two (rules.AgentKey joins them with NUL, Redis within
+// charter:sess:{ID}:AGENT), so an id holding NUL, braces or colons named
+// another pair's session, and one of a megabyte was a key kept for a day.
+// Claude Code's ids (a UUID; "a" and 16 hex digits) are such ids.
+func checkHookInput(data []byte) error {
+	if err := checkMembers(data); err != nil {
+		return err
+	}
+	var ids struct {
+		SessionID string `json:"session_id"`
+		AgentID   string `json:"agent_id"`
+	}
+	_ = json.Unmarshal(data, &ids)
+	if ids.SessionID != "" {
+		if err := sessions.CheckID(ids.SessionID); err != nil {
+			return fmt.Errorf("session_id: %v", err)
+		}
+	}
+	if ids.AgentID != "" {
+		if err := sessions.CheckID(ids.AgentID); err != nil {
+			return fmt.Errorf("agent_id (an agent's id within the session): %v", err)
+		}
+	}
+	return nil
 }
 
 // recordUnjudged logs a PreToolUse call no engine judged, as /v1/decide

@@ -197,3 +197,121 @@ func TestPullSigned(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRollback: with --key, a running server does not swap in a signed
+// bundle older than the one it serves. Whoever can write the bundle's
+// folder or move the tag it pulls, but cannot sign, could otherwise put
+// back an earlier release the key signed, with the rules since tightened
+// gone (before, any signed bundle was served, whatever its commit's
+// time). The bundle serving goes on, and /health says why.
+func TestNoRollback(t *testing.T) {
+	signer, verifier := signingKeys(t)
+	build := func(commit string, at int64, files map[string]string) bundlefile.Tree {
+		var src *bundlefile.Source
+		if commit != "" {
+			src = &bundlefile.Source{Commit: strings.Repeat(commit, 40), Tree: strings.Repeat("b", 40), Time: time.Unix(at, 0).UTC(), Root: "."}
+		}
+		tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(files)), bundle.Options{Source: src, SignCard: signer.Sign, SignManifest: signer.SignManifest})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tree
+	}
+	older := build("a", 1700000000, testrepo.DelegationTeam)
+	newer := build("c", 1700000100, testrepo.DelegationTeam)
+	unsourced := build("", 0, testrepo.DelegationTeam)
+	dir := t.TempDir() + "/dist"
+	deploy := func(tree bundlefile.Tree) {
+		t.Helper()
+		os.RemoveAll(dir)
+		if err := bundle.WriteDir(dir, tree); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deploy(newer)
+	s, ts := start(t, Options{Bundle: dir, Key: verifier})
+	revision := func() string {
+		l, why := s.current()
+		if l == nil {
+			t.Fatal(why)
+		}
+		return l.bundle.Revision
+	}
+	if got := revision(); got != strings.Repeat("c", 40) {
+		t.Fatalf("serving %s, want the newer bundle", got)
+	}
+	for name, tree := range map[string]bundlefile.Tree{"an older signed bundle": older, "a signed bundle built from no commit": unsourced} {
+		deploy(tree)
+		if err := s.Reload(context.Background()); err == nil || !strings.Contains(err.Error(), "older") && !strings.Contains(err.Error(), "no commit") {
+			t.Errorf("%s: reload %v, want a refusal", name, err)
+		}
+		if got := revision(); got != strings.Repeat("c", 40) {
+			t.Errorf("%s was served (revision %s)", name, got)
+		}
+	}
+	_, b := get(t, ts.URL+"/health")
+	if !strings.Contains(string(b), "older") && !strings.Contains(string(b), "no commit") {
+		t.Errorf("/health does not say why: %s", b)
+	}
+	// The same bundle again, or a newer one, is served.
+	newest := build("d", 1700000200, testrepo.DelegationTeam)
+	deploy(newest)
+	if err := s.Reload(context.Background()); err != nil || revision() != strings.Repeat("d", 40) {
+		t.Errorf("a newer bundle: %v, serving %s", err, revision())
+	}
+	// A restart serves what is there: the operator's way back.
+	deploy(older)
+	s2, _ := start(t, Options{Bundle: dir, Key: verifier})
+	if l, why := s2.current(); l == nil || l.bundle.Revision != strings.Repeat("a", 40) {
+		t.Errorf("a restart on the older bundle: %v %s", l, why)
+	}
+}
+
+// TestNoRollbackPulled: the tag serve --pull follows, moved back to an
+// earlier release the key signed (anyone who may push can move it), is
+// not served when the tag is polled again.
+func TestNoRollbackPulled(t *testing.T) {
+	realtool.Need(t, "docker-registry", "docker-registry")
+	realtool.Need(t, "htpasswd", "apache2-utils")
+	r, err := registrytest.Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Stop)
+	t.Setenv("DOCKER_CONFIG", t.TempDir())
+	t.Setenv(oci.EnvUsername, registrytest.User)
+	t.Setenv(oci.EnvPassword, registrytest.Password)
+	signer, verifier := signingKeys(t)
+	ctx := context.Background()
+	ref := r.Host + "/agents/team:prod"
+	publish := func(commit string, at int64) {
+		t.Helper()
+		src := &bundlefile.Source{Commit: strings.Repeat(commit, 40), Time: time.Unix(at, 0).UTC()}
+		tree, err := bundle.Build(testrepo.Compile(t, testrepo.FS(testrepo.DelegationTeam)), bundle.Options{Source: src,
+			SignCard: signer.Sign, SignManifest: signer.SignManifest})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ar, err := bundle.Archive(tree, bundle.SourceEpoch(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := oci.Publish(ctx, ref, tree, ar, oci.Meta{Revision: src.Commit, Created: src.Time}, oci.Options{PlainHTTP: true, SignKey: signer.Key()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publish("c", 1700000100)
+	s := New(ctx, Options{Pull: ref, PullOptions: oci.Options{PlainHTTP: true}, Key: verifier})
+	l, why := s.current()
+	if l == nil {
+		t.Fatal(why)
+	}
+	publish("a", 1700000000) // the tag moved back to an older signed release
+	s.pollTag(ctx)
+	if l, _ := s.current(); l.bundle.Revision != strings.Repeat("c", 40) {
+		t.Errorf("the tag moved back to an older release, and it is served: %s", l.bundle.Revision)
+	}
+	if msg, _ := s.lastError(); !strings.Contains(msg, "older") {
+		t.Errorf("last error %q, want that the bundle is older", msg)
+	}
+}

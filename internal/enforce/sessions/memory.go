@@ -2,6 +2,8 @@ package sessions
 
 import (
 	"container/list"
+	"fmt"
+	"hash/maphash"
 	"sync"
 	"time"
 
@@ -18,6 +20,24 @@ type Memory struct {
 	byKey  map[string]*list.Element // of *slot
 	lru    *list.List               // front: used most recently
 	closed bool
+
+	// dropped holds the session ids (hashed) whose sessions were dropped
+	// for room while in use, oldest first in droppedOrder (bounded).
+	seed         maphash.Seed
+	dropped      map[uint64]struct{}
+	droppedOrder []uint64
+}
+
+// DroppedError is a session the store dropped, while in use, to make
+// room for others (Limits.MaxSessions): its history is gone, so its
+// calls are not judged as a new session's would be.
+type DroppedError struct {
+	Session     string
+	MaxSessions int
+}
+
+func (e *DroppedError) Error() string {
+	return fmt.Sprintf("session %q was dropped to make room for others (the server holds at most %d, --max-sessions), and its history with it: its calls are not judged again from nothing; end the session and start a new one, or raise --max-sessions", cut(e.Session), e.MaxSessions)
 }
 
 type slot struct {
@@ -39,7 +59,47 @@ func NewMemory(l Limits) *Memory {
 	if l.Idle <= 0 {
 		l.Idle = DefaultLimits.Idle
 	}
-	return &Memory{limits: l, now: time.Now, byKey: map[string]*list.Element{}, lru: list.New()}
+	return &Memory{limits: l, now: time.Now, byKey: map[string]*list.Element{}, lru: list.New(),
+		seed: maphash.MakeSeed(), dropped: map[uint64]struct{}{}}
+}
+
+// maxDropped bounds how many dropped session ids a store remembers.
+func (m *Memory) maxDropped() int { return max(1024, 4*m.limits.MaxSessions) }
+
+// droppedErr says whether key's session was dropped; m.mu is held.
+func (m *Memory) droppedErr(key string) error {
+	id := sessionOf(key)
+	if _, ok := m.dropped[maphash.String(m.seed, id)]; ok {
+		return &DroppedError{Session: id, MaxSessions: m.limits.MaxSessions}
+	}
+	return nil
+}
+
+// drop removes a slot for room; m.mu is held. A session in use (one
+// updated within Idle, or being updated now) is remembered as dropped;
+// an idle one would start again empty anyway.
+func (m *Memory) drop(el *list.Element, now time.Time) {
+	sl := el.Value.(*slot)
+	m.lru.Remove(el)
+	delete(m.byKey, sl.key)
+	inUse := true
+	if sl.mu.TryLock() {
+		inUse = now.Sub(sl.used) <= m.limits.Idle
+		sl.mu.Unlock()
+	}
+	if !inUse {
+		return
+	}
+	h := maphash.String(m.seed, sessionOf(sl.key))
+	if _, ok := m.dropped[h]; ok {
+		return
+	}
+	if len(m.droppedOrder) >= m.maxDropped() {
+		delete(m.dropped, m.droppedOrder[0])
+		m.droppedOrder = m.droppedOrder[1:]
+	}
+	m.dropped[h] = struct{}{}
+	m.droppedOrder = append(m.droppedOrder, h)
 }
 
 // slot returns the key's slot, made and put first; the least recently
@@ -56,10 +116,11 @@ func (m *Memory) slot(key string) (*slot, error) {
 		m.lru.MoveToFront(el)
 		return sl, nil
 	}
+	if err := m.droppedErr(key); err != nil {
+		return nil, err
+	}
 	for m.lru.Len() >= m.limits.MaxSessions {
-		old := m.lru.Back()
-		m.lru.Remove(old)
-		delete(m.byKey, old.Value.(*slot).key)
+		m.drop(m.lru.Back(), now)
 	}
 	sl := &slot{key: key, s: &rules.Session{}, used: now}
 	m.byKey[key] = m.lru.PushFront(sl)
@@ -91,7 +152,11 @@ func (m *Memory) Update(key string, fn func(s *rules.Session) error) (*rules.Cor
 func (m *Memory) View(key string) (*rules.Session, error) {
 	m.mu.Lock()
 	el, ok := m.byKey[key]
+	err := m.droppedErr(key)
 	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return &rules.Session{}, nil
 	}
@@ -112,6 +177,17 @@ func (m *Memory) Remove(session string) error {
 		if sessionOf(k) == session {
 			m.lru.Remove(el)
 			delete(m.byKey, k)
+		}
+	}
+	// The runtime ended it: the id may start again.
+	h := maphash.String(m.seed, session)
+	if _, ok := m.dropped[h]; ok {
+		delete(m.dropped, h)
+		for i, x := range m.droppedOrder {
+			if x == h {
+				m.droppedOrder = append(m.droppedOrder[:i], m.droppedOrder[i+1:]...)
+				break
+			}
 		}
 	}
 	return nil

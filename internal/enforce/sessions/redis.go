@@ -59,7 +59,27 @@ func OpenRedis(url string, l Limits, timeout time.Duration) (*Redis, error) {
 		r.c.Close()
 		return nil, fmt.Errorf("the session store (Redis at %s) cannot be reached: %v", opt.Addr, err)
 	}
+	if err := r.checkEviction(ctx); err != nil {
+		r.c.Close()
+		return nil, err
+	}
 	return r, nil
+}
+
+// checkEviction refuses a Redis that evicts keys under memory pressure:
+// a session it drops is gone unseen, and its next call is judged from
+// nothing, so whoever can open many sessions could reset the others'
+// history. A Redis that does not answer CONFIG (a managed one may not)
+// is taken as it is.
+func (r *Redis) checkEviction(ctx context.Context) error {
+	cfg, err := r.c.ConfigGet(ctx, "maxmemory-policy").Result()
+	if err != nil {
+		return nil
+	}
+	if p, ok := cfg["maxmemory-policy"]; ok && p != "noeviction" {
+		return fmt.Errorf("the session store (Redis) evicts keys under memory pressure (maxmemory-policy %s), and a session it evicts would start again empty, resetting the rules that look back: set maxmemory-policy noeviction (CONFIG SET maxmemory-policy noeviction, or in redis.conf), or give charter a Redis of its own", p)
+	}
+	return nil
 }
 
 func init() {

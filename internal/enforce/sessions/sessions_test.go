@@ -1,10 +1,14 @@
 package sessions
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/charter-dev/charter/internal/testkit/redistest"
 	"github.com/charter-dev/charter/rules"
@@ -43,8 +47,8 @@ func TestMemoryLimits(t *testing.T) {
 	}
 	record(t, m, "b", 1)
 	record(t, m, "c", 1) // a goes: used least recently
-	if m.Count() != 2 || length(t, m, "a") != 0 || length(t, m, "c") != 1 {
-		t.Errorf("eviction: %d sessions, a %d", m.Count(), length(t, m, "a"))
+	if _, err := m.View("a"); m.Count() != 2 || length(t, m, "c") != 1 || err == nil {
+		t.Errorf("eviction: %d sessions, a read: %v", m.Count(), err)
 	}
 	now = now.Add(2 * time.Minute)
 	if length(t, m, "b") != 0 {
@@ -58,6 +62,54 @@ func TestMemoryLimits(t *testing.T) {
 	m.Remove("s")
 	if m.Count() != 0 {
 		t.Errorf("remove left %d", m.Count())
+	}
+}
+
+// A session dropped to make room for others (--max-sessions) is not
+// judged again as a new one: its calls and views fail, with the reason,
+// until the runtime ends it. Before, whoever could open sessions (10,000
+// with one id each) emptied every other session's history, unseen: the
+// rules that count or look back (read_before_edit, session.count,
+// cooldowns) started again for sessions under way, as a session that
+// holds --max-calls, whose calls are denied for that reason, would not.
+func TestMemoryDroppedSessionRefused(t *testing.T) {
+	m := NewMemory(Limits{MaxSessions: 3})
+	victim := rules.AgentKey("victim", "coder")
+	record(t, m, victim, 4)
+	for i := range 3 {
+		record(t, m, "flood-"+string(rune('a'+i)), 1)
+	}
+	_, err := m.Update(victim, func(s *rules.Session) error {
+		t.Errorf("the dropped session was judged anew, with %d calls", s.Len())
+		return nil
+	})
+	var de *DroppedError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "--max-sessions") {
+		t.Errorf("update of a dropped session: %v, want a DroppedError", err)
+	}
+	if _, err := m.View(victim); !errors.As(err, &de) {
+		t.Errorf("view of a dropped session: %v, want a DroppedError", err)
+	}
+	// Another agent of the dropped session was not kept either.
+	if _, err := m.View(rules.AgentKey("victim", "tester")); !errors.As(err, &de) {
+		t.Errorf("view of another agent of a dropped session: %v", err)
+	}
+	// The runtime ends it (SessionEnd): the id may start again.
+	m.Remove("victim")
+	record(t, m, victim, 1)
+	if length(t, m, victim) != 1 {
+		t.Error("a session ended after it was dropped does not start again")
+	}
+	// Sessions idle past --idle go without a trace: they start again empty,
+	// as they would have anyway.
+	now := time.Unix(0, 0)
+	m = NewMemory(Limits{MaxSessions: 1, Idle: time.Minute})
+	m.now = func() time.Time { return now }
+	record(t, m, "old", 2)
+	now = now.Add(2 * time.Minute)
+	record(t, m, "new", 1)
+	if length(t, m, "old") != 0 {
+		t.Error("an idle session dropped for room is refused")
 	}
 }
 
@@ -128,4 +180,35 @@ func TestRedis(t *testing.T) {
 	if _, err := OpenRedis(rd.URL, Limits{}, time.Second); err == nil {
 		t.Error("OpenRedis reached a stopped server")
 	}
+}
+
+// A Redis that evicts keys under memory pressure (maxmemory-policy
+// allkeys-lru, volatile-ttl, ...; sessions have a TTL, so volatile-*
+// evicts them too) drops sessions unseen, and their next calls are judged
+// from nothing: whoever can open many sessions resets the others'
+// history. OpenRedis refuses such a server, naming the setting.
+func TestRedisEvictionRefused(t *testing.T) {
+	rd := redistest.Start(t)
+	c := redis.NewClient(&redis.Options{Network: "unix", Addr: rd.Socket})
+	defer c.Close()
+	for _, policy := range []string{"allkeys-lru", "volatile-lru", "volatile-ttl", "allkeys-random"} {
+		if err := c.ConfigSet(context.Background(), "maxmemory-policy", policy).Err(); err != nil {
+			t.Fatal(err)
+		}
+		st, err := OpenRedis(rd.URL, Limits{}, time.Second)
+		if err == nil {
+			st.Close()
+			t.Errorf("maxmemory-policy %s: OpenRedis accepted it", policy)
+		} else if !strings.Contains(err.Error(), "noeviction") {
+			t.Errorf("maxmemory-policy %s: %v, want the setting named", policy, err)
+		}
+	}
+	if err := c.ConfigSet(context.Background(), "maxmemory-policy", "noeviction").Err(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenRedis(rd.URL, Limits{}, time.Second)
+	if err != nil {
+		t.Fatalf("noeviction: %v", err)
+	}
+	st.Close()
 }

@@ -142,7 +142,7 @@ func wordStart(s string, i int, k *Shape) bool {
 		return true
 	}
 	c := s[i-1]
-	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') || afterEscape(s, i)
 }
 
 func sortMatches(ms []Match) {
@@ -171,6 +171,14 @@ func MayContain(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if awsChar[c] {
+			if run == 0 {
+				if n := escapeRest(s, i); n > 0 {
+					// An escape's letters are no part of a value
+					// (findAWSSecret).
+					i += n - 1
+					continue
+				}
+			}
 			run++
 		} else {
 			if run == awsSecretLen && !awsEdge[c] {
@@ -234,22 +242,71 @@ var awsChar, awsEdge = func() (chars, edge [256]bool) {
 // name (aws_secret_access_key: ...) is a credential by its name.
 func findAWSSecret(s string) [][2]int {
 	var out [][2]int
-	start := -1
+	start, afterEscape := -1, -1
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && awsChar[s[i]] {
 			if start < 0 {
+				// The letter of an escape (\n, \u0001) is no part of a
+				// value: the value starts after it.
+				if n := escapeRest(s, i); n > 0 {
+					i += n - 1
+					afterEscape = i + 1
+					continue
+				}
 				start = i
 			}
 			continue
 		}
 		// Before the key an = is an assignment (KEY=...); after it,
 		// base64's padding.
-		if start >= 0 && i-start == awsSecretLen && (start == 0 || s[start-1] == '=' || !awsEdge[s[start-1]]) && (i == len(s) || !awsEdge[s[i]]) && keyLike(s[start:i]) {
+		if start >= 0 && i-start == awsSecretLen && (start == 0 || start == afterEscape || s[start-1] == '=' || !awsEdge[s[start-1]]) && (i == len(s) || !awsEdge[s[i]]) && keyLike(s[start:i]) {
 			out = append(out, [2]int{start, i})
 		}
 		start = -1
 	}
 	return out
+}
+
+// escapeRest returns how many bytes from i finish an escape of JSON text
+// (or of a Go or shell string) that a backslash before i starts: 1 for
+// \n, \t, \r, \b, \f and \/, 5 for \uXXXX; 0 when s[i] follows no
+// escaping backslash. Charter's output redacts JSON text line by line
+// (Writer): a value right after an escape starts a word, and its
+// redaction must leave the escape whole.
+func escapeRest(s string, i int) int {
+	if i == 0 || s[i-1] != '\\' {
+		return 0
+	}
+	// An even run of backslashes is escaped backslashes: s[i] follows none.
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	if n%2 == 0 {
+		return 0
+	}
+	switch c := s[i]; {
+	case strings.IndexByte("ntrbf/", c) >= 0:
+		return 1
+	case c == 'u' && i+5 <= len(s) && isHex4(s[i+1:i+5]):
+		return 5
+	}
+	return 0
+}
+
+// afterEscape reports whether i is right after an escape (escapeRest).
+func afterEscape(s string, i int) bool {
+	return i >= 2 && escapeRest(s, i-1) == 1 || i >= 6 && escapeRest(s, i-5) == 5
+}
+
+func isHex4(s string) bool {
+	for i := 0; i < 4; i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func keyLike(v string) bool {

@@ -3,7 +3,6 @@ package secret
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -245,7 +244,7 @@ func TestRedactQuoted(t *testing.T) {
 // MayContain agrees with its definition (some shape's prefix occurs in s,
 // or the AWS secret key shape finds a value) on any input.
 func FuzzMayContain(f *testing.F) {
-	for _, s := range []string{"", "sk-", "a ghp_x", "-----BEGIN RSA", "xox", "AKIAx", "github_pat", "prose with no key", awsKey, "=" + awsKey, awsKey + "x"} {
+	for _, s := range []string{"", "sk-", "a ghp_x", "-----BEGIN RSA", "xox", "AKIAx", "github_pat", "prose with no key", awsKey, "=" + awsKey, awsKey + "x", "\\n" + strings.Repeat("a", 40), "\\n\\t\\u0001" + strings.Repeat("a", 40)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -267,10 +266,21 @@ func FuzzMayContain(f *testing.F) {
 // MayContain, a quick test, may say true for it whether or not the run
 // looks like a key.
 func awsRun(s string) bool {
-	for _, m := range regexp.MustCompile(`[A-Za-z0-9+/]+`).FindAllStringIndex(s, -1) {
-		if m[1]-m[0] == 40 {
+	run := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && awsChar[s[i]] {
+			if n := escapeRest(s, i); run == 0 && n > 0 {
+				// An escape's letters (\n, \u0001) are no part of a run.
+				i += n - 1
+				continue
+			}
+			run++
+			continue
+		}
+		if run == 40 {
 			return true
 		}
+		run = 0
 	}
 	return false
 }
@@ -284,5 +294,38 @@ func BenchmarkMayContain(b *testing.B) {
 		for _, l := range lines {
 			MayContain(l)
 		}
+	}
+}
+
+// A credential right after an escape in JSON text (\n, \t, \", \u0001) is
+// found, and its redaction leaves the escape whole: the output Writer
+// redacts charter's JSON answers line by line, and there "\nghp_..." was
+// not a word's start (so the token went out in clear), and a key-like
+// run "nXXX..." of 40 was redacted from the n on, leaving "\…", which is
+// not JSON: Claude Code read the hook's deny so written as no answer and
+// ran the call (testdata/script/hook_claude_redaction.txtar).
+func TestRedactJSONEscapes(t *testing.T) {
+	keyLike := "bCdEfGhIjKlMnOpQrStUvWxYz0123456789++A1" // 39: with the n of \n, 40
+	for _, v := range []string{github, aws, openai, slack, google, stripe, jwt, awsKey, keyLike} {
+		for _, before := range []string{"\n", "\t", "\r", "\b", "\f", "\"", "\\", "\u0001", "x\n", "\u2028"} {
+			text := mustJSON(t, map[string]string{"reason": before + v + "\n"})
+			got := Redact(text)
+			var back map[string]string
+			if err := json.Unmarshal([]byte(got), &back); err != nil {
+				t.Errorf("Redact(%s) = %s: not JSON (%v)", text, got, err)
+				continue
+			}
+			if v != keyLike && strings.Contains(got, secretPart(v)) {
+				t.Errorf("Redact(%s) = %s: the credential is still there", text, got)
+			}
+		}
+	}
+	// Through the Writer, as every command's output goes.
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	w.Write([]byte(mustJSON(t, map[string]string{"a": "\n" + awsKey, "b": "\t" + github}) + "\n"))
+	w.Flush()
+	if strings.Contains(b.String(), secretPart(awsKey)) || strings.Contains(b.String(), secretPart(github)) || !json.Valid(bytes.TrimSpace(b.Bytes())) {
+		t.Errorf("the Writer wrote %s", b.String())
 	}
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -15,11 +16,26 @@ import (
 // via ("git alias", "git -c core.pager", "git config core.pager").
 func readGit(r *reader, c Command, via []string, depth int) error {
 	globals, sub, rest, configs := gitGlobals(c.Args)
-	for _, g := range globals {
+	for i, g := range globals {
 		if strings.HasPrefix(g, "--exec-path=") {
 			// As GIT_EXEC_PATH: git-submodule, git-remote-https and the
 			// other programs git runs come from that folder.
 			return r.unknown(c, "git --exec-path=DIR runs git's own programs (git-submodule, git-remote-https, ...) from DIR, which charter does not read")
+		}
+		dir, isDir := strings.CutPrefix(g, "--git-dir=")
+		if g == "--git-dir" && i+1 < len(globals) {
+			dir, isDir = globals[i+1], true
+		}
+		if isDir && !dotGit(dir) {
+			// DIR/config is git's configuration then (core.fsmonitor,
+			// aliases, hooks), though DIR is no .git folder.
+			return r.unknown(c, "git --git-dir=DIR reads its configuration (aliases, core.fsmonitor, hooks) from DIR, which charter does not read")
+		}
+	}
+	for _, v := range c.Env {
+		switch v {
+		case "GIT_DIR", "GIT_COMMON_DIR", "HOME", "XDG_CONFIG_HOME":
+			return r.unknown(c, fmt.Sprintf("git with %s set reads its configuration (aliases, core.fsmonitor, hooks) from a place charter does not read", v))
 		}
 	}
 	for _, kv := range configs {
@@ -56,6 +72,12 @@ func readGit(r *reader, c Command, via []string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// dotGit reports whether dir is a folder named .git (what git finds by
+// itself; a file written there is one charter's protected files name).
+func dotGit(dir string) bool {
+	return dir != Dynamic && path.Base(path.Clean(dir)) == ".git"
 }
 
 // gitConfig is one -c or --config-env of git's command line.

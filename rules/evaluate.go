@@ -182,6 +182,15 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 			v.Notes = append(v.Notes, note)
 		}
 	}
+	if phase == Pre {
+		// Whatever the profile says: a rule cannot allow what would let
+		// the agent change its own rules.
+		if f, blocked := e.protect(ev); blocked {
+			v.Decision = Blocked
+			v.Fired = append(v.Fired, f)
+			return v
+		}
+	}
 	ph := phaseIndex(phase)
 	list := e.rulesFor(tool, ph)
 	if len(list) == 0 {

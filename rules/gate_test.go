@@ -121,7 +121,9 @@ func TestGateConstraints(t *testing.T) {
 		{"Bash", "BASH_ENV=/tmp/x sh -c 'git status'", false, "BASH_ENV"},
 		{"Bash", "read PATH < p; git status", false, "PATH"},
 		{"Bash", "declare -n p=PATH; p=/tmp; git status", false, "PATH"},
-		{"Bash", "GIT_DIR=x git status && export A=1", true, ""},
+		// GIT_DIR=x makes x/config git's configuration (core.fsmonitor).
+		{"Bash", "GIT_DIR=x git status && export A=1", false, "GIT_DIR"},
+		{"Bash", "GIT_AUTHOR_NAME=x git commit -m y && export A=1", true, ""},
 		// Text bash evaluates as code through arithmetic or a variable
 		// name with a subscript: every one ran curl in bash 5.2 behind
 		// builtins the whitelist needs no entry for.

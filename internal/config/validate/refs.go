@@ -348,6 +348,7 @@ func (v *validator) profiles() {
 			cur = next.Extends
 		}
 		v.classifier(name, pr)
+		v.allowProtected(name, pr)
 		inherited := v.inheritedRules(name)
 		for _, rid := range names(pr.Rules) {
 			v.rule(p.Child("rules", rid), pr.Rules[rid], inherited[rid])

@@ -168,7 +168,7 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 		args = boundArgs(call.Args, MaxStringBytes)
 	}
 	tool := cutString(call.Tool, MaxHistoryStringBytes)
-	ev := &evaluation{e: e, s: s, tool: tool, args: args, rawResult: call.Result, cmds: newCommandCache(args)}
+	ev := &evaluation{e: e, s: s, tool: tool, args: args, rawResult: call.Result, cmds: e.commandCache(tool, args)}
 	if e.gate != nil && phase == Pre {
 		// What the agent may call comes first: no rule runs on a call
 		// it may not make.

@@ -19,7 +19,8 @@ import (
 //     or mirror set with -c) remote branches, and git config setting a
 //     remote's forced push refspec or mirror;
 //   - dd with of=, truncate, shred, wipefs, mkswap, mke2fs and mkfs.*;
-//   - PowerShell's Remove-Item (and its aliases) with -Recurse;
+//   - PowerShell's Remove-Item (and its aliases) with -Recurse, or fed by
+//     a pipeline (gci -r | ri);
 //   - SQL that drops or truncates (DestructiveSQL) given to psql -c,
 //     mysql -e or sqlite3;
 //   - a command whose program is known only when it runs.
@@ -79,6 +80,9 @@ func destructive(c *Command) string {
 	case prog == "wipefs", prog == "mkswap", prog == "mke2fs", prog == "mkfs", strings.HasPrefix(prog, "mkfs."):
 		return prog + " erases a file system"
 	case isRemoveItem(prog):
+		if c.MoreArgs {
+			return "Remove-Item deletes what the pipeline gives it, known only when it runs"
+		}
 		for _, f := range c.Flags {
 			f, _, _ = strings.Cut(strings.ToLower(f), ":") // -Recurse:1
 			if len(f) >= 2 && strings.HasPrefix("-recurse", f) {

@@ -191,6 +191,9 @@ type reader struct {
 	writes []string
 	// src is the code string being read (for a script block's text).
 	src string
+	// piped is set while the commands on the right of a pipe are read:
+	// PowerShell's cmdlets take the objects it carries as arguments.
+	piped bool
 	// nums are the facts about the variables of the code string being
 	// read that decide whether arithmetic on them can run a command.
 	nums numbers
@@ -361,6 +364,11 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 	case *syntax.BinaryCmd:
 		if err := r.stmt(c.X, via, depth); err != nil {
 			return err
+		}
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			outer := r.piped
+			r.piped = true
+			defer func() { r.piped = outer }()
 		}
 		return r.stmt(c.Y, via, depth)
 	case *syntax.Subshell:
@@ -601,6 +609,17 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	}
 	if len(via) > r.l.MaxNesting {
 		return &Error{Msg: fmt.Sprintf("the command runs a command through more than %d wrappers, substitutions and code strings", r.l.MaxNesting)}
+	}
+	if r.piped {
+		// gci -r | ri: Remove-Item deletes what the pipeline gives it.
+		n := len(r.out)
+		defer func() {
+			for k := n; k < len(r.out); k++ {
+				if c := &r.out[k]; c.Known && (isRemoveItem(c.Program) || c.Program == "rm") && len(c.Operands) == 0 {
+					c.MoreArgs = true
+				}
+			}
+		}()
 	}
 	c := Command{Env: addNames(slices.Clone(env), r.vars...), Writes: addNames(slices.Clone(writes), r.writes...), Via: slices.Clone(via)}
 	prog := argv[0]

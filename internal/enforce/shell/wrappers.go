@@ -58,6 +58,9 @@ func init() {
 		"powershell":        readPowerShell,
 		"pwsh":              readPowerShell,
 		"cmd":               readCmd,
+		"start-process":     readStartProcess,
+		"saps":              readStartProcess,
+		"start":             readStartProcess,
 	}
 	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"} {
 		wrappers[sh] = readShell

@@ -108,6 +108,8 @@ func TestGateConstraints(t *testing.T) {
 		{"Bash", "if true; then echo x; fi >> ~/.profile", false, "true, echo are not among them"},
 		{"Bash", "(printf x) > f", false, "printf is not among them"},
 		{"Bash", "echo x 1<>~/.bashrc", false, "echo is not among them"},
+		// A redirection alone writes as : > f does; it listed no command.
+		{"Bash", "git status; > notes.txt", false, ": is not among them"},
 		// A program of that name elsewhere is another program.
 		{"Bash", "./git status", false, "./git"},
 		{"Bash", "/tmp/x/git status", false, "/tmp/x/git"},

@@ -88,3 +88,23 @@ EOF`,
 		}
 	}
 }
+
+// TestBareRedirection: a statement that is only a redirection (`>
+// .claude/settings.json`, `X=1 >> ~/.bashrc`) truncates or creates the
+// file, as the null command `:` would, and the reader listed no command
+// for it: a whitelist had nothing to check, and the write was seen by
+// no rule. It is now the command ":" with those writes.
+func TestBareRedirection(t *testing.T) {
+	for _, src := range []string{`> .claude/settings.json`, `X=1 >> ~/.bashrc`, `>|.git/config`, `{ > .envrc; }`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 1 || cs[0].Program != ":" || len(cs[0].Writes) != 1 || len(cs[0].Protected()) != 1 {
+			t.Errorf("%s: %+v, %v", src, cs, err)
+		}
+	}
+	for _, src := range []string{`X=1`, `< in.txt`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 0 {
+			t.Errorf("%s: %+v, %v", src, cs, err)
+		}
+	}
+}

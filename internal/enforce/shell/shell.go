@@ -314,6 +314,10 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 	}
 	switch c := s.Cmd.(type) {
 	case nil:
+		if w := writes(s.Redirs); len(w) > 0 {
+			// > f alone truncates or makes f, as : > f does.
+			return r.command([]string{":"}, nil, w, via, depth)
+		}
 		return nil
 	case *syntax.CallExpr:
 		for _, a := range c.Assigns {
@@ -333,6 +337,10 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			// NAME=value alone sets it for the commands after it.
 			for _, a := range c.Assigns {
 				r.assigned(a)
+			}
+			if w := writes(s.Redirs); len(w) > 0 {
+				// > f alone truncates or makes f, as : > f does.
+				return r.command([]string{":"}, nil, w, via, depth)
 			}
 			return nil
 		}

@@ -23,7 +23,8 @@ import (
 //     a pipeline (gci -r | ri);
 //   - SQL that drops or truncates (DestructiveSQL) given to psql -c,
 //     mysql -e or sqlite3;
-//   - a command whose program is known only when it runs.
+//   - a command whose program, or the code it is given, is known only
+//     when it runs ($CMD, eval "$x", sh -c "$X").
 //
 // What it knowingly does not: rm of named files without -r (an agent's
 // everyday work), an output redirection that overwrites a file (> f),
@@ -34,6 +35,9 @@ import (
 func destructive(c *Command) string {
 	if !c.Known {
 		if c.Program == "" {
+			// $CMD, eval "$x", sh -c "$X": what runs is known only
+			// then. (source f, sudo -s: code in a file or read from
+			// input, as bash f and curl | sh, are knowingly not.)
 			return "what it runs is known only when it runs"
 		}
 		return ""

@@ -1,6 +1,7 @@
 package shell_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/charter-dev/charter/internal/enforce/shell"
@@ -105,6 +106,42 @@ func TestBareRedirection(t *testing.T) {
 		cs, err := shell.Parse(src)
 		if err != nil || len(cs) != 0 {
 			t.Errorf("%s: %+v, %v", src, cs, err)
+		}
+	}
+}
+
+// TestShellReadsHeredoc: a shell with no -c and no script reads its
+// commands from standard input, and a here-document or here-string gives
+// them on the command line itself: bash <<'EOF' rm -rf / EOF ran past
+// confirm_destructive, read as bash alone. The text is read as the code
+// it is (via "bash <<"); one with expansions is known only when it runs.
+func TestShellReadsHeredoc(t *testing.T) {
+	for _, src := range []string{
+		"bash <<'EOF'\nrm -rf /x\nEOF",
+		"sh -s <<EOF\nrm -rf /x\nEOF",
+		"sudo sh <<< 'rm -rf /x'",
+		"bash -s -- arg <<'EOF'\ncd /; rm -rf x\nEOF",
+		"bash <<EOF\n$CMD\nEOF",
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Destructive != "" }) {
+			t.Errorf("%q: not destructive: %+v", src, cs)
+		}
+	}
+	for _, src := range []string{"cat <<'EOF'\nrm -rf /x\nEOF", "bash -c 'ls' <<< 'rm -rf /x'", "bash script.sh <<< 'rm -rf /x'"} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		for _, c := range cs {
+			if c.Destructive != "" {
+				t.Errorf("%q: %+v", src, c)
+			}
 		}
 	}
 }

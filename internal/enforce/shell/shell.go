@@ -191,6 +191,10 @@ type reader struct {
 	writes []string
 	// src is the code string being read (for a script block's text).
 	src string
+	// stdin is the text a here-document or here-string of the simple
+	// command being read gives its standard input (Dynamic: with
+	// expansions), "" for none: the code a shell reads without -c.
+	stdin string
 	// piped is set while the commands on the right of a pipe are read:
 	// PowerShell's cmdlets take the objects it carries as arguments.
 	piped bool
@@ -368,6 +372,9 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 				env = append(env, a.Name.Value)
 			}
 		}
+		outer := r.stdin
+		r.stdin = stdinText(s.Redirs)
+		defer func() { r.stdin = outer }()
 		return r.command(argv, env, writes(s.Redirs), via, depth)
 	case *syntax.BinaryCmd:
 		if err := r.stmt(c.X, via, depth); err != nil {
@@ -559,6 +566,37 @@ func abs(x int) int {
 	return x
 }
 
+// stdinText returns what a here-document (<<, <<-) or here-string (<<<)
+// among the redirections gives standard input, the last one winning as
+// in bash: its text, Dynamic when it holds an expansion, "" for none.
+func stdinText(rs []*syntax.Redirect) string {
+	text := ""
+	for _, rd := range rs {
+		var w *syntax.Word
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			w = rd.Hdoc
+		case syntax.WordHdoc:
+			w = rd.Word
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			text = "" // a file: not on the command line
+			continue
+		default:
+			continue
+		}
+		if w == nil {
+			text = ""
+			continue
+		}
+		lit, ok := literal(w)
+		if !ok {
+			lit = Dynamic
+		}
+		text = lit
+	}
+	return text
+}
+
 // writes returns the targets of a statement's output redirections.
 func writes(rs []*syntax.Redirect) []string {
 	var out []string
@@ -710,15 +748,17 @@ func programName(p string) string {
 // code reads a code string that c runs (sh -c CODE, eval CODE).
 func (r *reader) code(c Command, src, how string, via []string, depth int) error {
 	if src == Dynamic {
-		c.Known, c.Reason = false, fmt.Sprintf("%s runs code known only when the command runs", how)
+		// As $CMD: the program that runs is in the code.
+		c.Program, c.Known, c.Reason = "", false, fmt.Sprintf("%s runs code known only when the command runs", how)
 		r.out = append(r.out, c)
 		return nil
 	}
 	// The variables set for the shell that runs the code (BASH_ENV=x
-	// sh -c ...) are set for every command in it.
-	outer := r.vars
-	r.vars = addNames(slices.Clip(outer), c.Env...)
-	defer func() { r.vars = outer }()
+	// sh -c ...) are set for every command in it; a here-document of
+	// the command that runs it is not theirs.
+	outer, outerIn := r.vars, r.stdin
+	r.vars, r.stdin = addNames(slices.Clip(outer), c.Env...), ""
+	defer func() { r.vars, r.stdin = outer, outerIn }()
 	return r.source(src, append(slices.Clip(via), how), depth+1)
 }
 

@@ -337,6 +337,11 @@ options:
 		}
 	}
 	operands := args[min(i, len(args)):]
+	if !code && r.stdin != "" && (len(operands) == 0 || hasShort(args[:min(i, len(args))], 's')) {
+		// bash <<'EOF' ... EOF: the shell reads the here-document's
+		// commands.
+		return r.code(c, r.stdin, c.Program+" <<", via, depth)
+	}
 	if code {
 		if len(operands) == 0 {
 			c.Known, c.Reason = false, c.Program+" -c without code"

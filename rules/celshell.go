@@ -28,6 +28,8 @@ type celCommand struct {
 	Via         []string          `cel:"via"`
 	Env         []string          `cel:"env"`
 	Writes      []string          `cel:"writes"`
+	Changes     []string          `cel:"changes"`
+	Enters      string            `cel:"enters"`
 	MoreArgs    bool              `cel:"more_args"`
 	Destructive string            `cel:"destructive"`
 }
@@ -148,7 +150,7 @@ func commandList(cmds []shell.Command, err error) ref.Val {
 	for i, c := range cmds {
 		out[i] = &celCommand{Program: c.Program, Path: c.Path, Known: c.Known, Reason: c.Reason, Args: nonNil(c.Args), Subcommand: c.Subcommand,
 			Flags: nonNil(c.Flags), Values: c.Values, Operands: nonNil(c.Operands), Via: nonNil(c.Via), Env: nonNil(c.Env), Writes: nonNil(c.Writes),
-			MoreArgs: c.MoreArgs, Destructive: c.Destructive}
+			Changes: nonNil(c.Changes), Enters: c.Enters, MoreArgs: c.MoreArgs, Destructive: c.Destructive}
 		if out[i].Values == nil {
 			out[i].Values = map[string]string{}
 		}

@@ -9,9 +9,11 @@ import (
 // changes returns the files the command writes, moves, links, makes
 // executable or deletes, as far as its words say: its output
 // redirections, and the files of the programs charter knows to change
-// them (tee, cp, mv, ln, install, rm, unlink, shred, truncate, chmod,
-// sed -i, dd of=, curl -o, wget -O, and PowerShell's Set-Content and
-// its kin). A relative name is joined to dir, the folder an earlier cd
+// them (tee, cp, mv, ln, install, rsync, scp, rm, unlink, shred,
+// truncate, chmod, sed -i, perl -i, patch, ed, dd of=, curl -o, wget -O,
+// the folder tar -C and unzip -d extract into, git config --file, git
+// checkout, restore, rm and mv of paths, and PowerShell's Set-Content
+// and its kin). A relative name is joined to dir, the folder an earlier cd
 // of the command line moved to ("" for the folder the line starts in;
 // Dynamic-prefixed when that is known only when it runs). A file named
 // only when the command runs is Dynamic.
@@ -59,6 +61,51 @@ func changes(c *Command, dir string) []string {
 					add(path.Base(s))
 				}
 			}
+		}
+	case prog == "rsync" || prog == "scp":
+		// The destination, and a source's name in it.
+		if len(ops) > 1 {
+			target := ops[len(ops)-1]
+			add(target)
+			for _, s := range ops[:len(ops)-1] {
+				// SRC/ copies SRC's files, SRC the folder itself.
+				if s != Dynamic && target != Dynamic && !strings.HasSuffix(s, "/") {
+					add(path.Join(target, path.Base(s)))
+				}
+			}
+		}
+	case slices.Contains([]string{"patch", "ed", "ex", "vi", "vim", "nvim"}, prog):
+		add(ops...)
+	case prog == "perl" || prog == "ruby":
+		// -i edits the files in place; the script is -e's value.
+		if slices.ContainsFunc(c.Flags, func(f string) bool { return !strings.HasPrefix(f, "--") && strings.Contains(f, "i") }) {
+			add(ops...)
+		}
+	case prog == "tar" || prog == "gtar" || prog == "bsdtar":
+		for _, v := range longOrShortValues(tarOldStyle(c.Args), "directory", "C") {
+			add(v)
+		}
+	case prog == "unzip":
+		if v, ok := c.optionValue("d", ""); ok {
+			add(v)
+		}
+	case prog == "git":
+		_, sub, rest, _ := gitGlobals(c.Args)
+		switch sub {
+		case "config":
+			if _, _, set := gitConfigSet(rest); set {
+				for i, a := range rest {
+					switch {
+					case (a == "-f" || a == "--file") && i+1 < len(rest):
+						add(rest[i+1])
+					case strings.HasPrefix(a, "--file="):
+						add(strings.TrimPrefix(a, "--file="))
+					}
+				}
+			}
+		case "checkout", "restore", "rm", "mv":
+			// The paths they write or delete from the index or a commit.
+			add(c.Operands...)
 		}
 	case slices.Contains([]string{"chmod", "chown", "chgrp"}, prog):
 		if len(ops) > 1 {
@@ -177,11 +224,11 @@ func (c *Command) optionValue(short, long string) (string, bool) {
 		switch {
 		case a == "--":
 			return "", false
-		case a == "--"+long || a == "-"+short:
+		case long != "" && a == "--"+long || a == "-"+short:
 			if i+1 < len(c.Args) {
 				return c.Args[i+1], true
 			}
-		case strings.HasPrefix(a, "--"+long+"="):
+		case long != "" && strings.HasPrefix(a, "--"+long+"="):
 			return strings.TrimPrefix(a, "--"+long+"="), true
 		case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasPrefix(a[1:], short):
 			return a[1+len(short):], true

@@ -55,6 +55,12 @@ EOF`,
 		`bash -c 'echo {} > .claude/settings.json'`,
 		`git -C sub status && echo x > sub/.git/config`,
 		`echo 'gitdir: /tmp/evil' > sub/.git`,
+		`rsync -a /tmp/h/ .git/hooks/`, `scp host:x .git/hooks/pre-commit`, `git config -f .claude/settings.json a.b c`,
+		`git config --file=.git/config core.editor vim`, `patch .claude/settings.json < p.diff`, `ed -s .git/config < script`,
+		`perl -pi -e 's/charter/true/' .claude/settings.json`, `git checkout -- .claude/settings.json`,
+		`git restore --source=HEAD~1 .claude/settings.json`, `git rm -q .claude/settings.json`,
+		`tar -xf h.tar -C .git/hooks`, `tar xf h.tar --directory=.git`, `unzip -o h.zip -d .git/hooks`,
+		`install -m 755 x .git/hooks/pre-commit`, `cp -t .git/hooks x`,
 	} {
 		cs, err := shell.Parse(src)
 		if err != nil {
@@ -76,6 +82,8 @@ EOF`,
 		`ls .git/hooks`, `echo x > settings.json`, `echo x > config`, `sed -n 1p .git/config`, `sed 's/a/b/' .bashrc > out`,
 		`cd sub && echo x > settings.json`, `cd /tmp && echo x > log`, `go test ./... > /dev/null 2>&1`, `echo x >&2`,
 		`chmod +x script.sh`, `rm -rf build`, `git status`, `git log -p -- .git/config`,
+		`git checkout main`, `git rm -q old.go`, `tar -xf x.tar -C build`, `perl -ne 'print' .git/config`,
+		`git config --get -f .git/config remote.origin.url`, `rsync -a .git/ /tmp/backup/`,
 	} {
 		cs, err := shell.Parse(src)
 		if err != nil {

@@ -31,9 +31,8 @@ func ProtectedFile(p string) string {
 	if p == Dynamic {
 		return "its name is known only when the command runs"
 	}
-	p = strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
 	unknownDir := strings.HasPrefix(p, Dynamic)
-	parts := strings.Split(path.Clean(strings.TrimPrefix(p, Dynamic)), "/")
+	parts := pathElems(p)
 	base := parts[len(parts)-1]
 	parent := ""
 	if len(parts) > 1 {
@@ -65,14 +64,33 @@ func ProtectedFile(p string) string {
 // change protected files by their bare names, or "": .git, .claude,
 // .ssh and git's folder under .config.
 func ProtectedFolder(p string) string {
-	p = strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
-	parts := strings.Split(path.Clean(strings.TrimPrefix(p, Dynamic)), "/")
+	parts := pathElems(p)
 	for i, d := range parts {
 		if d == ".git" || d == ".claude" || d == ".ssh" || d == "git" && i > 0 && parts[i-1] == ".config" {
 			return "its files (" + d + ") make code run or hold the runtime's settings, and a later command can change them by their bare names"
 		}
 	}
 	return ""
+}
+
+// pathElems returns a path's elements as the file systems agents run on
+// compare them: cleaned, "\\" read as "/", case folded, and each
+// without what Windows drops or reads as the file itself (trailing dots
+// and spaces, an NTFS ::$DATA stream: settings.json::$DATA and
+// settings.json. are settings.json).
+func pathElems(p string) []string {
+	p = strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(p, Dynamic), `\`, "/"))
+	parts := strings.Split(path.Clean(p), "/")
+	for i, e := range parts {
+		if k := strings.Index(e, "::"); k > 0 {
+			e = e[:k]
+		}
+		if t := strings.TrimRight(e, ". "); t != "" && e != "." && e != ".." {
+			e = t
+		}
+		parts[i] = e
+	}
+	return parts
 }
 
 // shellStartFiles are the files shells run when they start.

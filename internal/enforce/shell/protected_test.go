@@ -61,6 +61,8 @@ EOF`,
 		`git restore --source=HEAD~1 .claude/settings.json`, `git rm -q .claude/settings.json`,
 		`tar -xf h.tar -C .git/hooks`, `tar xf h.tar --directory=.git`, `unzip -o h.zip -d .git/hooks`,
 		`install -m 755 x .git/hooks/pre-commit`, `cp -t .git/hooks x`,
+		// What Windows writes as the file itself.
+		`Set-Content '.claude\settings.json.' x`, `Set-Content '.claude\settings.json::$DATA' x`, `echo x > '.git. /config'`,
 	} {
 		cs, err := shell.Parse(src)
 		if err != nil {

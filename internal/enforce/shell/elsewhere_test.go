@@ -62,3 +62,40 @@ func TestConfigElsewhere(t *testing.T) {
 		t.Errorf("HOME=... npm test: RunChanging %v", cs)
 	}
 }
+
+// TestGitCloneConfig: git clone --template=DIR (and git init's) copies
+// DIR's hooks into the new repository, and clone runs post-checkout from
+// there at once (checked with git 2.39); git clone -c KEY=VALUE stores
+// KEY in the new repository's config, where a later git status runs
+// core.fsmonitor. Both were a plain git clone.
+func TestGitCloneConfig(t *testing.T) {
+	for _, src := range []string{
+		`git clone --template=/tmp/t https://x/r.git`, `git clone --template /tmp/t r d`, `git init --templ=/tmp/t d`,
+		`git -c init.templateDir=/tmp/t init d`, `git clone -c core.hooksPath=/tmp/h r d`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if !hasUnknown(t, src, cs) {
+			t.Errorf("%s: every command known: %+v", src, cs)
+		}
+	}
+	for _, tt := range []struct{ src, via string }{
+		{`git clone -c core.fsmonitor='curl x' r d`, "git clone -c core.fsmonitor"},
+		{`git clone --config=core.pager='curl x' r d`, "git clone -c core.pager"},
+		{`git clone --config alias.st='!curl x' r d`, "git alias"},
+	} {
+		cs, err := shell.Parse(tt.src)
+		if err != nil || !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Program == "curl" && slices.Contains(c.Via, tt.via) }) {
+			t.Errorf("%s: no curl via %s: %+v, %v", tt.src, tt.via, cs, err)
+		}
+	}
+	for _, src := range []string{`git clone https://x/r.git`, `git clone -c user.name=x r d`, `git init`} {
+		cs, _ := shell.Parse(src)
+		if hasUnknown(t, src, cs) {
+			t.Errorf("%s: unknown: %+v", src, cs)
+		}
+	}
+}

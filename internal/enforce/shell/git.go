@@ -63,6 +63,11 @@ func readGit(r *reader, c Command, via []string, depth int) error {
 	if err := r.gitSubcommandRuns(c, sub, rest, via, depth); err != nil {
 		return err
 	}
+	if sub == "init" || sub == "clone" || sub == "init-db" {
+		if err := r.gitNewRepository(c, sub, rest, via, depth); err != nil {
+			return err
+		}
+	}
 	if sub == "config" {
 		if key, value, ok := gitConfigSet(rest); ok {
 			if name, isAlias := strings.CutPrefix(key, "alias."); isAlias && name != "" {
@@ -169,7 +174,7 @@ func gitKeyRuns(key, value string) string {
 			return ""
 		}
 		return "elsewhere"
-	case key == "include.path", first == "includeif" && last == "path":
+	case key == "include.path", first == "includeif" && last == "path", key == "init.templatedir":
 		return "elsewhere"
 	case (key == "protocol.allow" || key == "protocol.ext.allow") && value != "never":
 		return "elsewhere"
@@ -198,6 +203,55 @@ func (r *reader) gitSetting(c Command, key, value, how string, via []string, dep
 		return r.code(c, value, how, via, depth)
 	case "elsewhere":
 		return r.unknown(c, fmt.Sprintf("git's %s makes git run or read what a file or folder holds, which charter does not read", key))
+	}
+	return nil
+}
+
+// gitNewRepository reads what git init and git clone put in the new
+// repository that runs later: the hooks of a --template folder (clone
+// runs post-checkout at once), and the settings clone -c stores in its
+// config, read as git config's are.
+func (r *reader) gitNewRepository(c Command, sub string, rest []string, via []string, depth int) error {
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			return nil
+		}
+		if _, _, ok := longOption(a, "template"); ok && len(a) > len("--t") {
+			return r.unknown(c, "git "+sub+" --template=DIR copies DIR's hooks into the new repository, and git runs them; charter does not read DIR")
+		}
+		if sub != "clone" {
+			continue
+		}
+		kv, isConfig := "", false
+		v, hasValue, long := longOption(a, "config")
+		switch {
+		case long && len(a) > len("--con") && hasValue:
+			kv, isConfig = v, true
+		case long && len(a) > len("--con") || a == "-c":
+			if i+1 < len(rest) {
+				i++
+				kv, isConfig = rest[i], true
+			}
+		case strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			kv, isConfig = a[2:], true
+		}
+		if !isConfig {
+			continue
+		}
+		cfg := parseGitConfig(kv, false)
+		if cfg.fromEnv {
+			return r.unknown(c, "git clone -c sets a setting known only when the command runs")
+		}
+		if name, isAlias := strings.CutPrefix(cfg.key, "alias."); isAlias && name != "" {
+			if err := r.gitAlias(c, nil, cfg.value, nil, via, depth); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.gitSetting(c, cfg.key, cfg.value, "git clone -c "+cfg.key, via, depth); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -411,7 +411,8 @@ func (v *validator) test(name string, t *model.Test) {
 		// An agent's calls meet its tool permissions before its profile.
 		rules = append(rules, chrules.GateRule)
 	}
-	rules = append(rules, chrules.FailClosedRule)
+	// Every call meets the protection of protected files.
+	rules = append(rules, chrules.FailClosedRule, chrules.ProtectRule)
 	for i, e := range t.Expect {
 		if e.Call >= len(t.Calls) {
 			calls := "calls"

@@ -52,6 +52,11 @@ func (c *compilation) flatten(name string) (*rules.Profile, map[string]RuleOrigi
 		if p.ClassifyTurns != nil {
 			classify = *p.ClassifyTurns
 		}
+		for _, a := range p.AllowProtectedWrites {
+			if !slices.Contains(out.AllowProtectedWrites, a) {
+				out.AllowProtectedWrites = append(out.AllowProtectedWrites, a)
+			}
+		}
 		for id, r := range p.Rules {
 			m, ok := merged[id]
 			if !ok {

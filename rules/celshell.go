@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"fmt"
+	"maps"
+	"slices"
+
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
@@ -24,6 +28,8 @@ type celCommand struct {
 	Via         []string          `cel:"via"`
 	Env         []string          `cel:"env"`
 	Writes      []string          `cel:"writes"`
+	Changes     []string          `cel:"changes"`
+	Enters      string            `cel:"enters"`
 	MoreArgs    bool              `cel:"more_args"`
 	Destructive string            `cel:"destructive"`
 }
@@ -41,6 +47,45 @@ type commandCache struct {
 func newCommandCache(args map[string]any) commandCache {
 	s, ok := args["command"].(string)
 	return commandCache{src: s, has: ok}
+}
+
+// commandless are the arguments Claude Code's tools that run commands
+// take besides the command, and those that carry none (TaskStop's ids,
+// a Monitor of a WebSocket).
+var commandless = []string{"description", "timeout", "timeout_ms", "run_in_background", "dangerouslyDisableSandbox", "task_id", "shell_id", "ws", "persistent"}
+
+// commandCache returns the call's command cache. A call of a tool that
+// runs commands (run_bash, a runtime's name for it, the bash family)
+// whose command is not a string argument named command, while it has an
+// argument that could carry one (an MCP tool's cmd or script), holds a
+// command charter cannot read: the whitelist blocks it and a block or
+// ask rule that reads its commands denies it.
+func (e *Engine) commandCache(tool string, args map[string]any) commandCache {
+	c := newCommandCache(args)
+	if c.has || !e.runsCommands(tool) {
+		return c
+	}
+	var err error
+	if _, ok := args["command"]; ok {
+		err = fmt.Errorf("its command argument is not a string")
+	} else {
+		for _, k := range slices.Sorted(maps.Keys(args)) {
+			if !slices.Contains(commandless, k) {
+				err = fmt.Errorf("it runs commands but has no command argument, and charter cannot tell what its %s runs; a tool mapped to run_bash must take its command line as command", k)
+				break
+			}
+		}
+	}
+	if err != nil {
+		c.has, c.p = true, &parsedLine{err: err}
+	}
+	return c
+}
+
+// runsCommands reports whether the tool runs shell commands: run_bash, a
+// runtime's name the gate maps to it, or a tool of the bash family.
+func (e *Engine) runsCommands(tool string) bool {
+	return tool == "run_bash" || e.mapped(tool) == "run_bash" || slices.Contains(e.toolFamilies(tool), "bash")
 }
 
 func (c *commandCache) parsed() *parsedLine {
@@ -105,7 +150,7 @@ func commandList(cmds []shell.Command, err error) ref.Val {
 	for i, c := range cmds {
 		out[i] = &celCommand{Program: c.Program, Path: c.Path, Known: c.Known, Reason: c.Reason, Args: nonNil(c.Args), Subcommand: c.Subcommand,
 			Flags: nonNil(c.Flags), Values: c.Values, Operands: nonNil(c.Operands), Via: nonNil(c.Via), Env: nonNil(c.Env), Writes: nonNil(c.Writes),
-			MoreArgs: c.MoreArgs, Destructive: c.Destructive}
+			Changes: nonNil(c.Changes), Enters: c.Enters, MoreArgs: c.MoreArgs, Destructive: c.Destructive}
 		if out[i].Values == nil {
 			out[i].Values = map[string]string{}
 		}

@@ -168,7 +168,7 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 		args = boundArgs(call.Args, MaxStringBytes)
 	}
 	tool := cutString(call.Tool, MaxHistoryStringBytes)
-	ev := &evaluation{e: e, s: s, tool: tool, args: args, rawResult: call.Result, cmds: newCommandCache(args)}
+	ev := &evaluation{e: e, s: s, tool: tool, args: args, rawResult: call.Result, cmds: e.commandCache(tool, args)}
 	if e.gate != nil && phase == Pre {
 		// What the agent may call comes first: no rule runs on a call
 		// it may not make.
@@ -180,6 +180,15 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 		}
 		if note != "" {
 			v.Notes = append(v.Notes, note)
+		}
+	}
+	if phase == Pre {
+		// Whatever the profile says: a rule cannot allow what would let
+		// the agent change its own rules.
+		if f, blocked := e.protect(ev); blocked {
+			v.Decision = Blocked
+			v.Fired = append(v.Fired, f)
+			return v
 		}
 	}
 	ph := phaseIndex(phase)

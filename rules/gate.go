@@ -153,6 +153,12 @@ func (g *Gate) mapsTo(tool string) bool {
 func (c Constraint) admits(args map[string]any, cmds *commandCache) string {
 	v, present := args[c.Field]
 	if !present {
+		if c.Check == CheckPrograms && cmds != nil && cmds.has && cmds.src == "" {
+			// A tool that runs commands with its command elsewhere.
+			if _, err := cmds.commands(); err != nil {
+				return fmt.Sprintf("charter cannot read its command (%v), and %s admits only commands it can read that run %s", err, c.param(), list(c.Values))
+			}
+		}
 		return ""
 	}
 	s, isString := v.(string)

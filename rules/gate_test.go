@@ -108,6 +108,8 @@ func TestGateConstraints(t *testing.T) {
 		{"Bash", "if true; then echo x; fi >> ~/.profile", false, "true, echo are not among them"},
 		{"Bash", "(printf x) > f", false, "printf is not among them"},
 		{"Bash", "echo x 1<>~/.bashrc", false, "echo is not among them"},
+		// A redirection alone writes as : > f does; it listed no command.
+		{"Bash", "git status; > notes.txt", false, ": is not among them"},
 		// A program of that name elsewhere is another program.
 		{"Bash", "./git status", false, "./git"},
 		{"Bash", "/tmp/x/git status", false, "/tmp/x/git"},
@@ -121,7 +123,9 @@ func TestGateConstraints(t *testing.T) {
 		{"Bash", "BASH_ENV=/tmp/x sh -c 'git status'", false, "BASH_ENV"},
 		{"Bash", "read PATH < p; git status", false, "PATH"},
 		{"Bash", "declare -n p=PATH; p=/tmp; git status", false, "PATH"},
-		{"Bash", "GIT_DIR=x git status && export A=1", true, ""},
+		// GIT_DIR=x makes x/config git's configuration (core.fsmonitor).
+		{"Bash", "GIT_DIR=x git status && export A=1", false, "GIT_DIR"},
+		{"Bash", "GIT_AUTHOR_NAME=x git commit -m y && export A=1", true, ""},
 		// Text bash evaluates as code through arithmetic or a variable
 		// name with a subscript: every one ran curl in bash 5.2 behind
 		// builtins the whitelist needs no entry for.

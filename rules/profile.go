@@ -72,6 +72,12 @@ type Profile struct {
 	ToolFamilies map[string][]string `json:"tool_families,omitempty"`
 	// Rules holds every rule, sorted by ID.
 	Rules []Rule `json:"rules"`
+	// AllowProtectedWrites are the protected files (ProtectRule) the
+	// profile's agents may change nonetheless: path patterns matched
+	// against a file's last path elements (".envrc", ".git/hooks/*"),
+	// "*" for every one. The operator's explicit choice; empty protects
+	// them all.
+	AllowProtectedWrites []string `json:"allow_protected_writes,omitempty"`
 	// Classifier configures the optional turn classifier; the rules engine
 	// does not use it.
 	Classifier *Classifier `json:"classifier,omitempty"`
@@ -166,6 +172,7 @@ func DecodeProfile(r io.Reader) (Profile, error) {
 		ToolFamilies map[string][]string `json:"tool_families,omitempty"`
 		Rules        []strictRule        `json:"rules"`
 		Classifier   *Classifier         `json:"classifier,omitempty"`
+		Allow        []string            `json:"allow_protected_writes,omitempty"`
 	}
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
@@ -181,6 +188,8 @@ func DecodeProfile(r io.Reader) (Profile, error) {
 		Extends:      raw.Extends,
 		ToolFamilies: raw.ToolFamilies,
 		Classifier:   raw.Classifier,
+
+		AllowProtectedWrites: raw.Allow,
 	}
 	if raw.Rules != nil {
 		p.Rules = make([]Rule, len(raw.Rules))

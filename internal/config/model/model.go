@@ -200,6 +200,10 @@ type Profile struct {
 	Classifier   *Classifier         `json:"classifier,omitempty"`
 	// ClassifyTurns, when set, switches the classifier on or off.
 	ClassifyTurns *bool `json:"classify_turns,omitempty"`
+	// AllowProtectedWrites are the protected files the profile's agents
+	// may change (rules.Profile.AllowProtectedWrites); a profile adds to
+	// those of the profile it extends.
+	AllowProtectedWrites []string `json:"allow_protected_writes,omitempty"`
 }
 
 // Rule is one profile rule; in a profile that extends another, a rule may

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"path"
 	"slices"
 
 	"github.com/charter-dev/charter/internal/config/model"
@@ -41,5 +42,20 @@ func (v *validator) classifier(name string, pr *model.Profile) {
 			cur = q.Extends
 		}
 		v.report("reference", p.Child("classify_turns"), "classify_turns is true, but neither profile %s nor a profile it extends declares a classifier: declare one under classifier, or remove classify_turns", name)
+	}
+}
+
+// allowProtected checks a profile's allow_protected_writes: each entry a
+// path pattern (path.Match syntax), so that no entry is silently inert.
+func (v *validator) allowProtected(name string, pr *model.Profile) {
+	p := Path{"profiles", name, "allow_protected_writes"}
+	for i, a := range pr.AllowProtectedWrites {
+		if a == "" {
+			v.report("schema", p.Child(Index(i)), "an empty entry allows no file: name a file (.envrc), a pattern (.git/hooks/*) or * for every protected file")
+			continue
+		}
+		if _, err := path.Match(a, ""); err != nil {
+			v.report("schema", p.Child(Index(i)), "%q is not a path pattern (%v): write it as path.Match reads it, e.g. .git/hooks/*", a, err)
+		}
 	}
 }

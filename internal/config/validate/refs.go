@@ -348,6 +348,7 @@ func (v *validator) profiles() {
 			cur = next.Extends
 		}
 		v.classifier(name, pr)
+		v.allowProtected(name, pr)
 		inherited := v.inheritedRules(name)
 		for _, rid := range names(pr.Rules) {
 			v.rule(p.Child("rules", rid), pr.Rules[rid], inherited[rid])
@@ -410,7 +411,8 @@ func (v *validator) test(name string, t *model.Test) {
 		// An agent's calls meet its tool permissions before its profile.
 		rules = append(rules, chrules.GateRule)
 	}
-	rules = append(rules, chrules.FailClosedRule)
+	// Every call meets the protection of protected files.
+	rules = append(rules, chrules.FailClosedRule, chrules.ProtectRule)
 	for i, e := range t.Expect {
 		if e.Call >= len(t.Calls) {
 			calls := "calls"

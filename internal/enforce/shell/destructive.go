@@ -14,11 +14,17 @@ import (
 //   - find with -delete;
 //   - git clean without -n (with -f, or without where clean.requireForce
 //     is false), git reset --hard, git branch -D;
+//   - git push that deletes (--delete, :BRANCH, --prune) or rewrites
+//     (--force, --force-with-lease, --mirror, +REFSPEC, a forced refspec
+//     or mirror set with -c) remote branches, and git config setting a
+//     remote's forced push refspec or mirror;
 //   - dd with of=, truncate, shred, wipefs, mkswap, mke2fs and mkfs.*;
-//   - PowerShell's Remove-Item (and its aliases) with -Recurse;
+//   - PowerShell's Remove-Item (and its aliases) with -Recurse, or fed by
+//     a pipeline (gci -r | ri);
 //   - SQL that drops or truncates (DestructiveSQL) given to psql -c,
 //     mysql -e or sqlite3;
-//   - a command whose program is known only when it runs.
+//   - a command whose program, or the code it is given, is known only
+//     when it runs ($CMD, eval "$x", sh -c "$X").
 //
 // What it knowingly does not: rm of named files without -r (an agent's
 // everyday work), an output redirection that overwrites a file (> f),
@@ -29,6 +35,9 @@ import (
 func destructive(c *Command) string {
 	if !c.Known {
 		if c.Program == "" {
+			// $CMD, eval "$x", sh -c "$X": what runs is known only
+			// then. (source f, sudo -s: code in a file or read from
+			// input, as bash f and curl | sh, are knowingly not.)
 			return "what it runs is known only when it runs"
 		}
 		return ""
@@ -56,6 +65,13 @@ func destructive(c *Command) string {
 			return "git reset --hard discards uncommitted changes"
 		case c.Subcommand == "branch" && (c.Has("D") || c.Has("delete", "force")):
 			return "git branch -D deletes a branch whatever it holds"
+		case c.Subcommand == "push" && !c.Has("dry-run"):
+			return pushDestroys(c)
+		case c.Subcommand == "config":
+			_, _, rest, _ := gitGlobals(c.Args)
+			if key, value, ok := gitConfigSet(rest); ok && forcedPush(key, value) {
+				return "git config " + key + " makes every later push a forced one, which rewrites remote history"
+			}
 		}
 	case prog == "dd":
 		if _, ok := c.Values["of"]; ok {
@@ -68,6 +84,9 @@ func destructive(c *Command) string {
 	case prog == "wipefs", prog == "mkswap", prog == "mke2fs", prog == "mkfs", strings.HasPrefix(prog, "mkfs."):
 		return prog + " erases a file system"
 	case isRemoveItem(prog):
+		if c.MoreArgs {
+			return "Remove-Item deletes what the pipeline gives it, known only when it runs"
+		}
 		for _, f := range c.Flags {
 			f, _, _ = strings.Cut(strings.ToLower(f), ":") // -Recurse:1
 			if len(f) >= 2 && strings.HasPrefix("-recurse", f) {
@@ -81,6 +100,45 @@ func destructive(c *Command) string {
 		}
 	}
 	return ""
+}
+
+// pushDestroys says how a git push deletes or rewrites remote branches:
+// --delete, -d or a refspec :BRANCH deletes; --prune deletes what the
+// local side lacks; --force, --force-with-lease, --mirror, a refspec
+// +SRC:DST, or a forced refspec set with -c for this push rewrites.
+func pushDestroys(c *Command) string {
+	switch {
+	case c.Has("delete"), slices.ContainsFunc(c.Operands, func(o string) bool { return strings.HasPrefix(strings.TrimPrefix(o, "+"), ":") }):
+		return "git push --delete deletes a remote branch"
+	case c.Has("prune"):
+		return "git push --prune deletes the remote branches the local side lacks"
+	case c.Has("force"), c.Has("force-with-lease"), c.Has("mirror"), slices.ContainsFunc(c.Operands, func(o string) bool { return strings.HasPrefix(o, "+") }):
+		return "git push --force rewrites remote history"
+	}
+	_, _, _, configs := gitGlobals(c.Args)
+	for _, kv := range configs {
+		if forcedPush(kv.key, kv.value) {
+			return "git -c " + kv.key + " makes this push a forced one, which rewrites remote history"
+		}
+	}
+	return ""
+}
+
+// forcedPush reports whether a git setting makes a push forced: a
+// remote's push refspec +SRC:DST, or its mirror setting.
+func forcedPush(key, value string) bool {
+	first, _, _ := strings.Cut(key, ".")
+	if first != "remote" {
+		return false
+	}
+	switch {
+	case strings.HasSuffix(key, ".push"):
+		return strings.HasPrefix(strings.TrimSpace(value), "+") || value == Dynamic
+	case strings.HasSuffix(key, ".mirror"):
+		v := strings.ToLower(value)
+		return v != "false" && v != "no" && v != "off" && v != "0"
+	}
+	return false
 }
 
 func isRemoveItem(prog string) bool {

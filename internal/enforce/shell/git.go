@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -15,11 +16,26 @@ import (
 // via ("git alias", "git -c core.pager", "git config core.pager").
 func readGit(r *reader, c Command, via []string, depth int) error {
 	globals, sub, rest, configs := gitGlobals(c.Args)
-	for _, g := range globals {
+	for i, g := range globals {
 		if strings.HasPrefix(g, "--exec-path=") {
 			// As GIT_EXEC_PATH: git-submodule, git-remote-https and the
 			// other programs git runs come from that folder.
 			return r.unknown(c, "git --exec-path=DIR runs git's own programs (git-submodule, git-remote-https, ...) from DIR, which charter does not read")
+		}
+		dir, isDir := strings.CutPrefix(g, "--git-dir=")
+		if g == "--git-dir" && i+1 < len(globals) {
+			dir, isDir = globals[i+1], true
+		}
+		if isDir && !dotGit(dir) {
+			// DIR/config is git's configuration then (core.fsmonitor,
+			// aliases, hooks), though DIR is no .git folder.
+			return r.unknown(c, "git --git-dir=DIR reads its configuration (aliases, core.fsmonitor, hooks) from DIR, which charter does not read")
+		}
+	}
+	for _, v := range c.Env {
+		switch v {
+		case "GIT_DIR", "GIT_COMMON_DIR", "HOME", "XDG_CONFIG_HOME":
+			return r.unknown(c, fmt.Sprintf("git with %s set reads its configuration (aliases, core.fsmonitor, hooks) from a place charter does not read", v))
 		}
 	}
 	for _, kv := range configs {
@@ -47,6 +63,11 @@ func readGit(r *reader, c Command, via []string, depth int) error {
 	if err := r.gitSubcommandRuns(c, sub, rest, via, depth); err != nil {
 		return err
 	}
+	if sub == "init" || sub == "clone" || sub == "init-db" {
+		if err := r.gitNewRepository(c, sub, rest, via, depth); err != nil {
+			return err
+		}
+	}
 	if sub == "config" {
 		if key, value, ok := gitConfigSet(rest); ok {
 			if name, isAlias := strings.CutPrefix(key, "alias."); isAlias && name != "" {
@@ -56,6 +77,12 @@ func readGit(r *reader, c Command, via []string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// dotGit reports whether dir is a folder named .git (what git finds by
+// itself; a file written there is one charter's protected files name).
+func dotGit(dir string) bool {
+	return dir != Dynamic && path.Base(path.Clean(dir)) == ".git"
 }
 
 // gitConfig is one -c or --config-env of git's command line.
@@ -147,7 +174,7 @@ func gitKeyRuns(key, value string) string {
 			return ""
 		}
 		return "elsewhere"
-	case key == "include.path", first == "includeif" && last == "path":
+	case key == "include.path", first == "includeif" && last == "path", key == "init.templatedir":
 		return "elsewhere"
 	case (key == "protocol.allow" || key == "protocol.ext.allow") && value != "never":
 		return "elsewhere"
@@ -176,6 +203,55 @@ func (r *reader) gitSetting(c Command, key, value, how string, via []string, dep
 		return r.code(c, value, how, via, depth)
 	case "elsewhere":
 		return r.unknown(c, fmt.Sprintf("git's %s makes git run or read what a file or folder holds, which charter does not read", key))
+	}
+	return nil
+}
+
+// gitNewRepository reads what git init and git clone put in the new
+// repository that runs later: the hooks of a --template folder (clone
+// runs post-checkout at once), and the settings clone -c stores in its
+// config, read as git config's are.
+func (r *reader) gitNewRepository(c Command, sub string, rest []string, via []string, depth int) error {
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			return nil
+		}
+		if _, _, ok := longOption(a, "template"); ok && len(a) > len("--t") {
+			return r.unknown(c, "git "+sub+" --template=DIR copies DIR's hooks into the new repository, and git runs them; charter does not read DIR")
+		}
+		if sub != "clone" {
+			continue
+		}
+		kv, isConfig := "", false
+		v, hasValue, long := longOption(a, "config")
+		switch {
+		case long && len(a) > len("--con") && hasValue:
+			kv, isConfig = v, true
+		case long && len(a) > len("--con") || a == "-c":
+			if i+1 < len(rest) {
+				i++
+				kv, isConfig = rest[i], true
+			}
+		case strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			kv, isConfig = a[2:], true
+		}
+		if !isConfig {
+			continue
+		}
+		cfg := parseGitConfig(kv, false)
+		if cfg.fromEnv {
+			return r.unknown(c, "git clone -c sets a setting known only when the command runs")
+		}
+		if name, isAlias := strings.CutPrefix(cfg.key, "alias."); isAlias && name != "" {
+			if err := r.gitAlias(c, nil, cfg.value, nil, via, depth); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.gitSetting(c, cfg.key, cfg.value, "git clone -c "+cfg.key, via, depth); err != nil {
+			return err
+		}
 	}
 	return nil
 }

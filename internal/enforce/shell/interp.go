@@ -76,15 +76,23 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 			}
 		}
 	case "ssh", "scp", "sftp":
+		opts := sshOptions(c.Program, c.Args)
+		for _, f := range opts['F'] {
+			if f != "/dev/null" && f != "none" {
+				// ssh runs what the file says (ProxyCommand, Match exec),
+				// -G too.
+				return r.unknown(c, c.Program+" -F FILE reads its configuration (ProxyCommand, LocalCommand, Match exec) from FILE, which charter does not read")
+			}
+		}
+		// scp -S PROGRAM, sftp -S PROGRAM: the program that connects.
 		if c.Program != "ssh" {
-			// scp -S PROGRAM, sftp -S PROGRAM: the program that connects.
-			for _, v := range longOrShortValues(c.Args, "", "S") {
+			for _, v := range opts['S'] {
 				if err := r.code(c, v, c.Program+" -S", via, depth); err != nil {
 					return err
 				}
 			}
 		}
-		for _, v := range longOrShortValues(c.Args, "", "o") {
+		for _, v := range opts['o'] {
 			key, value, ok := strings.Cut(v, "=")
 			if !ok {
 				key, value, _ = strings.Cut(strings.TrimSpace(v), " ")
@@ -98,6 +106,49 @@ func (r *reader) readsCode(c Command, via []string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// sshValueLetters are, per program, OpenSSH's options that take a value.
+var sshValueLetters = map[string]string{"ssh": "BbcDEeFIiJLlmOoPpQRSWw", "scp": "cDFiJlMoPSX", "sftp": "BbcDFiJloPRSsX"}
+
+// sshOptions returns the values of ssh's, scp's or sftp's options, by
+// letter, as OpenSSH's getopt reads them: a letter that takes a value
+// takes the rest of its word (-Fcfg, -vF cfg) or the next word. ssh
+// reads options again after the host (ssh host -F cfg), up to the
+// command; scp and sftp read them anywhere before "--" (glibc's getopt
+// permutes).
+func sshOptions(program string, args []string) map[byte][]string {
+	withValue := sshValueLetters[program]
+	out := map[byte][]string{}
+	host := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' || a == Dynamic {
+			if program == "ssh" {
+				if host {
+					break // the command
+				}
+				host = true
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			if strings.IndexByte(withValue, a[k]) < 0 {
+				continue
+			}
+			v := a[k+1:]
+			if v == "" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			out[a[k]] = append(out[a[k]], v)
+			break
+		}
+	}
+	return out
 }
 
 // tarOldStyle rewrites tar's old-style first word (tar xIf PROG a.tar:

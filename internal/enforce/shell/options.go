@@ -320,7 +320,10 @@ func runChanging(name string) bool {
 		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR",
 		// The shell flock -c and script -c run their code with; the
 		// options tar reads (--to-command=CMD) before its own.
-		"SHELL", "TAR_OPTIONS":
+		"SHELL", "TAR_OPTIONS",
+		// Where git finds its repository's configuration, and where git
+		// (and most programs) find the user's: ~/.gitconfig, ~/.npmrc.
+		"GIT_DIR", "GIT_COMMON_DIR", "HOME", "XDG_CONFIG_HOME":
 		return true
 	}
 	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {

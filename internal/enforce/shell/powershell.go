@@ -184,3 +184,63 @@ func powerShellValue(code string) bool {
 	}
 	return true
 }
+
+// readStartProcess reads PowerShell's Start-Process (start, saps): it
+// runs its -FilePath (or first operand), as a command via Start-Process.
+// An -ArgumentList (or second operand) is an array PowerShell joins and
+// the program splits by their own rules, which charter does not read:
+// such a command is unknown.
+func readStartProcess(r *reader, c Command, via []string, depth int) error {
+	var operands []string
+	file, hasArgs := "", false
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		la := strings.ToLower(a)
+		if a == Dynamic || !strings.HasPrefix(la, "-") {
+			operands = append(operands, a)
+			continue
+		}
+		name, inline, hasInline := strings.Cut(strings.TrimLeft(la, "-"), ":")
+		value := ""
+		takesValue := isAbbrev(name, "filepath", 1) || name == "path" || isAbbrev(name, "argumentlist", 1) || name == "args" ||
+			isAbbrev(name, "workingdirectory", 2) || isAbbrev(name, "verb", 1) || isAbbrev(name, "credential", 1) ||
+			isAbbrev(name, "windowstyle", 3) || isAbbrev(name, "redirectstandardinput", 9) || isAbbrev(name, "redirectstandardoutput", 9) ||
+			isAbbrev(name, "redirectstandarderror", 9) || isAbbrev(name, "environment", 1)
+		if !takesValue {
+			switch {
+			case isAbbrev(name, "wait", 2), isAbbrev(name, "nonewwindow", 3), isAbbrev(name, "passthru", 2), isAbbrev(name, "usenewenvironment", 2),
+				isAbbrev(name, "loaduserprofile", 2), isAbbrev(name, "whatif", 2), isAbbrev(name, "confirm", 2), isAbbrev(name, "verbose", 2):
+			default:
+				// No parameter of Start-Process: a quoted argument
+				// ('-c','rm -rf /'), whose quotes bash took away.
+				operands = append(operands, a)
+			}
+			continue
+		}
+		if hasInline {
+			value = c.Args[i][len(c.Args[i])-len(inline):]
+		} else if i+1 < len(c.Args) {
+			i++
+			value = c.Args[i]
+		}
+		switch {
+		case isAbbrev(name, "filepath", 1) || name == "path":
+			file = value
+		case isAbbrev(name, "argumentlist", 1) || name == "args":
+			hasArgs = true
+		}
+	}
+	if file == "" && len(operands) > 0 {
+		file, operands = operands[0], operands[1:]
+	}
+	if len(operands) > 0 {
+		hasArgs = true
+	}
+	switch {
+	case file == "":
+		return r.unknown(c, "Start-Process without a file to run")
+	case hasArgs:
+		return r.unknown(c, "Start-Process runs "+strings.ReplaceAll(file, Dynamic, "$...")+" with an argument list PowerShell joins and the program splits by their own rules, which charter does not read")
+	}
+	return r.then(c, []string{file}, "Start-Process", via, depth)
+}

@@ -69,6 +69,15 @@ type Command struct {
 	// >&f, <> f), its own or those of a compound command around it
 	// ({ ...; } > f).
 	Writes []string `json:"writes,omitempty"`
+	// Changes are the files the command writes, moves, links, makes
+	// executable or deletes, as far as its words say (its Writes, and the
+	// files of tee, cp, mv, rm, sed -i, ...: see changes), each joined to
+	// the folder an earlier cd of the command line moved to; Dynamic for
+	// one named only when the command runs.
+	Changes []string `json:"changes,omitempty"`
+	// Enters is the folder cd, pushd or Set-Location moves the shell to,
+	// joined as Changes are; Dynamic when known only when it runs.
+	Enters string `json:"enters,omitempty"`
 	// MoreArgs is set when the command gets more arguments when it runs
 	// (xargs, find -exec ... +).
 	MoreArgs bool `json:"more_args,omitempty"`
@@ -134,8 +143,14 @@ func (l Limits) Parse(src string) ([]Command, error) {
 	if err := r.source(src, nil, 0); err != nil {
 		return nil, err
 	}
+	dir := ""
 	for i := range r.out {
-		r.out[i].Destructive = destructive(&r.out[i])
+		c := &r.out[i]
+		c.Destructive = destructive(c)
+		c.Changes = changes(c, dir)
+		if next, ok := cdTarget(c, dir); ok {
+			c.Enters, dir = next, next
+		}
 	}
 	return r.out, nil
 }
@@ -176,6 +191,13 @@ type reader struct {
 	writes []string
 	// src is the code string being read (for a script block's text).
 	src string
+	// stdin is the text a here-document or here-string of the simple
+	// command being read gives its standard input (Dynamic: with
+	// expansions), "" for none: the code a shell reads without -c.
+	stdin string
+	// piped is set while the commands on the right of a pipe are read:
+	// PowerShell's cmdlets take the objects it carries as arguments.
+	piped bool
 	// nums are the facts about the variables of the code string being
 	// read that decide whether arithmetic on them can run a command.
 	nums numbers
@@ -296,6 +318,10 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 	}
 	switch c := s.Cmd.(type) {
 	case nil:
+		if w := writes(s.Redirs); len(w) > 0 {
+			// > f alone truncates or makes f, as : > f does.
+			return r.command([]string{":"}, nil, w, via, depth)
+		}
 		return nil
 	case *syntax.CallExpr:
 		for _, a := range c.Assigns {
@@ -316,11 +342,23 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 			for _, a := range c.Assigns {
 				r.assigned(a)
 			}
+			if w := writes(s.Redirs); len(w) > 0 {
+				// > f alone truncates or makes f, as : > f does.
+				return r.command([]string{":"}, nil, w, via, depth)
+			}
 			return nil
 		}
 		argv := make([]string, 0, len(c.Args))
-		for _, w := range c.Args {
-			argv = append(argv, r.fields(w)...)
+		for i, w := range c.Args {
+			fs := r.fields(w)
+			if i > 0 && len(fs) == 1 && powerShellPaths(argv[0]) {
+				// PowerShell's \ is a path separator, not an escape:
+				// sc .claude\settings.json writes .claude/settings.json.
+				if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && strings.Contains(lit.Value, `\`) {
+					fs = []string{lit.Value}
+				}
+			}
+			argv = append(argv, fs...)
 		}
 		if code, ok := scriptBlock(r.src, c.Args); ok && !powerShellValue(code) {
 			// PowerShell runs a script block given to a command.
@@ -334,10 +372,18 @@ func (r *reader) stmt(s *syntax.Stmt, via []string, depth int) error {
 				env = append(env, a.Name.Value)
 			}
 		}
+		outer := r.stdin
+		r.stdin = stdinText(s.Redirs)
+		defer func() { r.stdin = outer }()
 		return r.command(argv, env, writes(s.Redirs), via, depth)
 	case *syntax.BinaryCmd:
 		if err := r.stmt(c.X, via, depth); err != nil {
 			return err
+		}
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			outer := r.piped
+			r.piped = true
+			defer func() { r.piped = outer }()
 		}
 		return r.stmt(c.Y, via, depth)
 	case *syntax.Subshell:
@@ -520,6 +566,37 @@ func abs(x int) int {
 	return x
 }
 
+// stdinText returns what a here-document (<<, <<-) or here-string (<<<)
+// among the redirections gives standard input, the last one winning as
+// in bash: its text, Dynamic when it holds an expansion, "" for none.
+func stdinText(rs []*syntax.Redirect) string {
+	text := ""
+	for _, rd := range rs {
+		var w *syntax.Word
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			w = rd.Hdoc
+		case syntax.WordHdoc:
+			w = rd.Word
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			text = "" // a file: not on the command line
+			continue
+		default:
+			continue
+		}
+		if w == nil {
+			text = ""
+			continue
+		}
+		lit, ok := literal(w)
+		if !ok {
+			lit = Dynamic
+		}
+		text = lit
+	}
+	return text
+}
+
 // writes returns the targets of a statement's output redirections.
 func writes(rs []*syntax.Redirect) []string {
 	var out []string
@@ -578,6 +655,17 @@ func (r *reader) command(argv, env, writes, via []string, depth int) error {
 	}
 	if len(via) > r.l.MaxNesting {
 		return &Error{Msg: fmt.Sprintf("the command runs a command through more than %d wrappers, substitutions and code strings", r.l.MaxNesting)}
+	}
+	if r.piped {
+		// gci -r | ri: Remove-Item deletes what the pipeline gives it.
+		n := len(r.out)
+		defer func() {
+			for k := n; k < len(r.out); k++ {
+				if c := &r.out[k]; c.Known && (isRemoveItem(c.Program) || c.Program == "rm") && len(c.Operands) == 0 {
+					c.MoreArgs = true
+				}
+			}
+		}()
 	}
 	c := Command{Env: addNames(slices.Clone(env), r.vars...), Writes: addNames(slices.Clone(writes), r.writes...), Via: slices.Clone(via)}
 	prog := argv[0]
@@ -660,15 +748,17 @@ func programName(p string) string {
 // code reads a code string that c runs (sh -c CODE, eval CODE).
 func (r *reader) code(c Command, src, how string, via []string, depth int) error {
 	if src == Dynamic {
-		c.Known, c.Reason = false, fmt.Sprintf("%s runs code known only when the command runs", how)
+		// As $CMD: the program that runs is in the code.
+		c.Program, c.Known, c.Reason = "", false, fmt.Sprintf("%s runs code known only when the command runs", how)
 		r.out = append(r.out, c)
 		return nil
 	}
 	// The variables set for the shell that runs the code (BASH_ENV=x
-	// sh -c ...) are set for every command in it.
-	outer := r.vars
-	r.vars = addNames(slices.Clip(outer), c.Env...)
-	defer func() { r.vars = outer }()
+	// sh -c ...) are set for every command in it; a here-document of
+	// the command that runs it is not theirs.
+	outer, outerIn := r.vars, r.stdin
+	r.vars, r.stdin = addNames(slices.Clip(outer), c.Env...), ""
+	defer func() { r.vars, r.stdin = outer, outerIn }()
 	return r.source(src, append(slices.Clip(via), how), depth+1)
 }
 

@@ -58,6 +58,9 @@ func init() {
 		"powershell":        readPowerShell,
 		"pwsh":              readPowerShell,
 		"cmd":               readCmd,
+		"start-process":     readStartProcess,
+		"saps":              readStartProcess,
+		"start":             readStartProcess,
 	}
 	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"} {
 		wrappers[sh] = readShell
@@ -77,7 +80,9 @@ func splitOptions(args []string, withValue string, longWithValue ...string) (opt
 			return append(opts, a), args[i+1:]
 		case strings.HasPrefix(a, "--"):
 			opts = append(opts, a)
-			if name := a[2:]; !strings.Contains(name, "=") && slices.Contains(longWithValue, name) && i+1 < len(args) {
+			// getopt_long takes a long option by any unambiguous prefix
+			// (timeout --sig KILL).
+			if name := a[2:]; !strings.Contains(name, "=") && name != "" && slices.ContainsFunc(longWithValue, func(l string) bool { return strings.HasPrefix(l, name) }) && i+1 < len(args) {
 				i++
 				opts = append(opts, args[i])
 			}
@@ -115,23 +120,65 @@ func simple(withValue string, longWithValue ...string) wrapper {
 	}
 }
 
+// envLongWithValue are env's long options that take the next word as
+// their value when not written --name=value.
+var envLongWithValue = []string{"unset", "chdir", "split-string", "argv0"}
+
+// readEnv reads env as GNU getopt_long reads its options: short ones
+// cluster (-vS'CODE' is -v -S CODE), -u, -C, -a and -S take the rest of
+// their word or the next one, a long option is taken by any unambiguous
+// prefix (--sp=CODE), "-" is -i; then NAME=VALUE settings, then the
+// command.
 func readEnv(r *reader, c Command, via []string, depth int) error {
 	args := c.Args
+	split := func(i int, first string) error {
+		return r.code(c, strings.Join(append([]string{first}, args[i+1:]...), " "), "env -S", via, depth)
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-S" || a == "--split-string":
-			if i+1 < len(args) {
-				return r.code(c, strings.Join(args[i+1:], " "), "env -S", via, depth)
-			}
-		case strings.HasPrefix(a, "-S"), strings.HasPrefix(a, "--split-string="):
-			s := strings.TrimPrefix(strings.TrimPrefix(a, "--split-string="), "-S")
-			return r.code(c, strings.Join(append([]string{s}, args[i+1:]...), " "), "env -S", via, depth)
-		case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir":
-			i++
 		case a == "--":
 			return r.then(c, args[i+1:], "env", via, depth)
-		case strings.HasPrefix(a, "-") && a != Dynamic:
+		case a == "-":
+		case strings.HasPrefix(a, "--") && a != Dynamic:
+			name, value, hasValue := strings.Cut(a[2:], "=")
+			long := ""
+			for _, l := range envLongWithValue {
+				if name != "" && strings.HasPrefix(l, name) {
+					long = l
+				}
+			}
+			if long == "" {
+				continue
+			}
+			if !hasValue {
+				if i+1 >= len(args) {
+					return r.then(c, nil, "env", via, depth)
+				}
+				i++
+				value = args[i]
+			}
+			if long == "split-string" {
+				return split(i, value)
+			}
+		case len(a) > 1 && a[0] == '-' && a != Dynamic:
+			for k := 1; k < len(a); k++ {
+				if !strings.ContainsRune("uCaS", rune(a[k])) {
+					continue
+				}
+				value := a[k+1:]
+				if value == "" {
+					if i+1 >= len(args) {
+						return r.then(c, nil, "env", via, depth)
+					}
+					i++
+					value = args[i]
+				}
+				if a[k] == 'S' {
+					return split(i, value)
+				}
+				break
+			}
 		case strings.Contains(a, "=") && a != Dynamic:
 			name, value, _ := strings.Cut(a, "=")
 			c.Env = append(c.Env, name)
@@ -290,6 +337,11 @@ options:
 		}
 	}
 	operands := args[min(i, len(args)):]
+	if !code && r.stdin != "" && (len(operands) == 0 || hasShort(args[:min(i, len(args))], 's')) {
+		// bash <<'EOF' ... EOF: the shell reads the here-document's
+		// commands.
+		return r.code(c, r.stdin, c.Program+" <<", via, depth)
+	}
 	if code {
 		if len(operands) == 0 {
 			c.Known, c.Reason = false, c.Program+" -c without code"

@@ -1,0 +1,300 @@
+package shell
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// changes returns the files the command writes, moves, links, makes
+// executable or deletes, as far as its words say: its output
+// redirections, and the files of the programs charter knows to change
+// them (tee, cp, mv, ln, install, rsync, scp, rm, unlink, shred,
+// truncate, chmod, sed -i, perl -i, patch, ed, dd of=, curl -o, wget -O,
+// the folder tar -C and unzip -d extract into, git config --file, git
+// checkout, restore, rm and mv of paths, and PowerShell's Set-Content
+// and its kin). A relative name is joined to dir, the folder an earlier cd
+// of the command line moved to ("" for the folder the line starts in;
+// Dynamic-prefixed when that is known only when it runs). A file named
+// only when the command runs is Dynamic.
+func changes(c *Command, dir string) []string {
+	var out []string
+	add := func(files ...string) {
+		for _, f := range files {
+			f = resolve(dir, f)
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	add(c.Writes...)
+	if !c.Known {
+		return out
+	}
+	ops := c.Operands
+	prog := strings.ToLower(c.Program)
+	switch {
+	case slices.Contains([]string{"tee", "rm", "unlink", "shred", "truncate"}, prog):
+		add(ops...)
+	case slices.Contains([]string{"cp", "install", "mv", "ln"}, prog):
+		// The destination, a folder's file of each source's name, and for
+		// mv and ln every operand (mv takes the source away; ln SRC
+		// makes ./SRC's base name).
+		target, hasTarget := c.optionValue("t", "target-directory")
+		if !hasTarget && len(ops) > 0 {
+			target, ops = ops[len(ops)-1], ops[:len(ops)-1]
+		}
+		if target != "" {
+			add(target)
+			for _, s := range ops {
+				if s == Dynamic || target == Dynamic {
+					add(Dynamic)
+				} else {
+					add(path.Join(target, path.Base(s)))
+				}
+			}
+		}
+		if prog == "mv" || prog == "ln" {
+			add(ops...)
+			for _, s := range ops {
+				if s != Dynamic {
+					add(path.Base(s))
+				}
+			}
+		}
+	case prog == "rsync" || prog == "scp":
+		// The destination, and a source's name in it.
+		if len(ops) > 1 {
+			target := ops[len(ops)-1]
+			add(target)
+			for _, s := range ops[:len(ops)-1] {
+				// SRC/ copies SRC's files, SRC the folder itself.
+				if s != Dynamic && target != Dynamic && !strings.HasSuffix(s, "/") {
+					add(path.Join(target, path.Base(s)))
+				}
+			}
+		}
+	case slices.Contains([]string{"patch", "ed", "ex", "vi", "vim", "nvim"}, prog):
+		add(ops...)
+	case prog == "perl" || prog == "ruby":
+		// -i edits the files in place; the script is -e's value.
+		if slices.ContainsFunc(c.Flags, func(f string) bool { return !strings.HasPrefix(f, "--") && strings.Contains(f, "i") }) {
+			add(ops...)
+		}
+	case prog == "tar" || prog == "gtar" || prog == "bsdtar":
+		for _, v := range longOrShortValues(tarOldStyle(c.Args), "directory", "C") {
+			add(v)
+		}
+	case prog == "unzip":
+		if v, ok := c.optionValue("d", ""); ok {
+			add(v)
+		}
+	case prog == "git":
+		_, sub, rest, _ := gitGlobals(c.Args)
+		switch sub {
+		case "config":
+			if _, _, set := gitConfigSet(rest); set {
+				for i, a := range rest {
+					switch {
+					case (a == "-f" || a == "--file") && i+1 < len(rest):
+						add(rest[i+1])
+					case strings.HasPrefix(a, "--file="):
+						add(strings.TrimPrefix(a, "--file="))
+					}
+				}
+			}
+		case "checkout", "restore", "rm", "mv":
+			// The paths they write or delete from the index or a commit.
+			add(c.Operands...)
+		}
+	case slices.Contains([]string{"chmod", "chown", "chgrp"}, prog):
+		if len(ops) > 1 {
+			add(ops[1:]...)
+		}
+	case prog == "sed" || prog == "gsed":
+		if c.inPlace() {
+			add(c.sedFiles()...)
+		}
+	case prog == "dd":
+		if of, ok := c.Values["of"]; ok {
+			add(of)
+		}
+	case prog == "curl":
+		if v, ok := c.optionValue("o", "output"); ok {
+			add(v)
+		}
+	case prog == "wget":
+		if v, ok := c.optionValue("O", "output-document"); ok {
+			add(v)
+		}
+	case psPathCmdlets(prog):
+		// PowerShell: the paths are its operands and the values of
+		// -Path, -LiteralPath, -Destination, -FilePath.
+		for i := 0; i < len(c.Args); i++ {
+			a := strings.ToLower(c.Args[i])
+			switch {
+			case a == Dynamic:
+				add(Dynamic)
+			case strings.HasPrefix(a, "-"):
+				name, _, inline := strings.Cut(a[1:], ":")
+				for _, p := range []string{"path", "literalpath", "destination", "filepath", "pspath", "lp", "newname"} {
+					if len(name) >= 2 && strings.HasPrefix(p, name) || name == p {
+						if inline {
+							add(c.Args[i][len(name)+2:])
+						} else if i+1 < len(c.Args) {
+							i++
+							add(c.Args[i])
+						}
+						break
+					}
+				}
+			default:
+				add(c.Args[i])
+			}
+		}
+	}
+	return out
+}
+
+// psPathCmdlets reports whether prog is a PowerShell cmdlet (or alias)
+// that writes, moves or deletes the files its paths name.
+func psPathCmdlets(prog string) bool {
+	switch prog {
+	case "set-content", "sc", "add-content", "ac", "out-file", "new-item", "ni", "copy-item", "cpi", "copy",
+		"move-item", "mi", "move", "remove-item", "ri", "del", "erase", "rd", "rmdir", "clear-content", "clc",
+		"rename-item", "rni", "ren":
+		return true
+	}
+	return false
+}
+
+// powerShellPaths reports whether a command's words are PowerShell
+// paths, in which \ separates folders: a cmdlet of psPathCmdlets.
+func powerShellPaths(prog string) bool {
+	return prog != Dynamic && psPathCmdlets(programName(prog))
+}
+
+// resolve joins a relative file name to dir, and folds both separators
+// PowerShell takes ("/" and "\") to "/".
+func resolve(dir, f string) string {
+	if f == Dynamic || strings.HasPrefix(f, Dynamic) {
+		return Dynamic
+	}
+	f = strings.ReplaceAll(f, `\`, "/")
+	if dir == "" || path.IsAbs(f) || strings.HasPrefix(f, "~") {
+		return f
+	}
+	return path.Join(dir, f)
+}
+
+// cdTarget returns the folder c moves the shell to, from dir, when c is
+// cd, pushd, popd or PowerShell's Set-Location.
+func cdTarget(c *Command, dir string) (string, bool) {
+	if !c.Known {
+		return "", false
+	}
+	switch strings.ToLower(c.Program) {
+	case "cd", "pushd", "set-location", "sl", "chdir", "push-location":
+	case "popd", "pop-location":
+		return Dynamic, true
+	default:
+		return "", false
+	}
+	var ops []string
+	for _, a := range c.Args {
+		if a == "--" || strings.HasPrefix(a, "-") && a != "-" && a != Dynamic {
+			continue
+		}
+		ops = append(ops, a)
+	}
+	switch {
+	case len(ops) == 0:
+		return "~", true
+	case ops[0] == Dynamic, ops[0] == "-", strings.HasPrefix(dir, Dynamic) && !path.IsAbs(ops[0]):
+		return Dynamic, true
+	}
+	return path.Clean(resolve(dir, ops[0])), true
+}
+
+// optionValue returns the value of an option of a program charter has no
+// spec for, given as -sVALUE, -s VALUE, --long=VALUE or --long VALUE.
+func (c *Command) optionValue(short, long string) (string, bool) {
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "--":
+			return "", false
+		case long != "" && a == "--"+long || a == "-"+short:
+			if i+1 < len(c.Args) {
+				return c.Args[i+1], true
+			}
+		case long != "" && strings.HasPrefix(a, "--"+long+"="):
+			return strings.TrimPrefix(a, "--"+long+"="), true
+		case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasPrefix(a[1:], short):
+			return a[1+len(short):], true
+		}
+	}
+	return "", false
+}
+
+// inPlace reports whether sed edits its files in place (-i, -i.bak,
+// --in-place, -Ei).
+func (c *Command) inPlace() bool {
+	for _, a := range c.Args {
+		switch {
+		case a == "--":
+			return false
+		case strings.HasPrefix(a, "--in-place"):
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && a != Dynamic:
+			// -i's suffix is the rest of the word: -ni is -n -i, -in is
+			// -i with suffix n.
+			for k := 1; k < len(a); k++ {
+				if a[k] == 'i' {
+					return true
+				}
+				if a[k] == 'e' || a[k] == 'f' || a[k] == 'l' {
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sedFiles returns the files sed reads (and with -i writes): its
+// operands, but the first when no -e, -f or --expression gives the
+// script.
+func (c *Command) sedFiles() []string {
+	var files []string
+	script := false
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "--":
+			files = append(files, c.Args[i+1:]...)
+			i = len(c.Args)
+		case a == "-e" || a == "-f" || a == "-l":
+			script = script || a != "-l"
+			i++
+		case strings.HasPrefix(a, "--expression") || strings.HasPrefix(a, "--file"):
+			script = true
+			if !strings.Contains(a, "=") {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-' && a != Dynamic:
+			if k := strings.IndexAny(a[1:], "ef"); k >= 0 && !strings.Contains(a[1:k+1], "i") {
+				script = true
+				if k+2 == len(a) {
+					i++
+				}
+			}
+		default:
+			files = append(files, a)
+		}
+	}
+	if !script && len(files) > 0 {
+		files = files[1:]
+	}
+	return files
+}

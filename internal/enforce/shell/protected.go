@@ -1,0 +1,130 @@
+package shell
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// ProtectedFile says why a file is one whose content makes code run
+// when an everyday command runs, or changes the agent runtime's own
+// policy, or "" when it is none of these:
+//
+//   - anything in a .git folder (its config: aliases, core.fsmonitor,
+//     core.hooksPath, filter drivers; its hooks), and a .git file (which
+//     names the repository's folder);
+//   - .gitattributes, .gitconfig, .config/git/config and attributes;
+//   - Claude Code's settings (.claude/settings.json,
+//     .claude/settings.local.json, managed-settings.json, .claude.json:
+//     hooks, charter's among them, and permissions) and .mcp.json (the
+//     MCP servers it starts);
+//   - the shell's start-up files (.bashrc, .profile, .zshrc, ...),
+//     direnv's .envrc, ssh's .ssh/config and .ssh/rc.
+//
+// Names are compared as a case-insensitive file system sees them. A file
+// named only when the command runs (Dynamic), or in a folder known only
+// then, is protected when its name could be one of these.
+func ProtectedFile(p string) string {
+	if p == "" {
+		return ""
+	}
+	if p == Dynamic {
+		return "its name is known only when the command runs"
+	}
+	unknownDir := strings.HasPrefix(p, Dynamic)
+	parts := pathElems(p)
+	base := parts[len(parts)-1]
+	parent := ""
+	if len(parts) > 1 {
+		parent = parts[len(parts)-2]
+	}
+	switch {
+	case slices.Contains(parts, ".git"):
+		return "git runs what .git holds (its config's aliases, core.fsmonitor, core.hooksPath and filters; its hooks)"
+	case base == ".gitattributes" || base == ".gitconfig" || parent == "git" && len(parts) > 2 && parts[len(parts)-3] == ".config" && (base == "config" || base == "attributes"):
+		return "git runs the filter and diff drivers it names"
+	case (parent == ".claude" || unknownDir) && (base == "settings.json" || base == "settings.local.json"),
+		base == "managed-settings.json", base == ".claude.json":
+		return "it holds Claude Code's settings: its hooks (charter's among them) and permissions"
+	case base == ".mcp.json":
+		return "Claude Code starts the MCP servers it names"
+	case slices.Contains(shellStartFiles, base):
+		return "a shell runs it when it starts"
+	case base == ".envrc":
+		return "direnv runs it when a shell enters its folder"
+	case (parent == ".ssh" || unknownDir) && (base == "config" || base == "rc" || base == "environment"):
+		return "ssh runs the commands it names (ProxyCommand, LocalCommand, Match exec)"
+	case unknownDir && (base == "config" || base == "attributes" || slices.Contains(gitHookNames, base)):
+		return "it is in a folder known only when the command runs, and a file of that name there may be git's"
+	}
+	return ""
+}
+
+// ProtectedFolder says why entering a folder (cd) lets a later command
+// change protected files by their bare names, or "": .git, .claude,
+// .ssh and git's folder under .config.
+func ProtectedFolder(p string) string {
+	parts := pathElems(p)
+	for i, d := range parts {
+		if d == ".git" || d == ".claude" || d == ".ssh" || d == "git" && i > 0 && parts[i-1] == ".config" {
+			return "its files (" + d + ") make code run or hold the runtime's settings, and a later command can change them by their bare names"
+		}
+	}
+	return ""
+}
+
+// pathElems returns a path's elements as the file systems agents run on
+// compare them: cleaned, "\\" read as "/", case folded, and each
+// without what Windows drops or reads as the file itself (trailing dots
+// and spaces, an NTFS ::$DATA stream: settings.json::$DATA and
+// settings.json. are settings.json).
+func pathElems(p string) []string {
+	p = strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(p, Dynamic), `\`, "/"))
+	parts := strings.Split(path.Clean(p), "/")
+	for i, e := range parts {
+		if k := strings.Index(e, "::"); k > 0 {
+			e = e[:k]
+		}
+		if t := strings.TrimRight(e, ". "); t != "" && e != "." && e != ".." {
+			e = t
+		}
+		parts[i] = e
+	}
+	return parts
+}
+
+// shellStartFiles are the files shells run when they start.
+var shellStartFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
+	".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".logout", "config.fish"}
+
+// gitHookNames are the hooks git runs from its hooks folder (githooks(5)).
+var gitHookNames = strings.Fields(`applypatch-msg pre-applypatch post-applypatch pre-commit pre-merge-commit
+prepare-commit-msg commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-receive update
+proc-receive post-receive post-update reference-transaction push-to-checkout pre-auto-gc post-rewrite
+sendemail-validate fsmonitor-watchman p4-changelist p4-prepare-changelist p4-post-changelist p4-pre-submit
+post-index-change`)
+
+// Protection is a protected file a command changes, or a protected
+// folder it enters, and why it is protected.
+type Protection struct {
+	File string
+	Why  string
+}
+
+// Protected lists the protected files (ProtectedFile) among the files c
+// changes, and the folder it enters when that is protected
+// (ProtectedFolder).
+func (c *Command) Protected() []Protection {
+	var out []Protection
+	for _, f := range c.Changes {
+		if why := ProtectedFile(f); why != "" {
+			out = append(out, Protection{File: f, Why: why})
+		}
+	}
+	if c.Enters != "" {
+		if why := ProtectedFolder(c.Enters); why != "" {
+			out = append(out, Protection{File: c.Enters, Why: why})
+		}
+	}
+	return out
+}

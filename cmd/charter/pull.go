@@ -70,8 +70,8 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	var v *cardsign.Verifier
 	if o.key != "" {
 		var err error
-		if v, err = cardsign.ReadVerifier(o.key); err != nil {
-			return fmt.Errorf("--verify-key %v", err)
+		if v, err = readVerifyKey("--verify-key", o.key); err != nil {
+			return err
 		}
 	}
 	if err := bundle.CheckOut(o.out, g.dir); err != nil {

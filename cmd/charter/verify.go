@@ -39,9 +39,9 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 	if o.key == "" {
 		return usage("verify needs --key FILE: the public key the cards are signed with")
 	}
-	v, err := cardsign.ReadVerifier(o.key)
+	v, err := readVerifyKey("--key", o.key)
 	if err != nil {
-		return fmt.Errorf("--key %v", err)
+		return err
 	}
 	t, err := bundle.ReadDir(dir)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -164,6 +165,13 @@ func runExport(g *globals, args []string, f exportFlags) error {
 	var res export.Result
 	if t, ok := export.Lookup(f.to); ok {
 		res, err = t.Export(prog, agents, export.Options{Strict: f.strict, Main: f.main, Bundle: f.bundle, DecideURL: f.decideURL, All: f.all})
+		if errors.Is(err, export.ErrMainNeeded) {
+			var ids []string
+			for _, a := range agents {
+				ids = append(ids, a.ID)
+			}
+			return withHint(err, "name it with --main AGENT, one of: "+strings.Join(ids, ", "))
+		}
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -64,7 +66,7 @@ docs/export.md.`,
 	fl.BoolVar(&f.strict, "strict", false, "refuse an agent with a tool the target has no name for, instead of leaving it out")
 	fl.BoolVar(&f.list, "list", false, "print the targets, what each carries and what it cannot")
 	fl.StringVar(&f.main, "main", "", "claude-code: the agent Claude Code's main thread is judged as by settings.json's hook (default: the agent exported)")
-	fl.StringVar(&f.bundle, "bundle", "", "claude-code: the built bundle settings.json's hook judges with (charter eval --bundle); default: the hook builds the repository")
+	fl.StringVar(&f.bundle, "bundle", "", "claude-code: the built bundle settings.json's hook judges with (charter eval --bundle), a relative path read from the folder Claude Code runs in; default: the hook builds the repository")
 	fl.StringVar(&f.decideURL, "decide-url", "", "openai-agents, adk: the charter serve endpoint the guards ask (default "+export.DefaultDecideURL+"; CHARTER_DECIDE_URL overrides it at run time)")
 	return cmd
 }
@@ -202,11 +204,48 @@ func runExport(g *globals, args []string, f exportFlags) error {
 		_, err := g.stdout.Write(res.Files[0].Data)
 		return err
 	}
+	if f.to == export.Runtime && f.bundle != "" {
+		if n := hookBundleNote(f.out, f.bundle); n != "" {
+			textf(g.stderr, "charter: %s\n", n)
+		}
+	}
 	written, err := export.WriteDir(f.out, res, f.force)
 	for _, w := range written {
 		textf(g.stderr, "wrote %s\n", joinOut(f.out, w))
 	}
 	return err
+}
+
+// hookBundleNote says when settings.json's hook will find no bundle at
+// --bundle, and so deny every call. Claude Code runs hooks in the project
+// folder, the one holding .claude, so a relative --bundle is read from
+// there, not from where export ran; it is checked only when --out is a
+// .claude folder, which names the project.
+func hookBundleNote(out, dir string) string {
+	fix := func(at string) string {
+		return fmt.Sprintf("every call will be denied until one is there (charter build --out %s, or charter pull --out %s)", at, at)
+	}
+	if filepath.IsAbs(dir) {
+		if isBundle(dir) {
+			return ""
+		}
+		return fmt.Sprintf("settings.json's hook runs charter eval --bundle %s, which holds no bundle: %s", dir, fix(dir))
+	}
+	if filepath.Base(filepath.Clean(out)) != ".claude" {
+		return ""
+	}
+	project := filepath.Dir(filepath.Clean(out))
+	at := filepath.Join(project, dir)
+	if isBundle(at) {
+		return ""
+	}
+	return fmt.Sprintf("settings.json's hook runs charter eval --bundle %s in the folder Claude Code runs in (%s), and %s holds no bundle: %s, or pass --bundle the path from %s (or an absolute one)", dir, project, at, fix(at), project)
+}
+
+// isBundle is whether dir holds a bundle's manifest.json.
+func isBundle(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // refuseExportCredentials is export's refusal of n credentials.

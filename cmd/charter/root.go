@@ -195,6 +195,17 @@ func flagHint(err error, cmd *cobra.Command) string {
 	var er *source.EmptyRepositoryError
 	switch {
 	case errors.As(err, &nr):
+		// A --rev or --staged given is one the command can do without;
+		// a command that reads commits whatever its flags (publish, log,
+		// diff, ...) is told where to run instead.
+		for _, name := range []string{"rev", "staged"} {
+			if f := flagOf(cmd, name); f != nil && f.Changed && f.DefValue != "HEAD" {
+				return "validate, lint and build without --rev or --staged still work"
+			}
+		}
+		if cmd != nil && cmd.Name() != "" {
+			return fmt.Sprintf("%s reads commits: run it in the Git repository that holds the configuration (cd there, or charter -C DIR %s)", cmd.Name(), cmd.Name())
+		}
 		return "validate, lint and build without --rev or --staged still work"
 	case errors.As(err, &er):
 		// A --rev given, without a default, is one the command can do

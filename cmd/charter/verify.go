@@ -91,6 +91,9 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 	for _, c := range r.Cards {
 		unsigned = unsigned || c.Error == cardsign.ErrUnsigned.Error()
 	}
+	if len(r.ManifestProblems) > 0 {
+		textf(g.stderr, "hint: files in %s differ from its manifest, so it was changed after the build: deploy the bundle again whole (charter pull REF --out %s, or charter build --out %s)\n", dir, dir, dir)
+	}
 	if unsigned {
 		fmt.Fprintf(g.stderr, "hint: sign the bundle with charter build --sign-key FILE\n")
 	}

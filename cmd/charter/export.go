@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,7 +205,7 @@ func runExport(g *globals, args []string, f exportFlags) error {
 		_, err := g.stdout.Write(res.Files[0].Data)
 		return err
 	}
-	if f.to == export.Runtime && f.bundle != "" {
+	if f.to == export.Runtime {
 		if n := hookBundleNote(f.out, f.bundle); n != "" {
 			textf(g.stderr, "charter: %s\n", n)
 		}
@@ -217,13 +218,24 @@ func runExport(g *globals, args []string, f exportFlags) error {
 }
 
 // hookBundleNote says when settings.json's hook will find no bundle at
-// --bundle, and so deny every call. Claude Code runs hooks in the project
-// folder, the one holding .claude, so a relative --bundle is read from
-// there, not from where export ran; it is checked only when --out is a
-// .claude folder, which names the project.
+// --bundle (or, without it, no charter repository to evaluate), and so
+// deny every call. Claude Code runs hooks in the project folder, the one
+// holding .claude, so a relative --bundle is read from there, not from
+// where export ran; it is checked only when --out is a .claude folder,
+// which names the project.
 func hookBundleNote(out, dir string) string {
 	fix := func(at string) string {
 		return fmt.Sprintf("every call will be denied until one is there (charter build --out %s, or charter pull --out %s)", at, at)
+	}
+	if dir == "" {
+		if filepath.Base(filepath.Clean(out)) != ".claude" {
+			return ""
+		}
+		project := filepath.Dir(filepath.Clean(out))
+		if holdsCUE(project) {
+			return ""
+		}
+		return fmt.Sprintf("settings.json's hook runs charter eval without --bundle in the folder Claude Code runs in (%s), where it evaluates the charter repository, and %s holds no .cue file: every call will be denied; pass --bundle DIR (a bundle charter build or charter pull wrote), or export into the charter repository's own .claude", project, project)
 	}
 	if filepath.IsAbs(dir) {
 		if isBundle(dir) {
@@ -240,6 +252,29 @@ func hookBundleNote(out, dir string) string {
 		return ""
 	}
 	return fmt.Sprintf("settings.json's hook runs charter eval --bundle %s in the folder Claude Code runs in (%s), and %s holds no bundle: %s, or pass --bundle the path from %s (or an absolute one)", dir, project, at, fix(at), project)
+}
+
+// holdsCUE is whether dir or a folder under it holds a .cue file, as the
+// repository eval loads would. It gives up (true) past 10,000 entries:
+// the note is for a project plainly without one.
+func holdsCUE(dir string) bool {
+	seen, found := 0, false
+	stop := errors.New("stop")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > 10000 {
+			found = true
+			return stop
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".cue") {
+			found = true
+			return stop
+		}
+		return nil
+	})
+	return found || err != nil && err != stop
 }
 
 // isBundle is whether dir holds a bundle's manifest.json.

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -193,7 +195,10 @@ func asExit(err error, cmd *cobra.Command) *exitErr {
 func flagHint(err error, cmd *cobra.Command) string {
 	var nr *source.NotRepositoryError
 	var er *source.EmptyRepositoryError
+	var oe *net.OpError
 	switch {
+	case errors.As(err, &oe) && oe.Op == "listen" && oe.Addr != nil && errors.Is(err, syscall.EADDRINUSE) && flagOf(cmd, "addr") != nil:
+		return fmt.Sprintf("another program listens on %s (another charter serve?): stop it, or pass --addr HOST:PORT with a free port", oe.Addr)
 	case errors.As(err, &nr):
 		// A --rev or --staged given is one the command can do without;
 		// a command that reads commits whatever its flags (publish, log,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -175,6 +176,16 @@ func ociOptions(g *globals, plainHTTP bool) (oci.Options, func()) {
 
 // ociError is the exit of a failed push or pull: exit 2, with a hint.
 func ociError(err error) error {
+	if errors.Is(err, exec.ErrNotFound) {
+		// The credential helper the Docker config file names is not
+		// installed: oras says only "executable file not found".
+		helper := "its docker-credential-NAME program"
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			helper = ee.Name
+		}
+		return withHint(err, fmt.Sprintf("the Docker config file ($DOCKER_CONFIG/config.json or ~/.docker/config.json) names a credential helper (credsStore or credHelpers) that is not installed: install %s, remove it from the file, or set %s and %s", helper, oci.EnvUsername, oci.EnvPassword))
+	}
 	var oe *oci.Error
 	if errors.As(err, &oe) {
 		return withHint(err, oe.Hint)

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -65,7 +69,7 @@ docs/export.md.`,
 	fl.BoolVar(&f.strict, "strict", false, "refuse an agent with a tool the target has no name for, instead of leaving it out")
 	fl.BoolVar(&f.list, "list", false, "print the targets, what each carries and what it cannot")
 	fl.StringVar(&f.main, "main", "", "claude-code: the agent Claude Code's main thread is judged as by settings.json's hook (default: the agent exported)")
-	fl.StringVar(&f.bundle, "bundle", "", "claude-code: the built bundle settings.json's hook judges with (charter eval --bundle); default: the hook builds the repository")
+	fl.StringVar(&f.bundle, "bundle", "", "claude-code: the built bundle settings.json's hook judges with (charter eval --bundle), a relative path read from the folder Claude Code runs in; default: the hook builds the repository")
 	fl.StringVar(&f.decideURL, "decide-url", "", "openai-agents, adk: the charter serve endpoint the guards ask (default "+export.DefaultDecideURL+"; CHARTER_DECIDE_URL overrides it at run time)")
 	return cmd
 }
@@ -166,6 +170,13 @@ func runExport(g *globals, args []string, f exportFlags) error {
 	var res export.Result
 	if t, ok := export.Lookup(f.to); ok {
 		res, err = t.Export(prog, agents, export.Options{Strict: f.strict, Main: f.main, Bundle: f.bundle, DecideURL: f.decideURL, All: f.all})
+		if errors.Is(err, export.ErrMainNeeded) {
+			var ids []string
+			for _, a := range agents {
+				ids = append(ids, a.ID)
+			}
+			return withHint(err, "name it with --main AGENT, one of: "+strings.Join(ids, ", "))
+		}
 		if err != nil {
 			return err
 		}
@@ -196,11 +207,82 @@ func runExport(g *globals, args []string, f exportFlags) error {
 		_, err := g.stdout.Write(res.Files[0].Data)
 		return err
 	}
+	if f.to == export.Runtime {
+		if n := hookBundleNote(f.out, f.bundle); n != "" {
+			textf(g.stderr, "charter: %s\n", n)
+		}
+	}
 	written, err := export.WriteDir(f.out, res, f.force)
 	for _, w := range written {
 		textf(g.stderr, "wrote %s\n", joinOut(f.out, w))
 	}
 	return err
+}
+
+// hookBundleNote says when settings.json's hook will find no bundle at
+// --bundle (or, without it, no charter repository to evaluate), and so
+// deny every call. Claude Code runs hooks in the project folder, the one
+// holding .claude, so a relative --bundle is read from there, not from
+// where export ran; it is checked only when --out is a .claude folder,
+// which names the project.
+func hookBundleNote(out, dir string) string {
+	fix := func(at string) string {
+		return fmt.Sprintf("every call will be denied until one is there (charter build --out %s, or charter pull --out %s)", at, at)
+	}
+	if dir == "" {
+		if filepath.Base(filepath.Clean(out)) != ".claude" {
+			return ""
+		}
+		project := filepath.Dir(filepath.Clean(out))
+		if holdsCUE(project) {
+			return ""
+		}
+		return fmt.Sprintf("settings.json's hook runs charter eval without --bundle in the folder Claude Code runs in (%s), where it evaluates the charter repository, and %s holds no .cue file: every call will be denied; pass --bundle DIR (a bundle charter build or charter pull wrote), or export into the charter repository's own .claude", project, project)
+	}
+	if filepath.IsAbs(dir) {
+		if isBundle(dir) {
+			return ""
+		}
+		return fmt.Sprintf("settings.json's hook runs charter eval --bundle %s, which holds no bundle: %s", dir, fix(dir))
+	}
+	if filepath.Base(filepath.Clean(out)) != ".claude" {
+		return ""
+	}
+	project := filepath.Dir(filepath.Clean(out))
+	at := filepath.Join(project, dir)
+	if isBundle(at) {
+		return ""
+	}
+	return fmt.Sprintf("settings.json's hook runs charter eval --bundle %s in the folder Claude Code runs in (%s), and %s holds no bundle: %s, or pass --bundle the path from %s (or an absolute one)", dir, project, at, fix(at), project)
+}
+
+// holdsCUE is whether dir or a folder under it holds a .cue file, as the
+// repository eval loads would. It gives up (true) past 10,000 entries:
+// the note is for a project plainly without one.
+func holdsCUE(dir string) bool {
+	seen, found := 0, false
+	stop := errors.New("stop")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > 10000 {
+			found = true
+			return stop
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".cue") {
+			found = true
+			return stop
+		}
+		return nil
+	})
+	return found || err != nil && err != stop
+}
+
+// isBundle is whether dir holds a bundle's manifest.json.
+func isBundle(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // refuseExportCredentials is export's refusal of n credentials.

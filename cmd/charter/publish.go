@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/config/revision"
@@ -106,11 +108,22 @@ func runPublish(ctx context.Context, g *globals, o *publishOptions, ref string) 
 	if pub.Uploaded == 0 {
 		g.summaryf(g.stdout, "unchanged: the registry had every blob already\n")
 	}
+	// The line must work as printed: pull needs --out, and a signed
+	// bundle is pulled with the public key, which the second line makes.
 	flag := ""
 	if o.plainHTTP {
-		flag = "--plain-http " // the line must work as printed
+		flag = "--plain-http "
 	}
-	g.summaryf(g.stdout, "pull it with: charter pull %s%s\n", flag, pub.Pinned)
+	if sign == nil {
+		g.summaryf(g.stdout, "pull it with: charter pull %s%s --out dist\n", flag, pub.Pinned)
+		return nil
+	}
+	g.summaryf(g.stdout, "pull it with: charter pull %s--verify-key PUBLIC.pem %s --out dist\n", flag, pub.Pinned)
+	key, err := syntax.Quote(o.signKey, syntax.LangPOSIX)
+	if err != nil {
+		key = "KEY.pem" // a name no POSIX shell can spell
+	}
+	g.summaryf(g.stdout, "  (PUBLIC.pem: the public key of %s: openssl pkey -in %s -pubout -out PUBLIC.pem)\n", key, key)
 	return nil
 }
 
@@ -133,7 +146,7 @@ func readSignKey(file string) (*cardsign.Signer, error) {
 	}
 	s, err := cardsign.ReadSigner(file)
 	if err != nil {
-		return nil, fmt.Errorf("--sign-key %v", err)
+		return nil, keyFileError("--sign-key", err, signKeyHint)
 	}
 	return s, nil
 }
@@ -163,6 +176,16 @@ func ociOptions(g *globals, plainHTTP bool) (oci.Options, func()) {
 
 // ociError is the exit of a failed push or pull: exit 2, with a hint.
 func ociError(err error) error {
+	if errors.Is(err, exec.ErrNotFound) {
+		// The credential helper the Docker config file names is not
+		// installed: oras says only "executable file not found".
+		helper := "its docker-credential-NAME program"
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			helper = ee.Name
+		}
+		return withHint(err, fmt.Sprintf("the Docker config file ($DOCKER_CONFIG/config.json or ~/.docker/config.json) names a credential helper (credsStore or credHelpers) that is not installed: install %s, remove it from the file, or set %s and %s", helper, oci.EnvUsername, oci.EnvPassword))
+	}
 	var oe *oci.Error
 	if errors.As(err, &oe) {
 		return withHint(err, oe.Hint)

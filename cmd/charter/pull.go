@@ -71,8 +71,8 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	var v *cardsign.Verifier
 	if o.key != "" {
 		var err error
-		if v, err = cardsign.ReadVerifier(o.key); err != nil {
-			return fmt.Errorf("--verify-key %v", err)
+		if v, err = readVerifyKey("--verify-key", o.key); err != nil {
+			return err
 		}
 	}
 	if err := bundle.CheckOut(o.out, g.dir); err != nil {
@@ -87,7 +87,13 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 	if err != nil {
 		var serr *oci.SignatureError
 		if errors.As(err, &serr) {
-			return withHint(fmt.Errorf("%v; nothing was written", err), serr.Hint)
+			hint := serr.Hint
+			if hint == "" && v != nil {
+				// Signed, but not by this key: the operator's key is
+				// not the release job's (or the key was rotated).
+				hint = fmt.Sprintf("the given key is %s (kid %s): pull with the public key of the key the release was signed with (after a key rotation, see docs/release.md, \"Rotating the signing key\")", o.key, v.KeyID())
+			}
+			return withHint(fmt.Errorf("%v; nothing was written", err), hint)
 		}
 		return ociError(err)
 	}

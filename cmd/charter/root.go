@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -193,8 +195,22 @@ func asExit(err error, cmd *cobra.Command) *exitErr {
 func flagHint(err error, cmd *cobra.Command) string {
 	var nr *source.NotRepositoryError
 	var er *source.EmptyRepositoryError
+	var oe *net.OpError
 	switch {
+	case errors.As(err, &oe) && oe.Op == "listen" && oe.Addr != nil && errors.Is(err, syscall.EADDRINUSE) && flagOf(cmd, "addr") != nil:
+		return fmt.Sprintf("another program listens on %s (another charter serve?): stop it, or pass --addr HOST:PORT with a free port", oe.Addr)
 	case errors.As(err, &nr):
+		// A --rev or --staged given is one the command can do without;
+		// a command that reads commits whatever its flags (publish, log,
+		// diff, ...) is told where to run instead.
+		for _, name := range []string{"rev", "staged"} {
+			if f := flagOf(cmd, name); f != nil && f.Changed && f.DefValue != "HEAD" {
+				return "validate, lint and build without --rev or --staged still work"
+			}
+		}
+		if cmd != nil && cmd.Name() != "" {
+			return fmt.Sprintf("%s reads commits: run it in the Git repository that holds the configuration (cd there, or charter -C DIR %s)", cmd.Name(), cmd.Name())
+		}
 		return "validate, lint and build without --rev or --staged still work"
 	case errors.As(err, &er):
 		// A --rev given, without a default, is one the command can do

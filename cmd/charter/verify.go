@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -27,7 +28,9 @@ an A2A signature, each by the public key in --key (a PEM file, ECDSA
 P-256 or Ed25519; a private key file works too). A missing signature, one
 that names no key or another key, or of another algorithm, fails, as does
 an agent without a card. It exits 1 when anything does not verify. This
-is the check pull --verify-key and the decision server make too.`,
+is the check pull --verify-key and the decision server make too. A bundle
+that verifies is named by its source: the commit, tree and config root it
+was built from (or the working tree), and the charter that built it.`,
 		Args: takes(1, "DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(g, o, args[0]) },
 	}
@@ -40,9 +43,9 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 	if o.key == "" {
 		return usage("verify needs --key FILE: the public key the cards are signed with")
 	}
-	v, err := cardsign.ReadVerifier(o.key)
+	v, err := readVerifyKey("--key", o.key)
 	if err != nil {
-		return fmt.Errorf("--key %v", err)
+		return err
 	}
 	t, err := bundle.ReadDir(dir)
 	if err != nil {
@@ -52,8 +55,24 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", dir, err)
 	}
+	// Which commit the bundle was built from, told only of a bundle that
+	// verified: a runtime's operator reads here what it enforces.
+	var m *bundlefile.Manifest
+	if r.OK {
+		if m, err = bundlefile.ParseManifest(t["manifest.json"]); err != nil {
+			return fmt.Errorf("%s: %v", dir, err)
+		}
+	}
 	if o.format == "json" {
-		if err := writeJSON(g.stdout, r); err != nil {
+		out := struct {
+			*cardsign.BundleReport
+			Source         *bundlefile.Source `json:"source,omitempty"`
+			CharterVersion string         `json:"charter_version,omitempty"`
+		}{BundleReport: r}
+		if m != nil {
+			out.Source, out.CharterVersion = m.Source, m.CharterVersion
+		}
+		if err := writeJSON(g.stdout, out); err != nil {
 			return err
 		}
 	} else {
@@ -73,6 +92,9 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 	for _, c := range r.Cards {
 		unsigned = unsigned || c.Error == cardsign.ErrUnsigned.Error()
 	}
+	if len(r.ManifestProblems) > 0 {
+		textf(g.stderr, "hint: files in %s differ from its manifest, so it was changed after the build: deploy the bundle again whole (charter pull REF --out %s, or charter build --out %s)\n", dir, dir, dir)
+	}
 	if unsigned {
 		fmt.Fprintf(g.stderr, "hint: sign the bundle with charter build --sign-key FILE\n")
 	}
@@ -86,6 +108,12 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 	}
 	if o.format == "text" {
 		g.summaryf(g.stdout, "ok: %s: %d files match manifest.json, signed by key %s with %s\n", dir, len(t)-signed(t), v.KeyID(), plural(len(r.Cards), "card"))
+		if s := m.Source; s != nil {
+			textf(g.stdout, "source: commit %s, tree %s, config root %s\n", s.Commit, s.Tree, cmp.Or(s.Root, "."))
+		} else {
+			textf(g.stdout, "source: the working tree, not a commit\n")
+		}
+		textf(g.stdout, "built by: charter %s\n", m.CharterVersion)
 	}
 	return nil
 }

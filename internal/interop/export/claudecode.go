@@ -16,6 +16,7 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -151,12 +152,16 @@ func claudeCode(p *compiler.Program, agents []Agent, o Options) (Result, error) 
 	return r, nil
 }
 
+// ErrMainNeeded is the claude-code export of several agents without
+// Options.Main.
+var ErrMainNeeded = errors.New("settings.json's hook judges Claude Code's main thread as one agent: name it (the main agent) when exporting several")
+
 // mainAgent is the agent the main thread is judged as.
 func mainAgent(p *compiler.Program, agents []Agent, o Options) (*compiler.Agent, error) {
 	id := o.Main
 	if id == "" {
 		if len(agents) > 1 {
-			return nil, fmt.Errorf("settings.json's hook judges Claude Code's main thread as one agent: name it (the main agent) when exporting several")
+			return nil, ErrMainNeeded
 		}
 		return agents[0].Agent, nil
 	}

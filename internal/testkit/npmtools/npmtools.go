@@ -41,9 +41,13 @@ func Dir() string {
 	return filepath.Dir(here)
 }
 
+// InstallCommand installs the tools package.json pins, from the top of the
+// repository.
+const InstallCommand = "npm install --no-save --prefix internal/testkit/npmtools"
+
 // Missing reports why a tool is not there and how to install it.
 func Missing(what string) string {
-	return what + " is not installed: run npm install --no-save --prefix internal/testkit/npmtools (needs node and npm)"
+	return what + " is not installed: run " + InstallCommand + " (needs node and npm)"
 }
 
 // need skips t, or fails it in CI, with Missing's message.

@@ -37,7 +37,7 @@ func TestFailuresAnswer(t *testing.T) {
 		{[]string{"--bundle", "x", "--agent", "a", "--on-error", "maybe"}, `denied: unknown on-error \"maybe\"; valid on-errors: deny, allow`},
 		{[]string{"--bundle", "x", "--agent", "a", "--on-error=allow", "--nope"}, `{"systemMessage":"charter could not judge this call (unknown flag: --nope`},
 		{[]string{"--bundle", "x", "--agent", "a", "--profile", "p"}, `denied: give exactly one of --agent ID and --profile NAME`},
-		{[]string{"--bundle", t.TempDir(), "--agent", "a", "--state-dir", t.TempDir()}, `denied: reading the bundle at `},
+		{[]string{"--bundle", t.TempDir(), "--agent", "a", "--state-dir", t.TempDir()}, `denied: no bundle at `},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, strings.NewReader(in), &stdout, &stderr)

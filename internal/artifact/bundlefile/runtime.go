@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,6 +91,16 @@ func (r *Runtime) file(rel string) (File, bool) {
 // OpenRuntime reads the manifest of the bundle at dir.
 func OpenRuntime(dir string) (*Runtime, error) {
 	b, err := readRegular(filepath.Join(dir, "manifest.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		// Said in words: a runtime's operator reads this in a deny.
+		why := "the folder holds no manifest.json"
+		if fi, serr := os.Stat(dir); serr != nil {
+			why = "there is no such folder"
+		} else if !fi.IsDir() {
+			why = "it is a file, not a folder"
+		}
+		return nil, fmt.Errorf("no bundle at %s: %s", dir, why)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the bundle at %s: %w", dir, err)
 	}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"syscall"
 
+	"github.com/charter-dev/charter/internal/fileerr"
 	"github.com/charter-dev/charter/internal/release/cardsign"
 )
 
@@ -20,29 +18,19 @@ const (
 func readVerifyKey(flag, file string) (*cardsign.Verifier, error) {
 	v, err := cardsign.ReadVerifier(file)
 	if err != nil {
-		return nil, keyFileError(flag, err, verifyKeyHint)
+		return nil, fileFlagError(flag, err, "key file", verifyKeyHint)
 	}
 	return v, nil
 }
 
-// keyFileError is a key flag's error: a file that cannot be read says so
-// in words (not as the system call that failed) with what to give
-// instead; any other error (not a key, the wrong half) is cardsign's own.
-func keyFileError(flag string, err error, hint string) error {
-	var pe *fs.PathError
-	if !errors.As(err, &pe) {
+// fileFlagError is the error of a flag that names a file (kind: "key
+// file", ...): a file that cannot be read says so in words (not as the
+// system call that failed) with what to give instead; any other error
+// (not a key, the wrong half) is the reader's own.
+func fileFlagError(flag string, err error, kind, hint string) error {
+	path, why, ok := fileerr.Why(err, kind)
+	if !ok {
 		return fmt.Errorf("%s %v", flag, err)
 	}
-	var why string
-	switch {
-	case errors.Is(pe.Err, fs.ErrNotExist):
-		why = "no such file"
-	case errors.Is(pe.Err, syscall.EISDIR):
-		why = "is a directory, not a key file"
-	case errors.Is(pe.Err, fs.ErrPermission):
-		why = "cannot be read (permission denied)"
-	default:
-		why = "cannot be read: " + pe.Err.Error()
-	}
-	return withHint(fmt.Errorf("%s %s: %s", flag, pe.Path, why), hint)
+	return withHint(fmt.Errorf("%s %s: %s", flag, path, why), hint)
 }

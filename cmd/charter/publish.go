@@ -146,7 +146,7 @@ func readSignKey(file string) (*cardsign.Signer, error) {
 	}
 	s, err := cardsign.ReadSigner(file)
 	if err != nil {
-		return nil, keyFileError("--sign-key", err, signKeyHint)
+		return nil, fileFlagError("--sign-key", err, "key file", signKeyHint)
 	}
 	return s, nil
 }

@@ -23,6 +23,9 @@ type reviewOptions struct {
 	format  string
 }
 
+// reviewsHint says how to write review's --reviews file.
+const reviewsHint = "write it with gh api repos/OWNER/REPO/pulls/N/reviews --paginate > reviews.json"
+
 func newReviewCmd(g *globals) *cobra.Command {
 	o := &reviewOptions{}
 	cmd := &cobra.Command{
@@ -78,12 +81,12 @@ func runReview(g *globals, o *reviewOptions, rng string) error {
 	if o.reviews != "" {
 		f, err := os.Open(o.reviews)
 		if err != nil {
-			return fmt.Errorf("--reviews %v", err)
+			return fileFlagError("--reviews", err, "reviews file", reviewsHint)
 		}
 		in.Reviews, err = review.ParseReviews(f)
 		f.Close()
 		if err != nil {
-			return withHint(fmt.Errorf("--reviews %s: %v", o.reviews, err), "write it with gh api repos/OWNER/REPO/pulls/N/reviews --paginate > reviews.json")
+			return withHint(fmt.Errorf("--reviews %s: %v", o.reviews, err), reviewsHint)
 		}
 	}
 	repo, err := source.Open(g.dir)

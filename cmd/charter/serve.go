@@ -12,7 +12,6 @@ import (
 	"github.com/charter-dev/charter/internal/enforce/decisionlog"
 	"github.com/charter-dev/charter/internal/enforce/serve"
 	"github.com/charter-dev/charter/internal/enforce/sessions"
-	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/internal/release/oci"
 	"github.com/charter-dev/charter/rules"
 )
@@ -129,9 +128,9 @@ func runServe(ctx context.Context, g *globals, o *serveOptions) error {
 		opts.OnError = rules.OnErrorAllow
 	}
 	if o.key != "" {
-		v, err := cardsign.ReadVerifier(o.key)
+		v, err := readVerifyKey("--key", o.key)
 		if err != nil {
-			return fmt.Errorf("--key %v", err)
+			return err
 		}
 		opts.Key = v
 	}
@@ -185,7 +184,7 @@ func runVerifyLog(g *globals, files []string) error {
 		textf(g.stdout, "%s\n", p.Error())
 	}
 	if len(rep.Problems) > 0 {
-		textf(g.stdout, "the chain is broken: %d problems in %d records\n", len(rep.Problems), rep.Records)
+		textf(g.stdout, "the chain is broken: %s in %s\n", plural(len(rep.Problems), "problem"), plural(rep.Records, "record"))
 		return findings()
 	}
 	textf(g.stdout, "ok: %d records, %d to %d, each chained to the one before\n", rep.Records, rep.First, rep.Last)

@@ -38,6 +38,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/charter-dev/charter/internal/canonjson"
+	"github.com/charter-dev/charter/internal/fileerr"
 )
 
 // Algorithms are the JWS algorithms cardsign signs with and accepts.
@@ -47,9 +48,23 @@ var Algorithms = []jose.SignatureAlgorithm{jose.EdDSA, jose.ES256}
 type KeyError struct {
 	File   string
 	Reason string
+	// Err is the failure to read the file, if that is why.
+	Err error
 }
 
 func (e *KeyError) Error() string { return fmt.Sprintf("%s: %s", e.File, e.Reason) }
+
+func (e *KeyError) Unwrap() error { return e.Err }
+
+// readKeyFile reads a key file; a file that cannot be read is a KeyError
+// that says why in words.
+func readKeyFile(file string) ([]byte, error) {
+	b, err := os.ReadFile(file)
+	if path, why, ok := fileerr.Why(err, "key file"); ok {
+		return nil, &KeyError{File: path, Reason: why, Err: err}
+	}
+	return b, err
+}
 
 // Signer signs cards with one private key.
 type Signer struct {
@@ -73,7 +88,7 @@ func (v *Verifier) KeyID() string { return v.kid }
 // ReadSigner reads a PEM private key (PKCS #8, or SEC 1 "EC PRIVATE KEY")
 // from file.
 func ReadSigner(file string) (*Signer, error) {
-	b, err := os.ReadFile(file)
+	b, err := readKeyFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +111,8 @@ func ParseSigner(file string, data []byte) (*Signer, error) {
 		return nil, &KeyError{File: file, Reason: "this is a public key; signing needs the private key (openssl genpkey -algorithm ed25519 -out release.pem)"}
 	case "ENCRYPTED PRIVATE KEY":
 		return nil, &KeyError{File: file, Reason: fmt.Sprintf("the key is encrypted with a passphrase; charter reads an unencrypted PKCS #8 key (openssl pkey -in %s -out release.pem)", file)}
+	case "ENCRYPTED SIGSTORE PRIVATE KEY", "ENCRYPTED COSIGN PRIVATE KEY":
+		return nil, &KeyError{File: file, Reason: "cosign's own encrypted key; charter signs with a PKCS #8 PEM key (openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out release.pem), whose public half cosign verify --key takes (docs/release.md)"}
 	case "OPENSSH PRIVATE KEY":
 		return nil, &KeyError{File: file, Reason: "an OpenSSH key; charter reads PKCS #8 PEM keys: make one with openssl genpkey -algorithm ed25519 -out release.pem"}
 	default:
@@ -125,7 +142,7 @@ func ParseSigner(file string, data []byte) (*Signer, error) {
 // ReadVerifier reads a PEM public key (PKIX "PUBLIC KEY") from file, or the
 // public half of a private key file.
 func ReadVerifier(file string) (*Verifier, error) {
-	b, err := os.ReadFile(file)
+	b, err := readKeyFile(file)
 	if err != nil {
 		return nil, err
 	}

@@ -213,6 +213,9 @@ func TestKeyErrors(t *testing.T) {
 	os.WriteFile(encrypted, pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: []byte{1, 2}}), 0o600)
 	openssh := filepath.Join(dir, "id_ed25519")
 	os.WriteFile(openssh, pem.EncodeToMemory(&pem.Block{Type: "OPENSSH PRIVATE KEY", Bytes: []byte{1, 2}}), 0o600)
+	cosignKey := filepath.Join(dir, "cosign.key")
+	os.WriteFile(cosignKey, pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED SIGSTORE PRIVATE KEY", Bytes: []byte{1, 2}}), 0o600)
+	missing := filepath.Join(dir, "nokey.pub")
 	for _, tc := range []struct {
 		name string
 		read func(string) error
@@ -224,6 +227,9 @@ func TestKeyErrors(t *testing.T) {
 		{"signer, certificate", func(f string) error { _, err := ReadSigner(f); return err }, rsaLike, `a PEM "CERTIFICATE" block is not a private key`},
 		{"verifier, not a key", func(f string) error { _, err := ReadVerifier(f); return err }, notKey, "not a PEM-encoded key"},
 		{"signer, encrypted", func(f string) error { _, err := ReadSigner(f); return err }, encrypted, "the key is encrypted with a passphrase; charter reads an unencrypted PKCS #8 key (openssl pkey -in " + encrypted + " -out release.pem)"},
+		{"signer, cosign's key", func(f string) error { _, err := ReadSigner(f); return err }, cosignKey, "cosign's own encrypted key; charter signs with a PKCS #8 PEM key"},
+		{"verifier, no such file", func(f string) error { _, err := ReadVerifier(f); return err }, missing, "no such file"},
+		{"signer, a folder", func(f string) error { _, err := ReadSigner(f); return err }, dir, "is a directory, not a key file"},
 		{"signer, OpenSSH", func(f string) error { _, err := ReadSigner(f); return err }, openssh, "an OpenSSH key; charter reads PKCS #8 PEM keys: make one with openssl genpkey -algorithm ed25519 -out release.pem"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

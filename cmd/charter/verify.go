@@ -67,7 +67,7 @@ func runVerify(g *globals, o *verifyOptions, dir string) error {
 		out := struct {
 			*cardsign.BundleReport
 			Source         *bundlefile.Source `json:"source,omitempty"`
-			CharterVersion string         `json:"charter_version,omitempty"`
+			CharterVersion string             `json:"charter_version,omitempty"`
 		}{BundleReport: r}
 		if m != nil {
 			out.Source, out.CharterVersion = m.Source, m.CharterVersion

@@ -26,6 +26,7 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +35,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -275,8 +277,96 @@ func credentialFunc() auth.CredentialFunc {
 			}
 			store = s
 		}
-		return store.Get(ctx, hostport)
+		cred, err := store.Get(ctx, hostport)
+		if err != nil {
+			// oras's message is only "invalid config format" past
+			// its wrapping, or quotes the decoded credential: say
+			// which file and entry, and what is wrong, ourselves.
+			return auth.EmptyCredential, dockerConfigProblem(hostport)
+		}
+		return cred, nil
 	}
+}
+
+// ConfigError is a Docker config file whose entry for a registry does
+// not read: the file, and what is wrong (never the credential).
+type ConfigError struct {
+	Path, Host, Reason string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("the Docker config file %s: %s", e.Path, e.Reason)
+}
+
+// dockerConfigPath is the file oras reads: $DOCKER_CONFIG/config.json,
+// else ~/.docker/config.json.
+func dockerConfigPath() string {
+	if dir := os.Getenv("DOCKER_CONFIG"); dir != "" {
+		return filepath.Join(dir, "config.json")
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".docker", "config.json")
+}
+
+// dockerConfigProblem says what is wrong in the Docker config file's
+// entry for host, the file oras could not take credentials from.
+func dockerConfigProblem(host string) *ConfigError {
+	e := &ConfigError{Path: dockerConfigPath(), Host: host, Reason: fmt.Sprintf("the credentials for %s do not read", host)}
+	b, err := os.ReadFile(e.Path)
+	if err != nil {
+		e.Reason = fmt.Sprintf("cannot be read: %v", err)
+		return e
+	}
+	var cfg struct {
+		Auths map[string]json.RawMessage `json:"auths"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		e.Reason = fmt.Sprintf("is not JSON of the Docker config's form: %v", err)
+		return e
+	}
+	key, raw, ok := "", json.RawMessage(nil), false
+	if raw, ok = cfg.Auths[host]; ok {
+		key = host
+	} else {
+		for k, v := range cfg.Auths {
+			h := strings.TrimPrefix(strings.TrimPrefix(k, "http://"), "https://")
+			if h, _, _ = strings.Cut(h, "/"); h == host {
+				key, raw, ok = k, v, true
+				break
+			}
+		}
+	}
+	if !ok {
+		return e
+	}
+	var entry map[string]json.RawMessage
+	if json.Unmarshal(raw, &entry) != nil {
+		e.Reason = fmt.Sprintf("auths.%q is not an object (want {\"auth\": base64 of USER:PASSWORD})", key)
+		return e
+	}
+	for _, f := range []string{"auth", "username", "password", "identitytoken", "registrytoken"} {
+		var s string
+		if v, ok := entry[f]; ok && json.Unmarshal(v, &s) != nil {
+			e.Reason = fmt.Sprintf("auths.%q.%s is not a string", key, f)
+			return e
+		}
+	}
+	var a string
+	_ = json.Unmarshal(entry["auth"], &a)
+	if a == "" {
+		return e
+	}
+	dec, err := base64.StdEncoding.DecodeString(a)
+	var cerr base64.CorruptInputError
+	switch {
+	case errors.As(err, &cerr):
+		e.Reason = fmt.Sprintf("auths.%q.auth is not base64 (of USER:PASSWORD): a character it cannot hold at byte %d", key, int64(cerr))
+	case err != nil:
+		e.Reason = fmt.Sprintf("auths.%q.auth is not base64 (of USER:PASSWORD)", key)
+	case !bytes.Contains(dec, []byte(":")):
+		e.Reason = fmt.Sprintf("auths.%q.auth is not the base64 of USER:PASSWORD (no colon)", key)
+	}
+	return e
 }
 
 // classify turns what oras returns into an *Error that says what to do.
@@ -286,7 +376,11 @@ func classify(op string, ref registry.Reference, err error) error {
 	var nerr net.Error
 	var operr *net.OpError
 	var dnserr *net.DNSError
+	var cerr *ConfigError
 	switch {
+	case errors.As(err, &cerr):
+		e.Reason = cerr.Error()
+		e.Hint = fmt.Sprintf("fix the entry (auth is the base64 of USER:PASSWORD), or run docker login %s again, or set %s and %s", cerr.Host, EnvUsername, EnvPassword)
 	case errors.Is(err, content.ErrMismatchedDigest), errors.Is(err, content.ErrTrailingData):
 		e.Reason = "the registry served content that does not match its digest; nothing was written"
 		e.Hint = "the registry's storage is damaged or the content was tampered with; publish the bundle again"

@@ -2,6 +2,7 @@ package oci
 
 import (
 	"context"
+	"encoding/base64"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -318,5 +319,35 @@ func TestParseRefCredentials(t *testing.T) {
 	}
 	if _, err := ParseRef("ghcr.io/a/b@sha256:" + strings.Repeat("0", 64)); err != nil {
 		t.Errorf("ParseRef(digest) = %v", err)
+	}
+}
+
+// A Docker config whose entry for the registry does not read is named,
+// with what is wrong in it, and never with the credential it holds.
+func TestDockerConfigBadAuth(t *testing.T) {
+	r := startRegistry(t)
+	t.Setenv(EnvUsername, "")
+	t.Setenv(EnvPassword, "")
+	for _, c := range []struct{ name, entry, want string }{
+		{"not base64", `{"auth":"bad!!"}`, `auths."` + r.Host + `".auth is not base64`},
+		{"no colon", `{"auth":"` + base64.StdEncoding.EncodeToString([]byte("s3cretnocolon")) + `"}`, `auths."` + r.Host + `".auth is not the base64 of USER:PASSWORD (no colon)`},
+		{"not an object", `"x"`, `auths."` + r.Host + `" is not an object`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Setenv("DOCKER_CONFIG", dir)
+			path := filepath.Join(dir, "config.json")
+			if err := os.WriteFile(path, []byte(`{"auths":{"`+r.Host+`":`+c.entry+`}}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Pull(context.Background(), r.Host+"/agents/x:v1", Options{PlainHTTP: true, HTTPClient: noRetry()})
+			var oerr *Error
+			if !errors.As(err, &oerr) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Pull = %v, want an error naming %s and %q", err, path, c.want)
+			}
+			if strings.Contains(err.Error(), "s3cret") || !strings.Contains(oerr.Hint, "docker login "+r.Host) {
+				t.Errorf("Pull = %v (hint %q): a credential shown, or no hint", err, oerr.Hint)
+			}
+		})
 	}
 }

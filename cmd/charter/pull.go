@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/spf13/cobra"
+	"oras.land/oras-go/v2/content"
 
 	"github.com/charter-dev/charter/internal/artifact/bundle"
 	"github.com/charter-dev/charter/internal/artifact/bundlefile"
@@ -94,6 +96,12 @@ func runPull(ctx context.Context, g *globals, o *pullOptions, ref string) error 
 				hint = fmt.Sprintf("the given key is %s (kid %s): pull with the public key of the key the release was signed with (after a key rotation, see docs/release.md, \"Rotating the signing key\")", o.key, v.KeyID())
 			}
 			return withHint(fmt.Errorf("%v; nothing was written", err), hint)
+		}
+		var oe *oci.Error
+		if errors.As(err, &oe) && (errors.Is(err, http.ErrSchemeMismatch) || errors.Is(err, content.ErrMismatchedDigest) || errors.Is(err, content.ErrTrailingData)) {
+			// Said here, not by package oci: serve pulls too, and
+			// writes nothing anyway.
+			return withHint(fmt.Errorf("%v; nothing was written", err), oe.Hint)
 		}
 		return ociError(err)
 	}

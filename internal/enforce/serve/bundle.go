@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/charter-dev/charter/internal/enforce/judge"
 	"github.com/charter-dev/charter/internal/release/cardsign"
 	"github.com/charter-dev/charter/internal/release/oci"
+	"github.com/charter-dev/charter/rules"
 )
 
 // loaded is one verified bundle the server judges with. It never
@@ -89,7 +91,7 @@ func (s *Server) load(ctx context.Context) (*loaded, error) {
 	}
 	m, err := cardsign.CheckBundle(t, s.o.Key)
 	if err != nil {
-		return nil, fmt.Errorf("the bundle at %s does not verify: %v", source, err)
+		return nil, &hinted{fmt.Errorf("the bundle at %s does not verify: %v", source, err), s.verifyHint(err)}
 	}
 	l := &loaded{source: source, at: time.Now().UTC(), manifest: manifestHash(t["manifest.json"])}
 	l.rt = bundlefile.TreeRuntime(t, m, source)
@@ -138,10 +140,11 @@ func (s *Server) reload(ctx context.Context, verbose bool) error {
 	if err != nil {
 		if s.setError(err) || verbose {
 			if s.cur.Load() == nil {
-				s.logf("charter serve: no bundle is served (%v): every call is denied until one verifies", err)
+				s.logf("charter serve: no bundle is served: %v; %s", err, s.meanwhile("every call is denied until a bundle verifies"))
 			} else {
 				s.logf("charter serve: the new bundle is not served (%v); the old one goes on", err)
 			}
+			s.logHint()
 		}
 		s.metrics.reload("error")
 		return err
@@ -192,12 +195,86 @@ func (s *Server) pollTag(ctx context.Context) {
 	d, err := oci.Resolve(ctx, s.o.Pull, s.o.PullOptions)
 	if err != nil {
 		if s.setError(err) {
-			s.logf("charter serve: %s cannot be resolved (%v); the bundle serving goes on", s.o.Pull, err)
+			if s.cur.Load() == nil {
+				s.logf("charter serve: %s cannot be resolved (%v); no bundle is served, and %s", s.o.Pull, err, s.meanwhile("every call is denied until a bundle verifies"))
+			} else {
+				s.logf("charter serve: %s cannot be resolved (%v); the bundle serving goes on", s.o.Pull, err)
+			}
+			s.logHint()
 		}
 		return
 	}
-	if cur := s.cur.Load(); cur == nil || cur.bundle.Digest != d {
+	cur := s.cur.Load()
+	if cur == nil || cur.bundle.Digest != d {
 		_ = s.Reload(ctx)
+		return
+	}
+	// The tag names the bundle serving: the registry answers again (or
+	// the tag came back to it), and what went wrong before is over.
+	if s.setError(nil) {
+		s.logf("charter serve: %s resolves again (digest %s); the bundle serving goes on", s.o.Pull, d)
+	}
+}
+
+// hinted is an error with what to do about it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() }
+func (h *hinted) Unwrap() error { return h.err }
+
+// verifyHint says what to do about a bundle that does not verify.
+func (s *Server) verifyHint(err error) string {
+	var ve *bundlefile.VerifyError
+	switch {
+	case err.Error() == cardsign.ErrManifestUnsigned.Error():
+		return "sign it with charter build --sign-key FILE (or charter publish --sign-key FILE), or serve it without --key"
+	case errors.As(err, &ve):
+		return "a file differs from manifest.json: build the bundle again and deploy it whole (charter build --out DIR, or charter pull --out DIR)"
+	case s.o.Key != nil:
+		return "check that --key is the public key of the key the bundle was signed with (charter verify DIR --key FILE says more)"
+	}
+	return ""
+}
+
+// hintOf says what to do about a load's error, where charter knows.
+func (s *Server) hintOf(err error) string {
+	var h *hinted
+	var se *oci.SignatureError
+	var oe *oci.Error
+	var nb *oci.NotBundleError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &h):
+		return h.hint
+	case errors.As(err, &se) && se.Hint != "":
+		return se.Hint
+	case errors.As(err, &se):
+		return "give --key the public key of the key the release was signed with (after a key rotation, see docs/release.md, \"Rotating the signing key\")"
+	case errors.As(err, &oe):
+		return oe.Hint
+	case errors.As(err, &nb):
+		return "check the reference: charter publish pushes a bundle to it"
+	}
+	return ""
+}
+
+// meanwhile is what happens to calls while something is wrong: denied,
+// or with --fail-open let through unjudged.
+func (s *Server) meanwhile(denied string) string {
+	if s.o.OnError == rules.OnErrorAllow {
+		return "--fail-open lets every call through unjudged meanwhile"
+	}
+	return denied
+}
+
+// logHint logs the hint of the last error, if any.
+func (s *Server) logHint() {
+	if h := s.lastHintText(); h != "" {
+		s.logf("charter serve: hint: %s", h)
 	}
 }
 

@@ -75,9 +75,14 @@ type Server struct {
 	reloadMu sync.Mutex
 	metrics  *metrics
 
-	errMu   sync.Mutex
-	lastErr string
-	errAt   time.Time
+	errMu    sync.Mutex
+	lastErr  string
+	lastHint string
+	errAt    time.Time
+
+	storeMu  sync.Mutex
+	storeErr error
+	storeAt  time.Time
 }
 
 // DefaultMaxBody is the largest request body a server reads unless told.
@@ -114,8 +119,39 @@ func (s *Server) setError(err error) bool {
 		msg = err.Error()
 	}
 	changed := msg != s.lastErr
-	s.lastErr, s.errAt = msg, time.Now().UTC()
+	s.lastErr, s.lastHint, s.errAt = msg, s.hintOf(err), time.Now().UTC()
 	return changed
+}
+
+func (s *Server) lastHintText() string {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	return s.lastHint
+}
+
+// pinger is a session store that can say whether it answers (Redis).
+type pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// storeError is why the session store cannot be reached, nil when it
+// answers: a PING of at most 0.5 s, its answer kept for a second, so
+// that /health, which needs no token, stays cheap however often it is
+// asked.
+func (s *Server) storeError() error {
+	p, ok := s.o.Sessions.(pinger)
+	if !ok {
+		return nil
+	}
+	s.storeMu.Lock()
+	defer s.storeMu.Unlock()
+	if !s.storeAt.IsZero() && time.Since(s.storeAt) < time.Second {
+		return s.storeErr
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	s.storeErr, s.storeAt = p.Ping(ctx), time.Now()
+	return s.storeErr
 }
 
 func (s *Server) lastError() (string, time.Time) {
@@ -202,21 +238,31 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	out := struct {
 		Status    string        `json:"status"`
 		Ready     bool          `json:"ready"`
+		Reason    string        `json:"reason,omitempty"`
+		Hint      string        `json:"hint,omitempty"`
 		Bundle    *bundleStatus `json:"bundle,omitempty"`
 		LastError string        `json:"last_error,omitempty"`
 		ErrorAt   *time.Time    `json:"last_error_at,omitempty"`
 		Sessions  int           `json:"sessions"`
-	}{Status: "ok", Ready: l != nil, LastError: msg, Sessions: s.o.Sessions.Count()}
+	}{Status: "ok", Ready: true, LastError: msg, Sessions: s.o.Sessions.Count()}
 	if msg != "" {
 		out.ErrorAt = &at
 	}
 	if l != nil {
 		out.Bundle = &bundleStatus{l.source, l.bundle.Revision, l.bundle.Digest, l.at}
+	} else {
+		_, why := s.current()
+		out.Ready, out.Reason, out.Hint = false, why+"; "+s.meanwhile("every call is denied until a bundle verifies"), s.lastHintText()
+	}
+	if err := s.storeError(); err != nil && out.Ready {
+		out.Ready, out.Reason, out.Hint = false, err.Error()+"; "+s.meanwhile("every call that needs a session is denied"), "start Redis, or check the address --sessions names"
 	}
 	code := http.StatusOK
-	if _, ready := r.URL.Query()["ready"]; ready && l == nil {
-		code = http.StatusServiceUnavailable
+	if !out.Ready {
 		out.Status = "not ready"
+		if _, ready := r.URL.Query()["ready"]; ready {
+			code = http.StatusServiceUnavailable
+		}
 	}
 	writeJSON(w, code, out)
 }

@@ -201,6 +201,14 @@ func (r *Redis) Remove(session string) error {
 // Prune implements Store: Redis expires idle sessions itself.
 func (r *Redis) Prune(time.Duration) (int, error) { return 0, nil }
 
+// Ping says whether Redis answers: nil, or why it cannot be reached.
+func (r *Redis) Ping(ctx context.Context) error {
+	if err := r.c.Ping(ctx).Err(); err != nil {
+		return r.unreachable(err)
+	}
+	return nil
+}
+
 // Count implements Store: unknown.
 func (r *Redis) Count() int { return -1 }
 

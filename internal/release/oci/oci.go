@@ -382,7 +382,7 @@ func classify(op string, ref registry.Reference, err error) error {
 		e.Reason = cerr.Error()
 		e.Hint = fmt.Sprintf("fix the entry (auth is the base64 of USER:PASSWORD), or run docker login %s again, or set %s and %s", cerr.Host, EnvUsername, EnvPassword)
 	case errors.Is(err, content.ErrMismatchedDigest), errors.Is(err, content.ErrTrailingData):
-		e.Reason = "the registry served content that does not match its digest; nothing was written"
+		e.Reason = "the registry served content that does not match its digest"
 		e.Hint = "the registry's storage is damaged or the content was tampered with; publish the bundle again"
 	case errors.Is(err, auth.ErrBasicCredentialNotFound):
 		e.Reason = "the registry asks for credentials and none are configured"
@@ -402,7 +402,7 @@ func classify(op string, ref registry.Reference, err error) error {
 		e.Hint = "check the network and the name server (/etc/resolv.conf), then try again"
 	case errors.Is(err, http.ErrSchemeMismatch):
 		// Retrying cannot help: the registry speaks plain HTTP.
-		e.Reason = "the registry answers in plain HTTP, not HTTPS; nothing was written"
+		e.Reason = "the registry answers in plain HTTP, not HTTPS"
 		e.Hint = "for a registry on this machine, pass --plain-http; a registry elsewhere must serve HTTPS"
 	case errors.As(err, &operr) && operr.Op == "dial":
 		e.Reason = fmt.Sprintf("cannot connect: %v", operr.Err)

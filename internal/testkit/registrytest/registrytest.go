@@ -36,6 +36,7 @@ type Registry struct {
 	Host string
 	// Storage is its storage root folder.
 	Storage string
+	dir     string
 	cmd     *exec.Cmd
 	done    chan struct{}
 	mu      sync.Mutex
@@ -47,9 +48,26 @@ var listening = regexp.MustCompile(`listening on (127\.0\.0\.1:[0-9]+)`)
 // Start runs docker-registry with its storage, configuration and
 // password file under dir. The caller must Stop it.
 func Start(dir string) (*Registry, error) {
+	r := &Registry{dir: dir}
+	if err := r.start("127.0.0.1:0"); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Restart stops the registry and starts it again on the same address,
+// with the same storage: what an operator sees when a registry is
+// restarted.
+func (r *Registry) Restart() error {
+	r.Stop()
+	return r.start(r.Host)
+}
+
+func (r *Registry) start(addr string) error {
+	dir := r.dir
 	htpasswd, err := exec.Command("htpasswd", "-Bbn", User, Password).Output()
 	if err != nil {
-		return nil, fmt.Errorf("htpasswd: %v", err)
+		return fmt.Errorf("htpasswd: %v", err)
 	}
 	storage := filepath.Join(dir, "storage")
 	files := map[string]string{
@@ -65,29 +83,32 @@ storage:
   delete:
     enabled: true
 http:
-  addr: 127.0.0.1:0
+  addr: %s
   secret: charter-test-secret
 auth:
   htpasswd:
     realm: charter-test
     path: %s
-`, storage, filepath.Join(dir, "htpasswd")),
+`, storage, addr, filepath.Join(dir, "htpasswd")),
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	cmd := exec.Command("docker-registry", "serve", filepath.Join(dir, "config.yml"))
 	cmd.Env = append(os.Environ(), "OTEL_TRACES_EXPORTER=none")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return err
 	}
-	r := &Registry{Storage: storage, cmd: cmd, done: make(chan struct{})}
+	done := make(chan struct{})
+	r.mu.Lock()
+	r.Storage, r.cmd, r.done = storage, cmd, done
+	r.mu.Unlock()
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -106,14 +127,14 @@ auth:
 		}
 		io.Copy(io.Discard, stderr)
 	}()
-	go func() { cmd.Wait(); close(r.done) }()
+	go func() { cmd.Wait(); close(done) }()
 	select {
 	case r.Host = <-found:
-	case <-r.done:
-		return nil, fmt.Errorf("docker-registry exited at start:\n%s", r.Log())
+	case <-done:
+		return fmt.Errorf("docker-registry exited at start:\n%s", r.Log())
 	case <-time.After(20 * time.Second):
 		r.Stop()
-		return nil, fmt.Errorf("docker-registry did not say where it listens within 20s:\n%s", r.Log())
+		return fmt.Errorf("docker-registry did not say where it listens within 20s:\n%s", r.Log())
 	}
 	// Ready when /v2/ answers (401: it wants credentials).
 	for i := 0; ; i++ {
@@ -124,11 +145,11 @@ auth:
 		}
 		if i > 200 {
 			r.Stop()
-			return nil, fmt.Errorf("docker-registry does not answer on %s: %v", r.Host, err)
+			return fmt.Errorf("docker-registry does not answer on %s: %v", r.Host, err)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return r, nil
+	return nil
 }
 
 // Log returns what the registry printed.

@@ -44,6 +44,10 @@ func TestAddressInUse(t *testing.T) {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr:\n%s\nwant the line %q", r.stderr, want)
 		}
+		// It never served: it must not say it did.
+		if strings.Contains(r.stderr, "serving the bundle") {
+			t.Errorf("stderr:\n%s\nsays it serves the bundle, though it could not listen", r.stderr)
+		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop within 30s on an address in use")
 	}

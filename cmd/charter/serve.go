@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -120,8 +122,9 @@ func runServe(ctx context.Context, g *globals, o *serveOptions) error {
 	if err := serve.CheckExposure(o.addr, token != "", o.ca != ""); err != nil {
 		return usage("%v", err)
 	}
+	log := &startLog{w: g.stderr}
 	opts := serve.Options{Bundle: o.bundle, Pull: o.pull, Token: token, MaxBody: o.maxBody, PublicURL: o.publicURL,
-		Idle: o.idle, Logf: func(format string, args ...any) { textf(g.stderr, format+"\n", args...) }}
+		Idle: o.idle, Logf: log.logf}
 	opts.PullOptions = oci.Options{PlainHTTP: o.plainHTTP, HTTPClient: registryClient}
 	opts.PullEvery = o.pullEvery
 	if o.failOpen {
@@ -155,7 +158,43 @@ func runServe(ctx context.Context, g *globals, o *serveOptions) error {
 	}
 	s := serve.New(ctx, opts)
 	return s.Run(ctx, serve.Listen{Addr: o.addr, TLSCert: o.tlsCert, TLSKey: o.tlsKey, ClientCA: o.ca, Poll: o.poll},
-		func(url string) { textf(g.stderr, "charter serve: listening on %s\n", url) })
+		log.listening)
+}
+
+// startLog holds the server's log lines until it listens: a server that
+// cannot listen (the address in use, a bad certificate) never served a
+// bundle, and must not say it did.
+type startLog struct {
+	w    io.Writer
+	mu   sync.Mutex
+	live bool
+	held []heldLine
+}
+
+type heldLine struct {
+	format string
+	args   []any
+}
+
+func (l *startLog) logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.live {
+		l.held = append(l.held, heldLine{format, args})
+		return
+	}
+	textf(l.w, format+"\n", args...)
+}
+
+// listening writes the lines held so far, then where the server listens.
+func (l *startLog) listening(url string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, h := range l.held {
+		textf(l.w, h.format+"\n", h.args...)
+	}
+	l.held, l.live = nil, true
+	textf(l.w, "charter serve: listening on %s\n", url)
 }
 
 func newVerifyLogCmd(g *globals) *cobra.Command {

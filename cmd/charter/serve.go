@@ -48,8 +48,8 @@ ask, the rules that fired, the agent's version and content hash, the
 bundle's revision); POST /v1/hooks/claude-code[?agent=ID] (Claude Code's
 HTTP hook, its JSON in and out); POST /access/v1/evaluation and
 /access/v1/evaluations, GET /.well-known/authzen-configuration (AuthZEN
-1.0); GET /health (add ?ready for readiness: 503 without a bundle); GET
-/metrics (Prometheus).
+1.0); GET /health (add ?ready for readiness: 503 without a bundle, or
+while the Redis of --sessions does not answer); GET /metrics (Prometheus).
 
 The bundle comes from --bundle DIR (reloaded when its manifest.json
 changes, checked every --poll, and on SIGHUP) or --pull REF (pulled and

@@ -282,7 +282,12 @@ func credentialFunc() auth.CredentialFunc {
 			// oras's message is only "invalid config format" past
 			// its wrapping, or quotes the decoded credential: say
 			// which file and entry, and what is wrong, ourselves.
-			return auth.EmptyCredential, dockerConfigProblem(hostport)
+			// Other errors (a credential helper that is not
+			// installed) say what they are.
+			if ce := dockerConfigProblem(hostport); ce.found || rootCause(err).Error() == "invalid config format" {
+				return auth.EmptyCredential, ce
+			}
+			return auth.EmptyCredential, err
 		}
 		return cred, nil
 	}
@@ -292,6 +297,7 @@ func credentialFunc() auth.CredentialFunc {
 // not read: the file, and what is wrong (never the credential).
 type ConfigError struct {
 	Path, Host, Reason string
+	found              bool // Reason names the problem
 }
 
 func (e *ConfigError) Error() string {
@@ -321,7 +327,7 @@ func dockerConfigProblem(host string) *ConfigError {
 		Auths map[string]json.RawMessage `json:"auths"`
 	}
 	if err := json.Unmarshal(b, &cfg); err != nil {
-		e.Reason = fmt.Sprintf("is not JSON of the Docker config's form: %v", err)
+		e.Reason, e.found = fmt.Sprintf("is not JSON of the Docker config's form: %v", err), true
 		return e
 	}
 	key, raw, ok := "", json.RawMessage(nil), false
@@ -341,13 +347,13 @@ func dockerConfigProblem(host string) *ConfigError {
 	}
 	var entry map[string]json.RawMessage
 	if json.Unmarshal(raw, &entry) != nil {
-		e.Reason = fmt.Sprintf("auths.%q is not an object (want {\"auth\": base64 of USER:PASSWORD})", key)
+		e.Reason, e.found = fmt.Sprintf("auths.%q is not an object (want {\"auth\": base64 of USER:PASSWORD})", key), true
 		return e
 	}
 	for _, f := range []string{"auth", "username", "password", "identitytoken", "registrytoken"} {
 		var s string
 		if v, ok := entry[f]; ok && json.Unmarshal(v, &s) != nil {
-			e.Reason = fmt.Sprintf("auths.%q.%s is not a string", key, f)
+			e.Reason, e.found = fmt.Sprintf("auths.%q.%s is not a string", key, f), true
 			return e
 		}
 	}
@@ -358,6 +364,7 @@ func dockerConfigProblem(host string) *ConfigError {
 	}
 	dec, err := base64.StdEncoding.DecodeString(a)
 	var cerr base64.CorruptInputError
+	e.found = true
 	switch {
 	case errors.As(err, &cerr):
 		e.Reason = fmt.Sprintf("auths.%q.auth is not base64 (of USER:PASSWORD): a character it cannot hold at byte %d", key, int64(cerr))
@@ -365,6 +372,8 @@ func dockerConfigProblem(host string) *ConfigError {
 		e.Reason = fmt.Sprintf("auths.%q.auth is not base64 (of USER:PASSWORD)", key)
 	case !bytes.Contains(dec, []byte(":")):
 		e.Reason = fmt.Sprintf("auths.%q.auth is not the base64 of USER:PASSWORD (no colon)", key)
+	default:
+		e.found = false
 	}
 	return e
 }

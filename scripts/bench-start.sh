@@ -52,12 +52,14 @@ fi
 # us CMD...: the wall time of one run in microseconds. The clock is bash's
 # own $EPOCHREALTIME: a `date` process to read it would be timed too (its
 # start, a few milliseconds, counted into every sample, made each ratio
-# look smaller than it is).
+# look smaller than it is). Its decimal point is the locale's (a comma in
+# de_DE, which arithmetic reads as its comma operator): every non-digit
+# goes.
 us() {
 	local t0 t1
-	t0=${EPOCHREALTIME/./}
+	t0=${EPOCHREALTIME//[!0-9]/}
 	"$@" >/dev/null 2>&1 </dev/null || true
-	t1=${EPOCHREALTIME/./}
+	t1=${EPOCHREALTIME//[!0-9]/}
 	echo $((t1 - t0))
 }
 base=${BASE:-}

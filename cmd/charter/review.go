@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -85,6 +86,11 @@ func runReview(g *globals, o *reviewOptions, rng string) error {
 		}
 		in.Reviews, err = review.ParseReviews(f)
 		f.Close()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			// A folder opens, and fails only when read.
+			return fileFlagError("--reviews", err, "reviews file", reviewsHint)
+		}
 		if err != nil {
 			return withHint(fmt.Errorf("--reviews %s: %v", o.reviews, err), reviewsHint)
 		}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/charter-dev/charter/internal/config/model"
 	"github.com/charter-dev/charter/rules"
@@ -91,8 +92,10 @@ func (r *Runtime) file(rel string) (File, bool) {
 // OpenRuntime reads the manifest of the bundle at dir.
 func OpenRuntime(dir string) (*Runtime, error) {
 	b, err := readRegular(filepath.Join(dir, "manifest.json"))
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// Said in words: a runtime's operator reads this in a deny.
+		// (A file given for the folder fails with ENOTDIR, not
+		// ErrNotExist.)
 		why := "the folder holds no manifest.json"
 		if fi, serr := os.Stat(dir); serr != nil {
 			why = "there is no such folder"

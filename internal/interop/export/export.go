@@ -86,11 +86,11 @@ var Targets = []Target{
 		Carries: "NAME/root_agent.yaml per agent (an LlmAgent config: name, description, instruction, model, tools) and NAME/charter_guard.py, a before_tool_callbacks guard that asks charter serve (deny: the tool does not run; no answer: deny)",
 		Cannot:  "ask (the guard denies what needs approval); tools ADK has no name for unless you map your Python tools in the runtimes table; max_turns and timeout"},
 	{Name: "opencode", Table: "opencode", run: openCode,
-		Carries: "agents/NAME.md per agent (description, mode subagent, model, steps, and a permission map that denies every tool (\"*\") and then allows each of the agent's, its task tool only for the agents it may delegate to)",
-		Cannot:  "rules and whitelists (OpenCode's plugin hook gets no agent name, so no guard is wired); timeout"},
+		Carries: "agents/NAME.md per agent (description, mode subagent, model, steps, and a permission map that denies every tool (\"*\") and then allows each of the agent's, its task tool only for the agents it may delegate to, and its bash permission for a whitelist of programs: \"*\" denied, then each program alone and with arguments)",
+		Cannot:  "rules (OpenCode's plugin hook gets no agent name, so no guard is wired); timeout; a limit other than a whitelist of programs on bash leaves its tool out, and a program that runs others is left out of the whitelist (each said on stderr)"},
 	{Name: "gemini-cli", Table: "gemini-cli", run: geminiCLI,
 		Carries: "agents/NAME.md per agent (name, description, tools as an explicit list, model, max_turns, timeout_mins) and, with --out, policies/charter.toml once: a deny rule per agent for every Gemini CLI tool it may not call, and its run_shell_command's whitelist of programs (a deny below an allow of each program, commandPrefix)",
-		Cannot:  "rules (the BeforeTool hook gets no subagent name, so no guard is wired), and limits other than a whitelist of programs on the shell (said on stderr)"},
+		Cannot:  "rules (the BeforeTool hook gets no subagent name, so no guard is wired); a limit other than a whitelist of programs on the shell leaves its tool out, and a program that runs others is left out of the whitelist (each said on stderr)"},
 }
 
 // Lookup returns the target named name.

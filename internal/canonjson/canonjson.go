@@ -16,7 +16,7 @@ import (
 
 // Canonical encodes v as RFC 8785 canonical JSON.
 func Canonical(v any) ([]byte, error) {
-	b, err := marshal(v)
+	b, err := Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,9 @@ func InsertMember(obj []byte, key string, value []byte) []byte {
 // AppendString appends s as a canonical JSON string to b.
 func AppendString(b []byte, s string) []byte { return appendString(b, s) }
 
-func marshal(v any) ([]byte, error) {
+// Marshal encodes v as encoding/json does, compact, without escaping
+// HTML: in the order of its type's fields, not canonical.
+func Marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -127,7 +127,7 @@ func putTeam(prog *compiler.Program, opts Options, put func(string, []byte)) err
 	}
 	// It is large: compact, its keys sorted by the declaration order of
 	// team.Team's fields.
-	b, err := marshal(tm)
+	b, err := canonjson.Marshal(tm)
 	if err != nil {
 		return err
 	}
@@ -380,11 +380,11 @@ func AgentJSON(a *compiler.Agent, prompt string) ([]byte, error) {
 	if a.Profile != nil {
 		resolved["profile"] = a.Profile
 	}
-	decl, err := marshal(a.Decl)
+	decl, err := canonjson.Marshal(a.Decl)
 	if err != nil {
 		return nil, err
 	}
-	over, err := marshal(resolved)
+	over, err := canonjson.Marshal(resolved)
 	if err != nil {
 		return nil, err
 	}
@@ -496,16 +496,4 @@ func nonNil(l []string) []string {
 		return []string{}
 	}
 	return l
-}
-
-// marshal encodes v as encoding/json does, without escaping HTML: for a
-// file written compact, in the order of its type's fields (team.json).
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("encoding JSON: %v", err)
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

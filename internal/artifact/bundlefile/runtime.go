@@ -272,19 +272,3 @@ func (r *Runtime) Profile(name string) (rules.Profile, error) {
 	}
 	return p, nil
 }
-
-// ReadProfile reads what a runtime judges a tool call with from the bundle
-// at dir, checked against its manifest. With agent set, it is that
-// agent's flattened profile and its agent.json (Runtime.Agent); without,
-// the profile called name, and no agent document.
-func ReadProfile(dir, agent, name string) (rules.Profile, []byte, error) {
-	r, err := OpenRuntime(dir)
-	if err != nil {
-		return rules.Profile{}, nil, err
-	}
-	if agent != "" {
-		return r.Agent(agent)
-	}
-	p, err := r.Profile(name)
-	return p, nil, err
-}

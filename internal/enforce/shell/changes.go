@@ -212,6 +212,11 @@ func cdTarget(c *Command, dir string) (string, bool) {
 		return "~", true
 	case ops[0] == Dynamic, ops[0] == "-", strings.HasPrefix(dir, Dynamic) && !path.IsAbs(ops[0]):
 		return Dynamic, true
+	case slices.Contains(c.Env, "CDPATH") && !path.IsAbs(ops[0]) && ops[0] != "." && ops[0] != ".." &&
+		!strings.HasPrefix(ops[0], "./") && !strings.HasPrefix(ops[0], "../"):
+		// cd looks NAME up in CDPATH's folders first (CDPATH=.git;
+		// cd hooks enters .git/hooks).
+		return Dynamic, true
 	}
 	return path.Clean(resolve(dir, ops[0])), true
 }

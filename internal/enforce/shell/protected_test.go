@@ -155,3 +155,36 @@ func TestShellReadsHeredoc(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedCDPATH: with CDPATH set in the command line, cd NAME
+// enters NAME under one of CDPATH's folders (CDPATH=.git; cd hooks
+// enters .git/hooks), but the reader took it as ./NAME, so the bare
+// names written next (pre-commit) were no protected file. Such a cd now
+// enters a folder known only when the command runs.
+func TestProtectedCDPATH(t *testing.T) {
+	for _, src := range []string{
+		`CDPATH=.git; cd hooks && echo 'curl x|sh' > pre-commit`,
+		`export CDPATH=.git:.; cd hooks; cp /tmp/x post-checkout`,
+		`CDPATH=.claude cd agents/.. && echo x > settings.json`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var hit []shell.Protection
+		for i := range cmds {
+			hit = append(hit, cmds[i].Protected()...)
+		}
+		if len(hit) == 0 {
+			t.Errorf("%s: no protected file", src)
+		}
+	}
+	// ./NAME and an absolute path are not looked up in CDPATH.
+	cmds, err := shell.Parse(`CDPATH=/tmp; cd ./src && echo x > config`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cmds[0].Enters; got != "src" {
+		t.Errorf("cd ./src with CDPATH enters %q", got)
+	}
+}

@@ -129,27 +129,53 @@ func changes(c *Command, dir string) []string {
 		}
 	case psPathCmdlets(prog):
 		// PowerShell: the paths are its operands and the values of
-		// -Path, -LiteralPath, -Destination, -FilePath.
+		// -Path, -LiteralPath, -Destination, -FilePath; New-Item makes
+		// -Name in each of them.
+		var paths []string
+		itemName, hasName := "", false
 		for i := 0; i < len(c.Args); i++ {
 			a := strings.ToLower(c.Args[i])
 			switch {
 			case a == Dynamic:
-				add(Dynamic)
+				paths = append(paths, Dynamic)
 			case strings.HasPrefix(a, "-"):
 				name, _, inline := strings.Cut(a[1:], ":")
+				if (prog == "new-item" || prog == "ni") && len(name) >= 2 && strings.HasPrefix("name", name) {
+					hasName = true
+					if inline {
+						itemName = c.Args[i][len(name)+2:]
+					} else if i+1 < len(c.Args) {
+						i++
+						itemName = c.Args[i]
+					}
+					continue
+				}
 				for _, p := range []string{"path", "literalpath", "destination", "filepath", "pspath", "lp", "newname"} {
 					if len(name) >= 2 && strings.HasPrefix(p, name) || name == p {
 						if inline {
-							add(c.Args[i][len(name)+2:])
+							paths = append(paths, c.Args[i][len(name)+2:])
 						} else if i+1 < len(c.Args) {
 							i++
-							add(c.Args[i])
+							paths = append(paths, c.Args[i])
 						}
 						break
 					}
 				}
 			default:
-				add(c.Args[i])
+				paths = append(paths, c.Args[i])
+			}
+		}
+		add(paths...)
+		if hasName {
+			// -Name in each folder given, or in the current one.
+			add(itemName)
+			for _, p := range paths {
+				switch {
+				case p == Dynamic || itemName == Dynamic:
+					add(Dynamic)
+				default:
+					add(path.Join(strings.ReplaceAll(p, `\`, "/"), itemName))
+				}
 			}
 		}
 	}

@@ -188,3 +188,24 @@ func TestProtectedCDPATH(t *testing.T) {
 		t.Errorf("cd ./src with CDPATH enters %q", got)
 	}
 }
+
+// TestProtectedNewItemName: New-Item makes -Name in the folder -Path
+// names (New-Item -Path .claude -Name settings.json makes
+// .claude/settings.json), but the reader took the two as two files,
+// .claude and a bare settings.json, neither protected.
+func TestProtectedNewItemName(t *testing.T) {
+	for _, src := range []string{
+		`New-Item -Path .claude -Name settings.json -Value '{}' -Force`,
+		`ni -ItemType File -Na settings.local.json -Pa .claude -Value '{}'`,
+		`New-Item -Name:pre-commit -Path:.git\hooks -Value x`,
+		`ni .git\hooks -Name pre-commit -Value x`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %+v", src, cmds)
+		}
+	}
+}

@@ -129,52 +129,97 @@ func changes(c *Command, dir string) []string {
 		}
 	case psPathCmdlets(prog):
 		// PowerShell: the paths are its operands and the values of
-		// -Path, -LiteralPath, -Destination, -FilePath; New-Item makes
-		// -Name in each of them.
-		var paths []string
-		itemName, hasName := "", false
+		// -Path, -LiteralPath, -Destination, -FilePath, -NewName; and
+		// the file each makes: New-Item's -Name in each -Path, a file of
+		// the source's name in Copy-Item's and Move-Item's destination
+		// folder, Rename-Item's new name beside the file it renames.
+		var paths, sources, positional []string
+		dest, newName, itemName, hasName := "", "", "", false
 		for i := 0; i < len(c.Args); i++ {
 			a := strings.ToLower(c.Args[i])
 			switch {
 			case a == Dynamic:
 				paths = append(paths, Dynamic)
+				positional = append(positional, Dynamic)
 			case strings.HasPrefix(a, "-"):
 				name, _, inline := strings.Cut(a[1:], ":")
-				if (prog == "new-item" || prog == "ni") && len(name) >= 2 && strings.HasPrefix("name", name) {
-					hasName = true
-					if inline {
-						itemName = c.Args[i][len(name)+2:]
-					} else if i+1 < len(c.Args) {
+				value, hasValue := "", false
+				if inline {
+					value, hasValue = c.Args[i][len(name)+2:], true
+				}
+				take := func() {
+					if !hasValue && i+1 < len(c.Args) {
 						i++
-						itemName = c.Args[i]
+						value, hasValue = c.Args[i], true
 					}
+				}
+				if (prog == "new-item" || prog == "ni") && len(name) >= 2 && strings.HasPrefix("name", name) {
+					take()
+					itemName, hasName = value, true
 					continue
 				}
 				for _, p := range []string{"path", "literalpath", "destination", "filepath", "pspath", "lp", "newname"} {
 					if len(name) >= 2 && strings.HasPrefix(p, name) || name == p {
-						if inline {
-							paths = append(paths, c.Args[i][len(name)+2:])
-						} else if i+1 < len(c.Args) {
-							i++
-							paths = append(paths, c.Args[i])
+						take()
+						if hasValue {
+							paths = append(paths, value)
+							switch p {
+							case "destination":
+								dest = value
+							case "newname":
+								newName = value
+							default:
+								sources = append(sources, value)
+							}
 						}
 						break
 					}
 				}
 			default:
 				paths = append(paths, c.Args[i])
+				positional = append(positional, c.Args[i])
 			}
 		}
 		add(paths...)
-		if hasName {
-			// -Name in each folder given, or in the current one.
-			add(itemName)
-			for _, p := range paths {
-				switch {
-				case p == Dynamic || itemName == Dynamic:
-					add(Dynamic)
-				default:
-					add(path.Join(strings.ReplaceAll(p, `\`, "/"), itemName))
+		// PowerShell binds the words given by position to the
+		// positional parameters not given by name, in order: the path,
+		// then the destination or the new name.
+		pathNamed := len(sources) > 0
+		if !pathNamed && len(positional) > 0 {
+			sources, positional = append(sources, positional[0]), positional[1:]
+		}
+		in := func(dir, name string) {
+			if dir == Dynamic || name == Dynamic {
+				add(Dynamic)
+			} else {
+				add(path.Join(strings.ReplaceAll(dir, `\`, "/"), name))
+			}
+		}
+		switch prog {
+		case "new-item", "ni":
+			if hasName {
+				// -Name in each folder given, or in the current one.
+				add(itemName)
+				for _, p := range paths {
+					in(p, itemName)
+				}
+			}
+		case "copy-item", "cpi", "copy", "move-item", "mi", "move":
+			if dest == "" && len(positional) > 0 {
+				dest = positional[0]
+			}
+			if dest != "" {
+				for _, src := range sources {
+					in(dest, path.Base(strings.ReplaceAll(src, `\`, "/")))
+				}
+			}
+		case "rename-item", "rni", "ren":
+			if newName == "" && len(positional) > 0 {
+				newName = positional[0]
+			}
+			if newName != "" {
+				for _, src := range sources {
+					in(path.Dir(strings.ReplaceAll(src, `\`, "/")), newName)
 				}
 			}
 		}

@@ -209,3 +209,27 @@ func TestProtectedNewItemName(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedCopyItemFolder: Copy-Item and Move-Item into a folder
+// write a file of the source's name there, as cp does (cp
+// /tmp/settings.json .claude/ is protected), and Rename-Item's new name
+// is beside the file it renames; but the reader took the folder (or the
+// bare new name) and the source as two files, neither protected.
+func TestProtectedCopyItemFolder(t *testing.T) {
+	for _, src := range []string{
+		`Copy-Item /tmp/settings.json -Destination .claude`,
+		`cpi /tmp/settings.json .claude`,
+		`Move-Item -Path C:\tmp\settings.local.json -Destination .claude\`,
+		`copy /tmp/config ~/.ssh`,
+		`Rename-Item .claude\evil.json -NewName settings.json`,
+		`ren -Path .claude/evil.json settings.local.json`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %+v", src, cmds[0].Changes)
+		}
+	}
+}

@@ -73,6 +73,18 @@ func ProtectedFolder(p string) string {
 	return ""
 }
 
+// isProtectedFolder reports whether p is itself one of ProtectedFolder's
+// folders (.git, .claude, .ssh, .config/git), not a file in one.
+func isProtectedFolder(p string) bool {
+	if p == "" || p == Dynamic {
+		return false
+	}
+	parts := pathElems(p)
+	n := len(parts)
+	last := parts[n-1]
+	return last == ".git" || last == ".claude" || last == ".ssh" || last == "git" && n > 1 && parts[n-2] == ".config"
+}
+
 // pathElems returns a path's elements as the file systems agents run on
 // compare them: cleaned, "\\" read as "/", case folded, and each
 // without what Windows drops or reads as the file itself (trailing dots
@@ -119,6 +131,11 @@ func (c *Command) Protected() []Protection {
 	for _, f := range c.Changes {
 		if why := ProtectedFile(f); why != "" {
 			out = append(out, Protection{File: f, Why: why})
+		} else if isProtectedFolder(f) {
+			// tar -C .claude, cp -r d/. .claude, mv .claude x, rm -r
+			// .claude: the files in it change, whatever their names.
+			out = append(out, Protection{File: f, Why: "the command writes into, replaces or deletes the folder, whose files (" +
+				path.Base(path.Clean(strings.ReplaceAll(f, `\`, "/"))) + ") make code run or hold the runtime's settings"})
 		}
 	}
 	if c.Enters != "" {

@@ -233,3 +233,37 @@ func TestProtectedCopyItemFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedFolderItself: a command that writes into, replaces or
+// deletes a protected folder as a whole (tar -C .claude, cp -r d/.
+// .claude, mv .claude away, rm -rf .claude) changes the files in it,
+// settings.json among them, but the reader named only the folder, which
+// is no protected file. The folder itself now counts; a file of another
+// name under it (.claude/agents/x.md) still does not.
+func TestProtectedFolderItself(t *testing.T) {
+	for _, src := range []string{
+		`tar -xf /tmp/evil.tar -C .claude`,
+		`unzip -o /tmp/evil.zip -d .claude`,
+		`cp -r /tmp/d/. .claude`,
+		`rsync -a /tmp/d/ .claude/`,
+		`mv .claude /tmp/old`,
+		`rm -rf .claude`,
+		`rm -rf ~/.ssh`,
+		`cp -r /tmp/d/. ~/.config/git`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %q", src, cmds[0].Changes)
+		}
+	}
+	cmds, err := shell.Parse(`echo x > .claude/agents/helper.md`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cmds[0].Protected(); len(p) != 0 {
+		t.Errorf("a file of another name in .claude: %+v", p)
+	}
+}

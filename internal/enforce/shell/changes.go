@@ -106,6 +106,15 @@ func changes(c *Command, dir string) []string {
 		case "checkout", "restore", "rm", "mv":
 			// The paths they write or delete from the index or a commit.
 			add(c.Operands...)
+		case "clone":
+			// The folder it makes: DIR, or the repository's name (an
+			// option's value may be among the operands: each counts).
+			for _, op := range c.Operands {
+				add(cloneDir(op))
+			}
+			if n := len(c.Operands); n > 1 {
+				add(c.Operands[n-1])
+			}
 		}
 	case slices.Contains([]string{"chmod", "chown", "chgrp"}, prog):
 		if len(ops) > 1 {
@@ -225,6 +234,20 @@ func changes(c *Command, dir string) []string {
 		}
 	}
 	return out
+}
+
+// cloneDir is the folder git clone URL makes without a DIR: the URL's
+// last part, without /.git and .git.
+func cloneDir(url string) string {
+	if url == Dynamic || strings.HasPrefix(url, Dynamic) {
+		return Dynamic
+	}
+	u := strings.TrimSuffix(strings.TrimRight(url, "/"), "/.git")
+	u = strings.TrimRight(strings.TrimSuffix(u, ".git"), "/")
+	if i := strings.LastIndexAny(u, "/:"); i >= 0 {
+		u = u[i+1:]
+	}
+	return u
 }
 
 // psPathCmdlets reports whether prog is a PowerShell cmdlet (or alias)

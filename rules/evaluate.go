@@ -191,8 +191,23 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 			return v
 		}
 	}
+	v = e.runRules(ev, v, phase, call, s)
+	if phase == Pre && v.Decision != Blocked {
+		// A command charter cannot read, that no rule blocked: the
+		// protection cannot see what it changes.
+		if f, blocked := e.protectUnreadable(ev); blocked {
+			v.Decision = Blocked
+			v.Fired = append([]Firing{f}, v.Fired...)
+		}
+	}
+	return v
+}
+
+// runRules runs the profile's rules for the call's tool and phase on ev,
+// adding what they say to v.
+func (e *Engine) runRules(ev *evaluation, v Verdict, phase Phase, call Call, s *Session) Verdict {
 	ph := phaseIndex(phase)
-	list := e.rulesFor(tool, ph)
+	list := e.rulesFor(ev.tool, ph)
 	if len(list) == 0 {
 		return v
 	}

@@ -28,14 +28,22 @@ var readTools = []string{"read_file", "list_dir", "list_files", "Read", "Grep", 
 // allow.
 func (e *Engine) protect(ev *evaluation) (Firing, bool) {
 	var hits []shell.Protection
-	if p := callPath(ev.args); p != "" && !e.onlyReads(ev.tool) {
-		if why := shell.ProtectedFile(p); why != "" {
-			hits = append(hits, shell.Protection{File: p, Why: why})
+	if !e.onlyReads(ev.tool) {
+		// Every argument that names the call's path: a runtime may
+		// write another than the first (callPath) names.
+		for _, k := range pathKeys {
+			if s, ok := ev.args[k].(string); ok && s != "" {
+				p := path.Clean(s)
+				if why := shell.ProtectedFile(p); why != "" {
+					hits = append(hits, shell.Protection{File: p, Why: why})
+				}
+			}
 		}
 	}
 	if ev.cmds.has {
 		// A command charter cannot read is judged by the gate and the
-		// rules (it fails closed there); here only what it can read.
+		// rules, where it fails closed when they read commands, and
+		// after them by protectUnreadable; here only what it can read.
 		cmds, _ := ev.cmds.commands()
 		for i := range cmds {
 			hits = append(hits, cmds[i].Protected()...)
@@ -121,4 +129,25 @@ func allowPattern(file string) string {
 		}
 	}
 	return strings.Join(parts[from:], "/")
+}
+
+// protectUnreadable blocks a call whose command charter cannot read (it
+// does not parse, or is longer or deeper than the shell reader reads, or
+// a tool that runs commands carries it elsewhere than in command) unless
+// the profile allows every protected write ("*"): it may change any
+// file, and bash runs a -c string's lines one by one, those before a
+// syntax error included. protect sees only what it can read; this runs
+// after the rules, so that a rule that fails closed on the command says
+// so first.
+func (e *Engine) protectUnreadable(ev *evaluation) (Firing, bool) {
+	if !ev.cmds.has {
+		return Firing{}, false
+	}
+	_, err := ev.cmds.commands()
+	if err == nil || e.allowsProtected(shell.Dynamic) {
+		return Firing{}, false
+	}
+	return Firing{Rule: ProtectRule, Action: Block, Message: fmt.Sprintf(
+		"charter cannot read the command (%v), so it cannot tell whether it changes a protected file (.git, .claude/settings.json, a shell's start-up file...); "+
+			"write it so that it parses, or let this profile's agents change protected files: allow_protected_writes: [\"*\"]", err)}, true
 }

@@ -79,3 +79,53 @@ func TestProtectedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedFilesUnreadableCommand: a command charter cannot read
+// (a syntax error on a later line, more than the shell reader reads)
+// had no protected file, so the protection let it through whenever the
+// profile's rules did not read commands or --on-error allow was given;
+// bash runs a -c string's lines one by one, so `echo {} >
+// .claude/settings.json` ran before the error of the next line. It is
+// blocked now, unless the profile allows every protected write ("*").
+func TestProtectedFilesUnreadableCommand(t *testing.T) {
+	e := mustCompile(t, rule("warn_all", "*", rules.Warn, nil))
+	for _, mode := range []rules.OnError{rules.OnErrorDeny, rules.OnErrorAllow} {
+		e.SetOnError(mode)
+		for _, cmd := range []string{
+			"echo '{}' > .claude/settings.json\nfi",
+			"cp /tmp/x .git/hooks/pre-commit\n" + strings.Repeat("(", 300),
+			"cp /tmp/x .git/hooks/pre-commit; " + strings.Repeat("x", 300<<10),
+		} {
+			v := e.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"command": cmd}}, nil)
+			if v.Decision != rules.Blocked || len(v.Fired) == 0 || v.Fired[0].Rule != rules.ProtectRule {
+				t.Errorf("on-error %d: %.60q: %v %+v", mode, cmd, v.Decision, v.Fired)
+			}
+		}
+	}
+	p := e.Profile()
+	p.AllowProtectedWrites = []string{"*"}
+	e2, err := rules.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := e2.Evaluate(rules.Pre, rules.Call{Tool: "Bash", Args: map[string]any{"command": "echo x\nfi"}}, nil); v.Decision == rules.Blocked && len(v.Fired) > 0 && v.Fired[0].Rule == rules.ProtectRule {
+		t.Errorf("allow_protected_writes [*]: %+v", v)
+	}
+}
+
+// TestProtectedFilesEveryPathKey: the protection judged the first of a
+// call's path, file_path and notebook_path, so a Write with a harmless
+// path beside the file_path it writes (.git/hooks/pre-commit) went
+// through; every one is judged now.
+func TestProtectedFilesEveryPathKey(t *testing.T) {
+	e := mustCompile(t, rule("warn_all", "*", rules.Warn, nil))
+	for _, args := range []map[string]any{
+		{"path": "notes.txt", "file_path": "/repo/.git/hooks/pre-commit", "content": "x"},
+		{"path": "notes.txt", "notebook_path": "/repo/.claude/settings.json", "new_source": "x"},
+	} {
+		v := e.Evaluate(rules.Pre, rules.Call{Tool: "Write", Args: args}, nil)
+		if v.Decision != rules.Blocked || len(v.Fired) == 0 || v.Fired[0].Rule != rules.ProtectRule {
+			t.Errorf("%v: %v %+v", args, v.Decision, v.Fired)
+		}
+	}
+}

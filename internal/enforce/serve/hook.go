@@ -40,6 +40,12 @@ func (s *Server) handleClaudeCode(w http.ResponseWriter, r *http.Request) {
 				Event string `json:"hook_event_name"`
 			}
 			_ = json.Unmarshal(data, &ev)
+			if checkMembers(data) != nil {
+				// Claude Code never sends a member twice, and the event
+				// may be one of them: which one a gateway in front
+				// read is unknown, so the answer is PreToolUse's.
+				ev.Event = ""
+			}
 			out := h.Failure(ev.Event, fmt.Errorf("the hook input is not what Claude Code sends: %v", err))
 			if ev.Event == "" || ev.Event == claudecode.PreToolUse {
 				// Logged as a call no engine judged; its ids, being

@@ -40,6 +40,17 @@ func TestDuplicateMembers(t *testing.T) {
 	if d, why := hookAnswer(t, ts.URL, "marco", hook); d != "deny" || !strings.Contains(why, "twice") {
 		t.Errorf("hook: %s %s, want a deny naming the member given twice", d, why)
 	}
+	// The event given twice: charter read the last (PostToolUse, which
+	// decides nothing) and answered without a deny, where a gateway that
+	// read the first passed that on for a PreToolUse call.
+	for _, hook := range []string{
+		`{"session_id":"s","hook_event_name":"PreToolUse","Hook_Event_Name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_response":""}`,
+		`{"session_id":"s","hook_event_name":"PreToolUse","hook_event_name":"SessionEnd","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`,
+	} {
+		if d, why := hookAnswer(t, ts.URL, "marco", hook); d != "deny" || !strings.Contains(why, "twice") {
+			t.Errorf("hook event twice %s: %q %s, want a deny naming the member given twice", hook, d, why)
+		}
+	}
 	// Members alike in nothing but a prefix, or in other objects, are fine.
 	if r := decide(t, ts.URL, `{"agent":"marco","session":"s","phase":"pre","tool":"run_bash","input":{"command":"python","commands":1,"x":{"command":2}}}`); r.Decision != "allow" {
 		t.Errorf("distinct members: %+v", r)

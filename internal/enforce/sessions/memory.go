@@ -22,10 +22,10 @@ type Memory struct {
 	closed bool
 
 	// dropped holds the session ids (hashed) whose sessions were dropped
-	// for room while in use, oldest first in droppedOrder (bounded).
-	seed         maphash.Seed
-	dropped      map[uint64]struct{}
-	droppedOrder []uint64
+	// for room while in use, each with when it was last used (its drop,
+	// or a call refused since); at most maxDropped.
+	seed    maphash.Seed
+	dropped map[uint64]time.Time
 }
 
 // DroppedError is a session the store dropped, while in use, to make
@@ -60,46 +60,66 @@ func NewMemory(l Limits) *Memory {
 		l.Idle = DefaultLimits.Idle
 	}
 	return &Memory{limits: l, now: time.Now, byKey: map[string]*list.Element{}, lru: list.New(),
-		seed: maphash.MakeSeed(), dropped: map[uint64]struct{}{}}
+		seed: maphash.MakeSeed(), dropped: map[uint64]time.Time{}}
 }
 
 // maxDropped bounds how many dropped session ids a store remembers.
 func (m *Memory) maxDropped() int { return max(1024, 4*m.limits.MaxSessions) }
 
-// droppedErr says whether key's session was dropped; m.mu is held.
-func (m *Memory) droppedErr(key string) error {
+// droppedErr says whether key's session was dropped, and counts the
+// refused call as a use of it; m.mu is held.
+func (m *Memory) droppedErr(key string, now time.Time) error {
 	id := sessionOf(key)
-	if _, ok := m.dropped[maphash.String(m.seed, id)]; ok {
-		return &DroppedError{Session: id, MaxSessions: m.limits.MaxSessions}
+	h := maphash.String(m.seed, id)
+	if used, ok := m.dropped[h]; ok {
+		if now.Sub(used) <= m.limits.Idle {
+			m.dropped[h] = now
+			return &DroppedError{Session: id, MaxSessions: m.limits.MaxSessions}
+		}
+		// Idle past Idle, it would have started again empty anyway.
+		delete(m.dropped, h)
 	}
 	return nil
 }
 
+// forgetIdle forgets the dropped sessions unused since cutoff; m.mu is
+// held.
+func (m *Memory) forgetIdle(cutoff time.Time) {
+	for h, used := range m.dropped {
+		if used.Before(cutoff) {
+			delete(m.dropped, h)
+		}
+	}
+}
+
 // drop removes a slot for room; m.mu is held. A session in use (one
 // updated within Idle, or being updated now) is remembered as dropped;
-// an idle one would start again empty anyway.
-func (m *Memory) drop(el *list.Element, now time.Time) {
+// an idle one would start again empty anyway. When the store remembers
+// as many dropped sessions as it may, it drops no session in use: it
+// returns the error that refuses the new one, since forgetting a
+// dropped one would let it start again empty.
+func (m *Memory) drop(el *list.Element, now time.Time) error {
 	sl := el.Value.(*slot)
-	m.lru.Remove(el)
-	delete(m.byKey, sl.key)
 	inUse := true
 	if sl.mu.TryLock() {
 		inUse = now.Sub(sl.used) <= m.limits.Idle
 		sl.mu.Unlock()
 	}
-	if !inUse {
-		return
+	if inUse {
+		h := maphash.String(m.seed, sessionOf(sl.key))
+		if _, ok := m.dropped[h]; !ok {
+			if len(m.dropped) >= m.maxDropped() {
+				m.forgetIdle(now.Add(-m.limits.Idle))
+			}
+			if len(m.dropped) >= m.maxDropped() {
+				return fmt.Errorf("the server holds %d sessions in use (--max-sessions) and has dropped %d more still in use, as many as it remembers: a new session is refused until sessions end or go idle (--idle); raise --max-sessions", m.lru.Len(), len(m.dropped))
+			}
+		}
+		m.dropped[h] = now
 	}
-	h := maphash.String(m.seed, sessionOf(sl.key))
-	if _, ok := m.dropped[h]; ok {
-		return
-	}
-	if len(m.droppedOrder) >= m.maxDropped() {
-		delete(m.dropped, m.droppedOrder[0])
-		m.droppedOrder = m.droppedOrder[1:]
-	}
-	m.dropped[h] = struct{}{}
-	m.droppedOrder = append(m.droppedOrder, h)
+	m.lru.Remove(el)
+	delete(m.byKey, sl.key)
+	return nil
 }
 
 // slot returns the key's slot, made and put first; the least recently
@@ -116,11 +136,13 @@ func (m *Memory) slot(key string) (*slot, error) {
 		m.lru.MoveToFront(el)
 		return sl, nil
 	}
-	if err := m.droppedErr(key); err != nil {
+	if err := m.droppedErr(key, now); err != nil {
 		return nil, err
 	}
 	for m.lru.Len() >= m.limits.MaxSessions {
-		m.drop(m.lru.Back(), now)
+		if err := m.drop(m.lru.Back(), now); err != nil {
+			return nil, err
+		}
 	}
 	sl := &slot{key: key, s: &rules.Session{}, used: now}
 	m.byKey[key] = m.lru.PushFront(sl)
@@ -152,7 +174,7 @@ func (m *Memory) Update(key string, fn func(s *rules.Session) error) (*rules.Cor
 func (m *Memory) View(key string) (*rules.Session, error) {
 	m.mu.Lock()
 	el, ok := m.byKey[key]
-	err := m.droppedErr(key)
+	err := m.droppedErr(key, m.now())
 	m.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -180,16 +202,7 @@ func (m *Memory) Remove(session string) error {
 		}
 	}
 	// The runtime ended it: the id may start again.
-	h := maphash.String(m.seed, session)
-	if _, ok := m.dropped[h]; ok {
-		delete(m.dropped, h)
-		for i, x := range m.droppedOrder {
-			if x == h {
-				m.droppedOrder = append(m.droppedOrder[:i], m.droppedOrder[i+1:]...)
-				break
-			}
-		}
-	}
+	delete(m.dropped, maphash.String(m.seed, session))
 	return nil
 }
 
@@ -198,6 +211,7 @@ func (m *Memory) Prune(age time.Duration) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cutoff := m.now().Add(-age)
+	m.forgetIdle(cutoff)
 	n := 0
 	for el := m.lru.Back(); el != nil; {
 		sl := el.Value.(*slot)

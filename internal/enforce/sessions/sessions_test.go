@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -110,6 +111,46 @@ func TestMemoryDroppedSessionRefused(t *testing.T) {
 	record(t, m, "new", 1)
 	if length(t, m, "old") != 0 {
 		t.Error("an idle session dropped for room is refused")
+	}
+}
+
+// TestMemoryDroppedRemembered: the store remembered at most
+// max(1024, 4 x --max-sessions) dropped sessions and forgot the oldest
+// past that, so whoever opened that many more sessions made a dropped
+// session's next call start again empty: the reset the refusal is for.
+// Past the bound a new session is refused instead, and a mark goes only
+// when its session has been idle past --idle.
+func TestMemoryDroppedRemembered(t *testing.T) {
+	now := time.Unix(0, 0)
+	m := NewMemory(Limits{MaxSessions: 1, Idle: time.Hour})
+	m.now = func() time.Time { return now }
+	victim := rules.AgentKey("victim", "coder")
+	record(t, m, victim, 3)
+	refused := 0
+	for i := range m.maxDropped() + 10 {
+		_, err := m.Update(fmt.Sprintf("flood-%d", i), func(s *rules.Session) error { return nil })
+		if err != nil {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Error("no new session was refused past the bound of dropped sessions")
+	}
+	var de *DroppedError
+	if _, err := m.Update(victim, func(s *rules.Session) error {
+		t.Errorf("the dropped session was judged anew, with %d calls", s.Len())
+		return nil
+	}); !errors.As(err, &de) {
+		t.Errorf("update of the dropped session after %d more: %v, want a DroppedError", m.maxDropped(), err)
+	}
+	// Idle past --idle, the victim included, every session would start
+	// again empty anyway: a new one is made.
+	now = now.Add(2 * time.Hour)
+	if _, err := m.Update("late", func(s *rules.Session) error { return nil }); err != nil {
+		t.Errorf("a new session once the others went idle: %v", err)
+	}
+	if n, _ := m.Prune(time.Hour); n != 0 || len(m.dropped) != 0 {
+		t.Errorf("marks of sessions idle past --idle are kept: %d", len(m.dropped))
 	}
 }
 

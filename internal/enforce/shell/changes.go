@@ -106,6 +106,15 @@ func changes(c *Command, dir string) []string {
 		case "checkout", "restore", "rm", "mv":
 			// The paths they write or delete from the index or a commit.
 			add(c.Operands...)
+		case "clone":
+			// The folder it makes: DIR, or the repository's name (an
+			// option's value may be among the operands: each counts).
+			for _, op := range c.Operands {
+				add(cloneDir(op))
+			}
+			if n := len(c.Operands); n > 1 {
+				add(c.Operands[n-1])
+			}
 		}
 	case slices.Contains([]string{"chmod", "chown", "chgrp"}, prog):
 		if len(ops) > 1 {
@@ -129,31 +138,116 @@ func changes(c *Command, dir string) []string {
 		}
 	case psPathCmdlets(prog):
 		// PowerShell: the paths are its operands and the values of
-		// -Path, -LiteralPath, -Destination, -FilePath.
+		// -Path, -LiteralPath, -Destination, -FilePath, -NewName; and
+		// the file each makes: New-Item's -Name in each -Path, a file of
+		// the source's name in Copy-Item's and Move-Item's destination
+		// folder, Rename-Item's new name beside the file it renames.
+		var paths, sources, positional []string
+		dest, newName, itemName, hasName := "", "", "", false
 		for i := 0; i < len(c.Args); i++ {
 			a := strings.ToLower(c.Args[i])
 			switch {
 			case a == Dynamic:
-				add(Dynamic)
+				paths = append(paths, Dynamic)
+				positional = append(positional, Dynamic)
 			case strings.HasPrefix(a, "-"):
 				name, _, inline := strings.Cut(a[1:], ":")
+				value, hasValue := "", false
+				if inline {
+					value, hasValue = c.Args[i][len(name)+2:], true
+				}
+				take := func() {
+					if !hasValue && i+1 < len(c.Args) {
+						i++
+						value, hasValue = c.Args[i], true
+					}
+				}
+				if (prog == "new-item" || prog == "ni") && len(name) >= 2 && strings.HasPrefix("name", name) {
+					take()
+					itemName, hasName = value, true
+					continue
+				}
 				for _, p := range []string{"path", "literalpath", "destination", "filepath", "pspath", "lp", "newname"} {
 					if len(name) >= 2 && strings.HasPrefix(p, name) || name == p {
-						if inline {
-							add(c.Args[i][len(name)+2:])
-						} else if i+1 < len(c.Args) {
-							i++
-							add(c.Args[i])
+						take()
+						if hasValue {
+							paths = append(paths, value)
+							switch p {
+							case "destination":
+								dest = value
+							case "newname":
+								newName = value
+							default:
+								sources = append(sources, value)
+							}
 						}
 						break
 					}
 				}
 			default:
-				add(c.Args[i])
+				paths = append(paths, c.Args[i])
+				positional = append(positional, c.Args[i])
+			}
+		}
+		add(paths...)
+		// PowerShell binds the words given by position to the
+		// positional parameters not given by name, in order: the path,
+		// then the destination or the new name.
+		pathNamed := len(sources) > 0
+		if !pathNamed && len(positional) > 0 {
+			sources, positional = append(sources, positional[0]), positional[1:]
+		}
+		in := func(dir, name string) {
+			if dir == Dynamic || name == Dynamic {
+				add(Dynamic)
+			} else {
+				add(path.Join(strings.ReplaceAll(dir, `\`, "/"), name))
+			}
+		}
+		switch prog {
+		case "new-item", "ni":
+			if hasName {
+				// -Name in each folder given, or in the current one.
+				add(itemName)
+				for _, p := range paths {
+					in(p, itemName)
+				}
+			}
+		case "copy-item", "cpi", "copy", "move-item", "mi", "move":
+			if dest == "" && len(positional) > 0 {
+				dest = positional[0]
+			}
+			if dest != "" {
+				for _, src := range sources {
+					in(dest, path.Base(strings.ReplaceAll(src, `\`, "/")))
+				}
+			}
+		case "rename-item", "rni", "ren":
+			if newName == "" && len(positional) > 0 {
+				newName = positional[0]
+			}
+			if newName != "" {
+				for _, src := range sources {
+					in(path.Dir(strings.ReplaceAll(src, `\`, "/")), newName)
+				}
 			}
 		}
 	}
 	return out
+}
+
+// cloneDir is the folder git clone URL makes without a DIR: the URL's
+// last part, without /.git and .git.
+func cloneDir(url string) string {
+	if url == Dynamic || strings.HasPrefix(url, Dynamic) {
+		return Dynamic
+	}
+	u := strings.TrimSuffix(strings.TrimRight(url, "/"), "/.git")
+	u = strings.TrimRight(strings.TrimSuffix(u, ".git"), "/")
+	if i := strings.LastIndexAny(u, "/:"); i >= 0 {
+		u = u[i+1:]
+	}
+	return u
 }
 
 // psPathCmdlets reports whether prog is a PowerShell cmdlet (or alias)
@@ -211,6 +305,11 @@ func cdTarget(c *Command, dir string) (string, bool) {
 	case len(ops) == 0:
 		return "~", true
 	case ops[0] == Dynamic, ops[0] == "-", strings.HasPrefix(dir, Dynamic) && !path.IsAbs(ops[0]):
+		return Dynamic, true
+	case slices.Contains(c.Env, "CDPATH") && !path.IsAbs(ops[0]) && ops[0] != "." && ops[0] != ".." &&
+		!strings.HasPrefix(ops[0], "./") && !strings.HasPrefix(ops[0], "../"):
+		// cd looks NAME up in CDPATH's folders first (CDPATH=.git;
+		// cd hooks enters .git/hooks).
 		return Dynamic, true
 	}
 	return path.Clean(resolve(dir, ops[0])), true

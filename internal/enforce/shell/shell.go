@@ -789,9 +789,10 @@ func (r *reader) assigned(a *syntax.Assign) {
 }
 
 // setVar notes that name, when it is a variable that changes what runs
-// (RunChanging), is set for the commands read from here on.
+// (RunChanging) or where cd goes (CDPATH), is set for the commands read
+// from here on.
 func (r *reader) setVar(name string) {
-	if runChanging(name) {
+	if runChanging(name) || name == "CDPATH" {
 		r.vars = addNames(r.vars, name)
 	}
 }

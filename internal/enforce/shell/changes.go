@@ -115,6 +115,18 @@ func changes(c *Command, dir string) []string {
 			if n := len(c.Operands); n > 1 {
 				add(c.Operands[n-1])
 			}
+		case "worktree", "submodule":
+			// worktree add PATH [BRANCH] checks a branch out in PATH;
+			// submodule add URL [PATH] clones into PATH or URL's name
+			// (an option's value may be among the operands: each counts).
+			if ops := c.Operands; len(ops) > 1 && ops[0] == "add" {
+				for _, op := range ops[1:] {
+					add(op)
+					if sub == "submodule" {
+						add(cloneDir(op))
+					}
+				}
+			}
 		}
 	case slices.Contains([]string{"chmod", "chown", "chgrp"}, prog):
 		if len(ops) > 1 {
@@ -236,18 +248,63 @@ func changes(c *Command, dir string) []string {
 	return out
 }
 
-// cloneDir is the folder git clone URL makes without a DIR: the URL's
-// last part, without /.git and .git.
+// cloneDir is the folder git clone URL makes without a DIR, guessed as
+// git does (git_url_basename): the URL's last part after the scheme and
+// the user, without trailing slashes and spaces, /.git, a host's port,
+// and .git (.bundle for a bundle file: both are taken off, either may
+// apply), control characters and runs of spaces read as one space, and
+// without leading and trailing spaces.
 func cloneDir(url string) string {
 	if url == Dynamic || strings.HasPrefix(url, Dynamic) {
 		return Dynamic
 	}
-	u := strings.TrimSuffix(strings.TrimRight(url, "/"), "/.git")
-	u = strings.TrimRight(strings.TrimSuffix(u, ".git"), "/")
-	if i := strings.LastIndexAny(u, "/:"); i >= 0 {
+	u := url
+	if _, after, ok := strings.Cut(u, "://"); ok {
+		u = after
+	}
+	if i := strings.IndexAny(u, `/\`); i >= 0 {
+		if j := strings.LastIndex(u[:i], "@"); j >= 0 {
+			u = u[j+1:]
+		}
+	} else if j := strings.LastIndex(u, "@"); j >= 0 {
+		u = u[j+1:]
+	}
+	sep := func(r rune) bool { return r == '/' || r == '\\' }
+	trim := func(s string) string {
+		return strings.TrimRightFunc(s, func(r rune) bool { return sep(r) || r == ' ' || r >= '\t' && r <= '\r' })
+	}
+	u = trim(u)
+	if n := len(u); n > 5 && sep(rune(u[n-5])) && u[n-4:] == ".git" {
+		u = strings.TrimRightFunc(u[:n-5], sep)
+	}
+	if !strings.ContainsAny(u, "/") && strings.Contains(u, ":") {
+		// host:PORT
+		if i := strings.LastIndex(u, ":"); strings.Trim(u[i+1:], "0123456789") == "" {
+			u = u[:i]
+		}
+	}
+	if i := strings.LastIndexAny(u, `/\:`); i >= 0 {
 		u = u[i+1:]
 	}
-	return u
+	if n, ok := strings.CutSuffix(u, ".git"); ok {
+		u = n
+	} else {
+		u = strings.TrimSuffix(u, ".bundle")
+	}
+	var b strings.Builder
+	space := true
+	for _, r := range u {
+		if r < 0x20 || r == ' ' {
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return strings.TrimRight(b.String(), " ")
 }
 
 // psPathCmdlets reports whether prog is a PowerShell cmdlet (or alias)

@@ -277,6 +277,17 @@ func TestProtectedGitClone(t *testing.T) {
 		`git clone --depth 1 -b main https://example.com/evil.git ~/.ssh`,
 		`git clone https://example.com/u/.claude`,
 		`git clone https://example.com/u/.claude.git/`,
+		// git strips .bundle from a bundle file's name, and spaces and
+		// control characters around the name it guesses.
+		`git clone /tmp/x/.claude.bundle`,
+		`git clone "/tmp/x/ .claude"`,
+		`git clone $'/tmp/x/.claude\x01.git'`,
+		`git clone https://example.com/u/.claude.git/ -- `,
+		// worktree add and submodule add check files out into a folder.
+		`git worktree add .claude other`,
+		`git worktree add -b x ~/.ssh`,
+		`git submodule add https://example.com/u/tool.git .claude`,
+		`git submodule add https://example.com/u/.claude.git`,
 	} {
 		cmds, err := shell.Parse(src)
 		if err != nil {
@@ -286,12 +297,20 @@ func TestProtectedGitClone(t *testing.T) {
 			t.Errorf("%s: no protected file in %q (operands %q)", src, cmds[0].Changes, cmds[0].Operands)
 		}
 	}
-	cmds, err := shell.Parse(`git clone https://example.com/u/tool.git vendor/tool`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := cmds[0].Protected(); len(p) != 0 {
-		t.Errorf("a clone elsewhere: %+v", p)
+	for _, src := range []string{
+		`git clone https://example.com/u/tool.git vendor/tool`,
+		`git clone git@github.com:u/tool.git`,
+		`git clone ssh://git@example.com:2222/u/tool.bundle`,
+		`git worktree add ../wt feature`,
+		`git submodule add https://example.com/u/tool.git vendor/tool`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := cmds[0].Protected(); len(p) != 0 {
+			t.Errorf("%s: a clone elsewhere: %+v", src, p)
+		}
 	}
 }
 

@@ -166,6 +166,11 @@ func TestProtectedCDPATH(t *testing.T) {
 		`CDPATH=.git; cd hooks && echo 'curl x|sh' > pre-commit`,
 		`export CDPATH=.git:.; cd hooks; cp /tmp/x post-checkout`,
 		`CDPATH=.claude cd agents/.. && echo x > settings.json`,
+		// A parameter expansion and a for loop set CDPATH too.
+		`: ${CDPATH:=.git}; cd hooks && echo x > pre-commit`,
+		`: "${CDPATH=.git}"; cd hooks && echo x > pre-commit`,
+		`for CDPATH in .git; do cd hooks && echo x > pre-commit; done`,
+		`select CDPATH in .git; do cd hooks && echo x > pre-commit; done`,
 	} {
 		cmds, err := shell.Parse(src)
 		if err != nil {

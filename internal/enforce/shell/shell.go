@@ -228,6 +228,22 @@ func (r *reader) source(src string, via []string, depth int) error {
 		// tool's bash) refuses it. Read as a pattern, it hid a command.
 		return &Error{Msg: fmt.Sprintf("the command holds an extended glob %s...), which PowerShell runs as code and bash without extglob refuses; charter does not read it: quote it, or write the command without it", g.Op)}
 	}
+	// ${NAME:=value}, ${NAME=value}, for NAME in and select NAME in set
+	// NAME where they run: taken as set for the whole string, which
+	// errs on the side of caution (CDPATH, PATH...).
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+				r.setVar(x.Param.Value)
+			}
+		case *syntax.WordIter:
+			if x.Name != nil {
+				r.setVar(x.Name.Value)
+			}
+		}
+		return true
+	})
 	outer, outerSrc := r.nums, r.src
 	r.nums, r.src = scanNumbers(f), src
 	defer func() { r.nums, r.src = outer, outerSrc }()

@@ -157,16 +157,20 @@ func changes(c *Command, dir string) []string {
 		var paths, sources, positional []string
 		dest, newName, itemName, hasName := "", "", "", false
 		for i := 0; i < len(c.Args); i++ {
-			a := strings.ToLower(c.Args[i])
+			raw := psDash(c.Args[i])
+			a := strings.ToLower(raw)
 			switch {
 			case a == Dynamic:
 				paths = append(paths, Dynamic)
 				positional = append(positional, Dynamic)
 			case strings.HasPrefix(a, "-"):
-				name, _, inline := strings.Cut(a[1:], ":")
+				// Cut before folding: folding may change a name's
+				// length (Ⱥ is 2 bytes, ⱥ 3).
+				rawName, inlineValue, inline := strings.Cut(raw[1:], ":")
+				name := strings.ToLower(rawName)
 				value, hasValue := "", false
 				if inline {
-					value, hasValue = c.Args[i][len(name)+2:], true
+					value, hasValue = inlineValue, true
 				}
 				take := func() {
 					if !hasValue && i+1 < len(c.Args) {
@@ -246,6 +250,17 @@ func changes(c *Command, dir string) []string {
 		}
 	}
 	return out
+}
+
+// psDash writes a PowerShell word's leading en dash, em dash or
+// horizontal bar, which PowerShell takes for a parameter's dash, as "-".
+func psDash(w string) string {
+	for _, d := range []string{"\u2013", "\u2014", "\u2015"} {
+		if rest, ok := strings.CutPrefix(w, d); ok {
+			return "-" + rest
+		}
+	}
+	return w
 }
 
 // cloneDir is the folder git clone URL makes without a DIR, guessed as

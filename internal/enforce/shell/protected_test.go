@@ -228,6 +228,11 @@ func TestProtectedCopyItemFolder(t *testing.T) {
 		`copy /tmp/config ~/.ssh`,
 		`Rename-Item .claude\evil.json -NewName settings.json`,
 		`ren -Path .claude/evil.json settings.local.json`,
+		// PowerShell takes an en dash, an em dash or a horizontal bar
+		// for a parameter's dash.
+		"Rename-Item \u2013Path .claude\\evil.json \u2013NewName settings.json",
+		"Rename-Item \u2014NewName settings.json .claude\\evil.json",
+		"Copy-Item \u2015Path /tmp/x \u2015Filter *.json \u2015Destination .git\\hooks\\pre-commit",
 	} {
 		cmds, err := shell.Parse(src)
 		if err != nil {
@@ -344,5 +349,16 @@ func TestProtectedUnicodeFold(t *testing.T) {
 	}
 	if len(cmds[0].Protected()) == 0 {
 		t.Error("echo > .claude/ſettings.json: no protected file")
+	}
+}
+
+// TestPowerShellParameterFold: a parameter's value after ':' was cut at
+// the folded name's length, and folding changes the length of some
+// letters (Ⱥ is 2 bytes, ⱥ 3), so Set-Content -ȺȺȺ: x panicked.
+func TestPowerShellParameterFold(t *testing.T) {
+	for _, src := range []string{"Set-Content -ȺȺȺ: x", "New-Item -ȺȺȺȺ:", "Copy-Item -Ⱥ:y z"} {
+		if _, err := shell.Parse(src); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
 	}
 }

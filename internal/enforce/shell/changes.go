@@ -82,8 +82,10 @@ func changes(c *Command, dir string) []string {
 			add(ops...)
 		}
 	case prog == "tar" || prog == "gtar" || prog == "bsdtar":
-		for _, v := range longOrShortValues(tarOldStyle(c.Args), "directory", "C") {
-			add(v)
+		if args := tarOldStyle(c.Args); tarWritesDirectory(args) {
+			for _, v := range longOrShortValues(args, "directory", "C") {
+				add(v)
+			}
 		}
 	case prog == "unzip":
 		if v, ok := c.optionValue("d", ""); ok {
@@ -250,6 +252,47 @@ func changes(c *Command, dir string) []string {
 		}
 	}
 	return out
+}
+
+// tarWritesDirectory reports whether tar may change the files of the
+// folder -C names: unless it only makes, lists or compares an archive
+// (-c, -t, -r, -u, -A, -d, --delete) without --remove-files, and does
+// not extract (-x, --extract, --get). A mode it cannot tell counts.
+func tarWritesDirectory(args []string) bool {
+	other := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if strings.Contains(a, Dynamic) {
+			return true // a word known only when it runs may be -x
+		}
+		if name, ok := strings.CutPrefix(a, "--"); ok {
+			name, _, _ = strings.Cut(name, "=")
+			switch {
+			case len(name) >= 2 && (strings.HasPrefix("extract", name) || strings.HasPrefix("get", name) || strings.HasPrefix("remove-files", name)):
+				return true
+			case slices.Contains([]string{"create", "list", "append", "update", "diff", "compare", "catenate", "concatenate", "delete"}, name):
+				other = true
+			}
+			continue
+		}
+		if !strings.HasPrefix(a, "-") || a == Dynamic {
+			continue
+		}
+		for _, l := range a[1:] {
+			if l == 'x' {
+				return true
+			}
+			if strings.ContainsRune("ctruAd", l) {
+				other = true
+			}
+			if strings.ContainsRune("bCfFgHIKLNTVX", l) {
+				break // the rest is the option's value
+			}
+		}
+	}
+	return !other
 }
 
 // psDash writes a PowerShell word's leading en dash, em dash or

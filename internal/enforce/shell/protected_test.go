@@ -260,6 +260,13 @@ func TestProtectedFolderItself(t *testing.T) {
 		`rm -rf .claude`,
 		`rm -rf ~/.ssh`,
 		`cp -r /tmp/d/. ~/.config/git`,
+		`tar -C .claude -xf /tmp/evil.tar`,
+		`tar --extract -f /tmp/evil.tar --directory=.claude`,
+		`tar xf /tmp/evil.tar -C .claude`,
+		`tar -f /tmp/evil.tar -C .claude`,
+		`tar -cf /tmp/x.tar --remove-files -C .claude .`,
+		"tar -c$T -C .claude .",
+		`tar -czf /tmp/x.tgz "$X" -C .claude .`,
 	} {
 		cmds, err := shell.Parse(src)
 		if err != nil {
@@ -269,12 +276,22 @@ func TestProtectedFolderItself(t *testing.T) {
 			t.Errorf("%s: no protected file in %q", src, cmds[0].Changes)
 		}
 	}
-	cmds, err := shell.Parse(`echo x > .claude/agents/helper.md`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := cmds[0].Protected(); len(p) != 0 {
-		t.Errorf("a file of another name in .claude: %+v", p)
+	for _, src := range []string{
+		`echo x > .claude/agents/helper.md`,
+		// tar -C is where an archive is made from or listed: only
+		// extracting writes there.
+		`tar -czf /tmp/claude.tgz -C .claude .`,
+		`tar czf /tmp/ssh.tgz -C ~/.ssh .`,
+		`tar --create --file=/tmp/claude.tar --directory .claude .`,
+		`tar -tvf /tmp/x.tar -C .claude`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := cmds[0].Protected(); len(p) != 0 {
+			t.Errorf("%s: %+v", src, p)
+		}
 	}
 }
 

@@ -17,6 +17,10 @@ import (
 // hook; .mcp.json).
 const ProtectRule = "protected_files"
 
+// slashTools are Claude Code's tools whose command argument is a slash
+// command, not a shell's.
+var slashTools = []string{"SlashCommand"}
+
 // readTools are the charter tools, and Claude Code's names, that only
 // read the file their path names.
 var readTools = []string{"read_file", "list_dir", "list_files", "Read", "Grep", "Glob", "LSP", "NotebookRead"}
@@ -140,7 +144,9 @@ func allowPattern(file string) string {
 // after the rules, so that a rule that fails closed on the command says
 // so first.
 func (e *Engine) protectUnreadable(ev *evaluation) (Firing, bool) {
-	if !ev.cmds.has {
+	if !ev.cmds.has || !e.runsCommands(ev.tool) && (e.onlyReads(ev.tool) || slices.Contains(slashTools, ev.tool)) {
+		// A tool that only reads, or whose command no shell runs: a
+		// slash command may hold an apostrophe (/explain what's this).
 		return Firing{}, false
 	}
 	_, err := ev.cmds.commands()

@@ -129,3 +129,24 @@ func TestProtectedFilesEveryPathKey(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedFilesUnreadableOtherTools: the block of a command charter
+// cannot read applied to any tool with a command argument, so Claude
+// Code's SlashCommand (its command a slash command, never run by a
+// shell) was denied for an apostrophe (/explain what's this); it is a
+// tool that runs commands whose command charter cannot read.
+func TestProtectedFilesUnreadableOtherTools(t *testing.T) {
+	e := mustCompile(t, rule("warn_all", "*", rules.Warn, nil))
+	for _, tool := range []string{"SlashCommand", "Read"} {
+		v := e.Evaluate(rules.Pre, rules.Call{Tool: tool, Args: map[string]any{"command": "/explain what's this"}}, nil)
+		if v.Decision == rules.Blocked {
+			t.Errorf("%s: %+v", tool, v.Fired)
+		}
+	}
+	for _, tool := range []string{"Bash", "run_bash", "mcp__shell__exec"} {
+		v := e.Evaluate(rules.Pre, rules.Call{Tool: tool, Args: map[string]any{"command": "echo x > .claude/settings.json\nfi"}}, nil)
+		if v.Decision != rules.Blocked {
+			t.Errorf("%s: %v", tool, v.Decision)
+		}
+	}
+}

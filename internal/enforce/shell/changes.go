@@ -210,10 +210,18 @@ func changes(c *Command, dir string) []string {
 		add(paths...)
 		// PowerShell binds the words given by position to the
 		// positional parameters not given by name, in order: the path,
-		// then the destination or the new name.
-		pathNamed := len(sources) > 0
-		if !pathNamed && len(positional) > 0 {
-			sources, positional = append(sources, positional[0]), positional[1:]
+		// then the destination or the new name. A parameter charter
+		// does not know may take a value (-ErrorAction Stop) and move
+		// that order: each word given by position counts as each.
+		if len(sources) == 0 {
+			sources = positional
+		}
+		dests, names := positional, positional
+		if dest != "" {
+			dests = []string{dest}
+		}
+		if newName != "" {
+			names = []string{newName}
 		}
 		in := func(dir, name string) {
 			if dir == Dynamic || name == Dynamic {
@@ -232,21 +240,19 @@ func changes(c *Command, dir string) []string {
 				}
 			}
 		case "copy-item", "cpi", "copy", "move-item", "mi", "move":
-			if dest == "" && len(positional) > 0 {
-				dest = positional[0]
-			}
-			if dest != "" {
+			for _, d := range dests {
 				for _, src := range sources {
-					in(dest, path.Base(strings.ReplaceAll(src, `\`, "/")))
+					if src != d {
+						in(d, path.Base(strings.ReplaceAll(src, `\`, "/")))
+					}
 				}
 			}
 		case "rename-item", "rni", "ren":
-			if newName == "" && len(positional) > 0 {
-				newName = positional[0]
-			}
-			if newName != "" {
+			for _, n := range names {
 				for _, src := range sources {
-					in(path.Dir(strings.ReplaceAll(src, `\`, "/")), newName)
+					if src != n {
+						in(path.Dir(strings.ReplaceAll(src, `\`, "/")), n)
+					}
 				}
 			}
 		}

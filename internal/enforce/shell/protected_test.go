@@ -233,6 +233,10 @@ func TestProtectedCopyItemFolder(t *testing.T) {
 		"Rename-Item \u2013Path .claude\\evil.json \u2013NewName settings.json",
 		"Rename-Item \u2014NewName settings.json .claude\\evil.json",
 		"Copy-Item \u2015Path /tmp/x \u2015Filter *.json \u2015Destination .git\\hooks\\pre-commit",
+		// A parameter that takes a value (-ErrorAction Stop) moved
+		// PowerShell's positional binding by one.
+		`Rename-Item -ErrorAction Stop .claude\evil.json settings.json`,
+		`ren -ea SilentlyContinue .claude/evil.json settings.local.json`,
 	} {
 		cmds, err := shell.Parse(src)
 		if err != nil {
@@ -240,6 +244,21 @@ func TestProtectedCopyItemFolder(t *testing.T) {
 		}
 		if len(cmds) != 1 || len(cmds[0].Protected()) == 0 {
 			t.Errorf("%s: no protected file in %+v", src, cmds[0].Changes)
+		}
+	}
+	for _, src := range []string{
+		`Copy-Item README.md docs`,
+		`Copy-Item -Recurse -Force src\* build`,
+		`Move-Item -ErrorAction Stop -Path out.log -Destination logs`,
+		`Rename-Item -ErrorAction Stop notes.txt todo.txt`,
+		`ren .claude\agents\a.md b.md`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if p := cmds[0].Protected(); len(p) != 0 {
+			t.Errorf("%s: %+v", src, p)
 		}
 	}
 }

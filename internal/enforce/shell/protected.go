@@ -142,14 +142,16 @@ type Protection struct {
 // (ProtectedFolder).
 func (c *Command) Protected() []Protection {
 	var out []Protection
-	for _, f := range c.Changes {
-		if why := ProtectedFile(f); why != "" {
-			out = append(out, Protection{File: f, Why: why})
-		} else if isProtectedFolder(f) {
-			// tar -C .claude, cp -r d/. .claude, mv .claude x, rm -r
-			// .claude: the files in it change, whatever their names.
-			out = append(out, Protection{File: f, Why: "the command writes into, replaces or deletes the folder, whose files (" +
-				path.Base(path.Clean(strings.ReplaceAll(f, `\`, "/"))) + ") make code run or hold the runtime's settings"})
+	for _, w := range c.Changes {
+		for _, f := range globMatches(w) {
+			if why := ProtectedFile(f); why != "" {
+				out = append(out, Protection{File: f, Why: why})
+			} else if isProtectedFolder(f) {
+				// tar -C .claude, cp -r d/. .claude, mv .claude x, rm -r
+				// .claude: the files in it change, whatever their names.
+				out = append(out, Protection{File: f, Why: "the command writes into, replaces or deletes the folder, whose files (" +
+					path.Base(path.Clean(strings.ReplaceAll(f, `\`, "/"))) + ") make code run or hold the runtime's settings"})
+			}
 		}
 	}
 	if c.Enters != "" {
@@ -158,4 +160,64 @@ func (c *Command) Protected() []Protection {
 		}
 	}
 	return out
+}
+
+// globMatches returns the paths a word may name once the shell expands
+// its globs: the word itself, and, for each element that holds *, ? or
+// [, each name ProtectedFile and isProtectedFolder know that it matches
+// (case folded; a leading dot only by a leading dot, as bash without
+// dotglob matches).
+func globMatches(word string) []string {
+	if word == Dynamic || !strings.ContainsAny(strings.TrimPrefix(word, Dynamic), "*?[") {
+		return []string{word}
+	}
+	const most = 256
+	paths := []string{""}
+	elems := strings.Split(strings.ReplaceAll(word, `\`, "/"), "/")
+	for i, e := range elems {
+		opts := []string{e}
+		if strings.ContainsAny(e, "*?[") {
+			pat := strings.ToLower(e)
+			for _, n := range globNames() {
+				if strings.HasPrefix(n, ".") && !strings.HasPrefix(pat, ".") {
+					continue
+				}
+				// Protected by name anywhere, but only where they
+				// work: rm -rf * is everyday, and matches them.
+				if dir, ok := globNameDirs[n]; ok && (i == 0 || strings.ToLower(elems[i-1]) != dir) {
+					continue
+				}
+				if ok, err := path.Match(pat, n); err == nil && ok {
+					opts = append(opts, n)
+				}
+			}
+		}
+		var next []string
+		for _, p := range paths {
+			for _, o := range opts {
+				if i > 0 {
+					o = p + "/" + o
+				}
+				next = append(next, o)
+			}
+		}
+		if len(next) > most {
+			return []string{word, Dynamic}
+		}
+		paths = next
+	}
+	return paths
+}
+
+// globNameDirs are the names ProtectedFile protects wherever they are,
+// that a glob is tried against only in the folder where they work.
+var globNameDirs = map[string]string{"managed-settings.json": "claude-code", "config.fish": "fish"}
+
+// globNames are the names of protected files and folders a glob is
+// tried against.
+func globNames() []string {
+	names := []string{".git", ".claude", ".ssh", ".config", "git", "hooks", ".gitattributes", ".gitconfig", "config", "attributes",
+		"settings.json", "settings.local.json", "managed-settings.json", ".claude.json", ".mcp.json", ".envrc", "rc", "environment"}
+	names = append(names, shellStartFiles...)
+	return append(names, gitHookNames...)
 }

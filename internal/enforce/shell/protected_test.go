@@ -398,3 +398,50 @@ func TestPowerShellParameterFold(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedGlob: bash expands a glob (in a redirection too, when it
+// matches one file) and braces before the command runs, so echo x >
+// .claude/setting*, rm -f .claude/*, rm -rf .cl[a]ude and tee
+// .claude/{settings,x}.json changed .claude/settings.json, but the reader
+// took the words as they are written, names of no protected file.
+func TestProtectedGlob(t *testing.T) {
+	for _, src := range []string{
+		`echo '{}' > .claude/setting*`,
+		`rm -f .claude/*`,
+		`rm -f .claude/s*.json`,
+		`rm -rf .cl[a]ude`,
+		`rm -rf .[c]laude/`,
+		`cp /tmp/x ~/.ssh/conf?g`,
+		`echo x | tee .claude/{settings,x}.json`,
+		`echo x | tee {.claude/settings.json,y}`,
+		`echo x | tee .claude/settings.js{m..o}n`,
+		`rm -rf .*`,
+		`echo x >> ~/.bash*`,
+		`rm /etc/claude-code/*`,
+		`echo x > ~/.config/fish/conf*`,
+		`cd "$d" && rm -f *`,
+	} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var hit []shell.Protection
+		for i := range cmds {
+			hit = append(hit, cmds[i].Protected()...)
+		}
+		if len(hit) == 0 {
+			t.Errorf("%s: no protected file in %q", src, cmds[len(cmds)-1].Changes)
+		}
+	}
+	// A glob matches no dot file unless it starts with a dot (bash
+	// without dotglob): rm -rf * in the repository leaves .git.
+	for _, src := range []string{`rm -rf *`, `rm -f build/*.o`, `mv *.txt docs/`, `cp src/{a,b}.go /tmp`, `rm -rf .claude/agents/*`} {
+		cmds, err := shell.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := cmds[0].Protected(); len(p) != 0 {
+			t.Errorf("%s: %+v", src, p)
+		}
+	}
+}

@@ -207,7 +207,8 @@ func nestedCode(n int) string {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"rm -rf /", "sh -c 'a | b' && $(c) `d`", "find . -exec rm {} +", "x=$((1+2)) y", "cat <<EOF\n$(rm x)\nEOF\n", "{a,b}{c,d}", "sudo -u x env A=1 xargs -0 git -C r clean -fdx", "a > >(b) 2> >(c)", "read x; echo $((x)) ${a[i]} ${s:1:x}", "declare -i n; printf -v 'a[$(x)]' y; [[ -v b[1] ]]"} {
+	for _, s := range []string{"rm -rf /", "sh -c 'a | b' && $(c) `d`", "find . -exec rm {} +", "x=$((1+2)) y", "cat <<EOF\n$(rm x)\nEOF\n", "{a,b}{c,d}", "sudo -u x env A=1 xargs -0 git -C r clean -fdx", "a > >(b) 2> >(c)", "read x; echo $((x)) ${a[i]} ${s:1:x}", "declare -i n; printf -v 'a[$(x)]' y; [[ -v b[1] ]]",
+		"Set-Content -Ⱥ: x", "Rename-Item –ea s .claude\\a b", "rm -f .claude/[*", "git clone $'a\\x01.git'", "tar -xC .claude -f x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -220,6 +221,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, c := range cs {
+			_ = c.Protected() // no panic on any command
 			if c.Known && c.Program == "" {
 				t.Fatalf("a known command without a program: %+v", c)
 			}

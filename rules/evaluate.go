@@ -190,6 +190,13 @@ func (e *Engine) Evaluate(phase Phase, call Call, s *Session) Verdict {
 			v.Fired = append(v.Fired, f)
 			return v
 		}
+		if over != "" {
+			if f, blocked := e.protectCut(ev, call.Args); blocked {
+				v.Decision = Blocked
+				v.Fired = append(v.Fired, f)
+				return v
+			}
+		}
 	}
 	v = e.runRules(ev, v, phase, call, s)
 	if phase == Pre && v.Decision != Blocked {

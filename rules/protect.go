@@ -157,3 +157,22 @@ func (e *Engine) protectUnreadable(ev *evaluation) (Firing, bool) {
 		"charter cannot read the command (%v), so it cannot tell whether it changes a protected file (.git, .claude/settings.json, a shell's start-up file...); "+
 			"write it so that it parses, or let this profile's agents change protected files: allow_protected_writes: [\"*\"]", err)}, true
 }
+
+// protectCut blocks a call past the limits (judged on the part within
+// them, under --on-error allow) whose cut left out a path argument the
+// call has: the file it changes is unseen, and may be a protected one.
+func (e *Engine) protectCut(ev *evaluation, full map[string]any) (Firing, bool) {
+	if e.onlyReads(ev.tool) || e.allowsProtected(shell.Dynamic) {
+		return Firing{}, false
+	}
+	for _, k := range pathKeys {
+		if s, ok := full[k].(string); ok && s != "" {
+			if _, kept := ev.args[k]; !kept {
+				return Firing{Rule: ProtectRule, Action: Block, Message: fmt.Sprintf(
+					"the call holds more than charter judges, and its %s was left out, so charter cannot tell whether it changes a protected file; "+
+						"make the call within the limits, or let this profile's agents change protected files: allow_protected_writes: [\"*\"]", k)}, true
+			}
+		}
+	}
+	return Firing{}, false
+}

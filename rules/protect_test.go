@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -148,5 +149,34 @@ func TestProtectedFilesUnreadableOtherTools(t *testing.T) {
 		if v.Decision != rules.Blocked {
 			t.Errorf("%s: %v", tool, v.Decision)
 		}
+	}
+}
+
+// TestProtectedFilesCutCall: under --on-error allow a call past the
+// limits is judged on the part within them, and its keys are kept in
+// sorted order, so a Write whose 100000 other keys sort before file_path
+// lost its file_path and wrote .claude/settings.json past the
+// protection; a path or command argument the cut left out blocks it.
+func TestProtectedFilesCutCall(t *testing.T) {
+	e := mustCompile(t, rule("warn_all", "*", rules.Warn, nil))
+	e.SetOnError(rules.OnErrorAllow)
+	for _, key := range []string{"file_path", "command"} {
+		args := map[string]any{key: ".claude/settings.json", "content": "{}"}
+		if key == "command" {
+			args[key] = "echo {} > .claude/settings.json"
+		}
+		for i := range rules.MaxNodes {
+			args[fmt.Sprintf("a%06d", i)] = ""
+		}
+		tool := map[string]string{"file_path": "Write", "command": "Bash"}[key]
+		v := e.Evaluate(rules.Pre, rules.Call{Tool: tool, Args: args}, nil)
+		if v.Decision != rules.Blocked || len(v.Fired) == 0 || v.Fired[0].Rule != rules.ProtectRule {
+			t.Errorf("%s: %v %+v", key, v.Decision, v.Fired)
+		}
+	}
+	// A call cut elsewhere (a long content) is judged on what is left.
+	v := e.Evaluate(rules.Pre, rules.Call{Tool: "Write", Args: map[string]any{"file_path": "notes.txt", "content": strings.Repeat("x", rules.MaxStringBytes+1)}}, nil)
+	if v.Decision == rules.Blocked {
+		t.Errorf("a long content: %+v", v.Fired)
 	}
 }

@@ -133,7 +133,9 @@ func (s *Server) Reload(ctx context.Context) error { return s.reload(ctx, false)
 func (s *Server) reload(ctx context.Context, verbose bool) error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
-	l, err := s.load(ctx)
+	lctx, cancel := context.WithTimeout(ctx, s.o.PullTimeout)
+	defer cancel()
+	l, err := s.load(lctx)
 	if cur := s.cur.Load(); err == nil && cur != nil && s.o.Key != nil {
 		err = rollback(cur, l)
 	}
@@ -192,7 +194,9 @@ func (s *Server) pollTag(ctx context.Context) {
 	if s.o.Pull == "" || strings.Contains(s.o.Pull, "@") {
 		return
 	}
-	d, err := oci.Resolve(ctx, s.o.Pull, s.o.PullOptions)
+	rctx, cancel := context.WithTimeout(ctx, s.o.PullTimeout)
+	d, err := oci.Resolve(rctx, s.o.Pull, s.o.PullOptions)
+	cancel()
 	if err != nil {
 		if s.setError(err) {
 			if s.cur.Load() == nil {

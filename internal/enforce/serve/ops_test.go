@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -184,5 +185,39 @@ func TestPullTagErrorClears(t *testing.T) {
 	}
 	if log := l.String(); !strings.Contains(log, "resolves again") {
 		t.Errorf("the log does not say the registry answers again:\n%s", log)
+	}
+}
+
+// TestPullStalledRegistry: a registry that takes the connection and never
+// answers held the start-up (New), and later the pull loop, forever: the
+// server never listened, or /health went on saying the old tag was fine
+// and SIGHUP waited on the stuck reload. Each pull and each check of the
+// tag is bounded by PullTimeout now.
+func TestPullStalledRegistry(t *testing.T) {
+	stall := make(chan struct{})
+	reg := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-stall }))
+	defer reg.Close()
+	defer close(stall)
+	ref := strings.TrimPrefix(reg.URL, "http://") + "/agents/team:prod"
+	done := make(chan *Server, 1)
+	go func() {
+		done <- New(context.Background(), Options{Pull: ref, PullTimeout: 100 * time.Millisecond,
+			PullOptions: oci.Options{PlainHTTP: true, HTTPClient: &http.Client{}}})
+	}()
+	var s *Server
+	select {
+	case s = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("New waits on a registry that does not answer")
+	}
+	if msg, _ := s.lastError(); msg == "" {
+		t.Errorf("no last error after a pull that timed out")
+	}
+	polled := make(chan struct{})
+	go func() { s.pollTag(context.Background()); close(polled) }()
+	select {
+	case <-polled:
+	case <-time.After(time.Minute):
+		t.Fatal("pollTag waits on a registry that does not answer")
 	}
 }

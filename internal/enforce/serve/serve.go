@@ -40,6 +40,10 @@ type Options struct {
 	// PullEvery is how often a Pull tag is resolved again, and pulled
 	// when it names a new digest (0: only on SIGHUP).
 	PullEvery time.Duration
+	// PullTimeout bounds each pull, and each check of the Pull tag: a
+	// registry that takes the connection and never answers must not
+	// hold the start-up, the pull loop or a reload (0: DefaultPullTimeout).
+	PullTimeout time.Duration
 	// Key, when set, is the public key that must have signed the bundle:
 	// its manifest.json (manifest.jws), every agent card and, with Pull,
 	// the OCI artifact (cosign's signature), as charter pull
@@ -85,6 +89,10 @@ type Server struct {
 	storeAt  time.Time
 }
 
+// DefaultPullTimeout is how long a pull, or a check of the Pull tag,
+// may take unless told.
+const DefaultPullTimeout = 2 * time.Minute
+
 // DefaultMaxBody is the largest request body a server reads unless told.
 const DefaultMaxBody = 8 << 20
 
@@ -97,6 +105,9 @@ func New(ctx context.Context, o Options) *Server {
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
+	}
+	if o.PullTimeout <= 0 {
+		o.PullTimeout = DefaultPullTimeout
 	}
 	if o.Sessions == nil {
 		o.Sessions = sessions.NewMemory(sessions.Limits{Idle: o.Idle})

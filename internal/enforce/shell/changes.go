@@ -82,9 +82,17 @@ func changes(c *Command, dir string) []string {
 			add(ops...)
 		}
 	case prog == "tar" || prog == "gtar" || prog == "bsdtar":
-		if args := tarOldStyle(c.Args); tarWritesDirectory(args) {
+		args := tarOldStyle(c.Args)
+		if tarWritesDirectory(args) {
 			for _, v := range longOrShortValues(args, "directory", "C") {
 				add(v)
+			}
+		}
+		if tarWritesArchive(args) {
+			for _, v := range longOrShortValues(args, "file", "f") {
+				if v != "-" { // standard output
+					add(v)
+				}
 			}
 		}
 	case prog == "unzip":
@@ -265,21 +273,47 @@ func changes(c *Command, dir string) []string {
 // (-c, -t, -r, -u, -A, -d, --delete) without --remove-files, and does
 // not extract (-x, --extract, --get). A mode it cannot tell counts.
 func tarWritesDirectory(args []string) bool {
-	other := false
+	m := readTarMode(args)
+	return m.unknown || m.extracts || m.removes || !m.makes && !m.reads
+}
+
+// tarWritesArchive reports whether tar may write the archive -f names:
+// when it makes, appends to, updates or deletes from one (-c, -r, -u,
+// -A, --delete), or its mode cannot be told. Extracting, listing and
+// comparing (-x, -t, -d) read it.
+func tarWritesArchive(args []string) bool {
+	m := readTarMode(args)
+	return m.unknown || m.makes || !m.extracts && !m.reads
+}
+
+// tarMode is what tar's options say it does.
+type tarMode struct {
+	extracts, makes, reads, removes bool
+	// unknown: a word known only when it runs may be any mode.
+	unknown bool
+}
+
+func readTarMode(args []string) tarMode {
+	var m tarMode
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
 		if strings.Contains(a, Dynamic) {
-			return true // a word known only when it runs may be -x
+			m.unknown = true
+			return m
 		}
 		if name, ok := strings.CutPrefix(a, "--"); ok {
 			name, _, _ = strings.Cut(name, "=")
 			switch {
-			case len(name) >= 2 && (strings.HasPrefix("extract", name) || strings.HasPrefix("get", name) || strings.HasPrefix("remove-files", name)):
-				return true
-			case slices.Contains([]string{"create", "list", "append", "update", "diff", "compare", "catenate", "concatenate", "delete"}, name):
-				other = true
+			case len(name) >= 2 && (strings.HasPrefix("extract", name) || strings.HasPrefix("get", name)):
+				m.extracts = true
+			case len(name) >= 2 && strings.HasPrefix("remove-files", name):
+				m.removes = true
+			case slices.Contains([]string{"create", "append", "update", "catenate", "concatenate", "delete"}, name):
+				m.makes = true
+			case slices.Contains([]string{"list", "diff", "compare"}, name):
+				m.reads = true
 			}
 			continue
 		}
@@ -287,18 +321,20 @@ func tarWritesDirectory(args []string) bool {
 			continue
 		}
 		for _, l := range a[1:] {
-			if l == 'x' {
-				return true
-			}
-			if strings.ContainsRune("ctruAd", l) {
-				other = true
+			switch {
+			case l == 'x':
+				m.extracts = true
+			case strings.ContainsRune("cruA", l):
+				m.makes = true
+			case strings.ContainsRune("td", l):
+				m.reads = true
 			}
 			if strings.ContainsRune("bCfFgHIKLNTVX", l) {
 				break // the rest is the option's value
 			}
 		}
 	}
-	return !other
+	return m
 }
 
 // psDash writes a PowerShell word's leading en dash, em dash or

@@ -61,6 +61,8 @@ EOF`,
 		`git restore --source=HEAD~1 .claude/settings.json`, `git rm -q .claude/settings.json`,
 		`tar -xf h.tar -C .git/hooks`, `tar xf h.tar --directory=.git`, `unzip -o h.zip -d .git/hooks`,
 		`install -m 755 x .git/hooks/pre-commit`, `cp -t .git/hooks x`,
+		// The archive tar makes, appends to or updates is written.
+		`tar -cf ~/.bashrc x`, `tar czf .git/hooks/pre-commit x`, `tar --create --file=.envrc x`, `tar -rf .bashrc y`, `tar cf .git/config x`,
 		// What Windows writes as the file itself.
 		`Set-Content '.claude\settings.json.' x`, `Set-Content '.claude\settings.json::$DATA' x`, `echo x > '.git. /config'`,
 	} {
@@ -86,6 +88,7 @@ EOF`,
 		`chmod +x script.sh`, `rm -rf build`, `git status`, `git log -p -- .git/config`,
 		`git checkout main`, `git rm -q old.go`, `tar -xf x.tar -C build`, `perl -ne 'print' .git/config`,
 		`git config --get -f .git/config remote.origin.url`, `rsync -a .git/ /tmp/backup/`,
+		`tar -czf out.tgz src`, `tar -xf .bashrc.tar`, `tar -tf .git/x.tar`, `tar -cf - .claude | gzip > b.tgz`,
 	} {
 		cs, err := shell.Parse(src)
 		if err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/internal/enforce/hook"
 	_ "github.com/charter-dev/charter/internal/gcstart" // charter's GC setting for start-up, as charter has it
+	"github.com/charter-dev/charter/internal/output/checked"
 	"github.com/charter-dev/charter/internal/output/diag"
 	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/rules"
@@ -50,16 +51,16 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// As charter's: every byte passes the credential detector, and the
 	// first write error of each file is kept.
-	cout, cerr := &checkedWriter{w: stdout}, &checkedWriter{w: stderr}
+	cout, cerr := &checked.Writer{W: stdout}, &checked.Writer{W: stderr}
 	rout, rerr := secret.NewWriter(cout), secret.NewWriter(cerr)
 	defer func() {
 		rout.Flush()
 		rerr.Flush()
-		if cout.err != nil && code != 2 {
-			fmt.Fprintf(cerr, "charter: writing standard output: %v\n", cout.err)
+		if cout.Err() != nil && code != 2 {
+			fmt.Fprintf(cerr, "charter: writing standard output: %v\n", cout.Err())
 			code = 2
 		}
-		if cerr.err != nil {
+		if cerr.Err() != nil {
 			code = 2
 		}
 	}()
@@ -78,8 +79,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		err = hook.Run(o, stdin, rout)
 	}
-	if rout.Flush(); cout.err != nil && (err == nil || errors.Is(err, cout.err)) {
-		err = fmt.Errorf("writing standard output: %w", cout.err)
+	if rout.Flush(); cout.Err() != nil && (err == nil || errors.Is(err, cout.Err())) {
+		err = fmt.Errorf("writing standard output: %w", cout.Err())
 	}
 	if err == nil {
 		return 0
@@ -157,21 +158,3 @@ func (c *choice) Set(s string) error {
 type choiceError struct{ msg string }
 
 func (e *choiceError) Error() string { return e.msg }
-
-// checkedWriter writes to w and keeps the first error; after one, it
-// writes nothing more.
-type checkedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.err != nil {
-		return 0, c.err
-	}
-	n, err := c.w.Write(p)
-	if err != nil {
-		c.err = err
-	}
-	return n, err
-}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/charter-dev/charter/internal/buildinfo"
 	"github.com/charter-dev/charter/internal/config/revision"
+	"github.com/charter-dev/charter/internal/output/checked"
 	"github.com/charter-dev/charter/internal/output/secret"
 	"github.com/charter-dev/charter/internal/repo/source"
 )
@@ -82,10 +83,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	// Redaction changes lengths: a protocol that frames messages by
 	// length (Content-Length) redacts each body with secret.Redact before
 	// framing it, and writes to the writer underneath (Unwrap).
-	// Below the redacting writers, checkedWriter keeps the first error of
+	// Below the redacting writers, checked.Writer keeps the first error of
 	// the file: commands print without checking each write, and a write
 	// that failed (a full disk) fails the command here, once.
-	cout, cerr := &checkedWriter{w: stdout}, &checkedWriter{w: stderr}
+	cout, cerr := &checked.Writer{W: stdout}, &checked.Writer{W: stderr}
 	rout, rerr := secret.NewWriter(cout), secret.NewWriter(cerr)
 	stdout, stderr = rout, rerr
 	defer func() {
@@ -94,12 +95,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		// too.
 		rout.Flush()
 		rerr.Flush()
-		if cout.err != nil && code != exitError {
+		if cout.Err() != nil && code != exitError {
 			// The last line, flushed above, could not be written.
-			fmt.Fprintf(cerr, "charter: writing standard output: %v\n", cout.err)
+			fmt.Fprintf(cerr, "charter: writing standard output: %v\n", cout.Err())
 			code = exitError
 		}
-		if cerr.err != nil {
+		if cerr.Err() != nil {
 			code = exitError
 		}
 	}()
@@ -120,10 +121,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
-	if rout.Flush(); cout.err != nil && (err == nil || errors.Is(err, cout.err)) {
+	if rout.Flush(); cout.Err() != nil && (err == nil || errors.Is(err, cout.Err())) {
 		// Commands print without checking each write: a failed one is
 		// reported here, once, whatever the command made of it.
-		err = fmt.Errorf("writing standard output: %w", cout.err)
+		err = fmt.Errorf("writing standard output: %w", cout.Err())
 	}
 	if err == nil {
 		return exitOK
@@ -236,27 +237,6 @@ func flagOf(cmd *cobra.Command, name string) *pflag.Flag {
 	}
 	return cmd.Flags().Lookup(name)
 }
-
-// checkedWriter writes to w and keeps the first error; after one, it
-// writes nothing more.
-type checkedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.err != nil {
-		return 0, c.err
-	}
-	n, err := c.w.Write(p)
-	if err != nil {
-		c.err = err
-	}
-	return n, err
-}
-
-// Unwrap returns the writer underneath (to ask whether it is a terminal).
-func (c *checkedWriter) Unwrap() io.Writer { return c.w }
 
 func newRoot(g *globals) *cobra.Command {
 	root := &cobra.Command{

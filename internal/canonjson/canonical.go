@@ -20,7 +20,18 @@ func appendNumber(b []byte, f float64) ([]byte, error) {
 
 // appendString escapes as ECMAScript's JSON.stringify does (RFC 8785
 // 3.2.2.2). Invalid UTF-8 is written as U+FFFD.
-func appendString(b []byte, s string) []byte {
+func appendString(b []byte, s string) []byte { return appendQuoted(b, s, false) }
+
+// AppendEncodingJSON appends s as a JSON string as encoding/json writes
+// it without HTML escaping: as RFC 8785 does, but for U+2028 and U+2029,
+// escaped (JavaScript reads them as line ends), and an invalid byte
+// written as \ufffd. charter serve's answers are written so, by hand, on
+// its hot path.
+func AppendEncodingJSON(b []byte, s string) []byte { return appendQuoted(b, s, true) }
+
+// appendQuoted is appendString, or AppendEncodingJSON's escapes with
+// encodingJSON.
+func appendQuoted(b []byte, s string, encodingJSON bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0 // s[start:i] is yet to be copied and needs no escape
@@ -32,17 +43,28 @@ func appendString(b []byte, s string) []byte {
 		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if r != utf8.RuneError || size != 1 {
+			lineEnd := r == '\u2028' || r == '\u2029'
+			if r != utf8.RuneError && !(encodingJSON && lineEnd) || r == utf8.RuneError && size != 1 {
 				i += size
 				continue
 			}
+			b = append(b, s[start:i]...)
+			switch {
+			case lineEnd:
+				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			case encodingJSON:
+				b = append(b, `\ufffd`...) // an invalid byte
+			default:
+				b = utf8.AppendRune(b, utf8.RuneError) // an invalid byte
+			}
+			i += size
+			start = i
+			continue
 		}
 		b = append(b, s[start:i]...)
 		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
+		case '"', '\\':
+			b = append(b, '\\', c)
 		case '\b':
 			b = append(b, '\\', 'b')
 		case '\f':
@@ -54,11 +76,7 @@ func appendString(b []byte, s string) []byte {
 		case '\t':
 			b = append(b, '\\', 't')
 		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			} else {
-				b = utf8.AppendRune(b, utf8.RuneError) // an invalid byte
-			}
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 		}
 		i++
 		start = i

@@ -2,7 +2,8 @@ package serve
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/charter-dev/charter/internal/canonjson"
 )
 
 // appendDecide appends r as JSON and a newline: the bytes encoding/json's
@@ -93,60 +94,6 @@ func appendStrings(b []byte, key string, list []string) []byte {
 	return append(b, ']')
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string as encoding/json does without
-// HTML escaping: quotes, backslashes and control characters escaped,
-// invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped (JavaScript reads
-// them as line ends).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// appendString appends s as a JSON string as encoding/json writes it
+// without HTML escaping.
+func appendString(b []byte, s string) []byte { return canonjson.AppendEncodingJSON(b, s) }

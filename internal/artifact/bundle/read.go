@@ -3,7 +3,6 @@ package bundle
 import (
 	"archive/tar"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -134,13 +133,8 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // anything but regular files and folders.
 func ReadDir(dir string) (bundlefile.Tree, error) {
 	// WalkDir would name the root ".": say which folder, and what it is.
-	switch fi, err := os.Stat(dir); {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s does not exist; name the folder a build (or a pull) wrote the bundle into", dir)
-	case err != nil:
-		return nil, err
-	case !fi.IsDir():
-		return nil, fmt.Errorf("%s is a file, not a bundle's folder; name the folder a build (or a pull) wrote the bundle into", dir)
+	if err := bundlefile.CheckDir(dir); err != nil {
+		return nil, fmt.Errorf("%w; name the folder a build (or a pull) wrote the bundle into", err)
 	}
 	fsys := os.DirFS(dir)
 	t := bundlefile.Tree{}

@@ -89,6 +89,22 @@ func (r *Runtime) file(rel string) (File, bool) {
 	return r.files[i], true
 }
 
+// CheckDir says, in words, why dir cannot be a bundle's folder: "DIR:
+// there is no such folder", or "DIR: a file, not a folder"; nil for a
+// folder, and the error Stat returned for anything else.
+func CheckDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s: there is no such folder", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s: a file, not a folder", dir)
+	}
+	return nil
+}
+
 // OpenRuntime reads the manifest of the bundle at dir.
 func OpenRuntime(dir string) (*Runtime, error) {
 	b, err := readRegular(filepath.Join(dir, "manifest.json"))
@@ -96,13 +112,10 @@ func OpenRuntime(dir string) (*Runtime, error) {
 		// Said in words: a runtime's operator reads this in a deny.
 		// (A file given for the folder fails with ENOTDIR, not
 		// ErrNotExist.)
-		why := "the folder holds no manifest.json"
-		if fi, serr := os.Stat(dir); serr != nil {
-			why = "there is no such folder"
-		} else if !fi.IsDir() {
-			why = "it is a file, not a folder"
+		if derr := CheckDir(dir); derr != nil {
+			return nil, fmt.Errorf("no bundle at %w", derr)
 		}
-		return nil, fmt.Errorf("no bundle at %s: %s", dir, why)
+		return nil, fmt.Errorf("no bundle at %s: the folder holds no manifest.json", dir)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the bundle at %s: %w", dir, err)

@@ -23,13 +23,8 @@ func TestPowerShellPipelineAndStartProcess(t *testing.T) {
 		`Start-Process pwsh -ArgumentList '-c','Remove-Item -Recurse C:/x'`,
 		`saps bash '-c','rm -rf /'`, `Start-Process -FilePath $p`, `start cmd -ArgumentList '/c del /s x'`,
 	} {
-		cs, err := shell.Parse(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		if !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Destructive != "" }) {
-			t.Errorf("%s: not destructive: %+v", src, cs)
+		if destructive(t, src) == "" {
+			t.Errorf("%s: not destructive", src)
 		}
 	}
 	cs, err := shell.Parse(`Start-Process -FilePath git -Wait`)
@@ -37,15 +32,8 @@ func TestPowerShellPipelineAndStartProcess(t *testing.T) {
 		t.Errorf("Start-Process git: %+v, %v", cs, err)
 	}
 	for _, src := range []string{`gci -r | Select-Object Name`, `ri x.txt`, `Get-Content x | Set-Content y`, `echo x | rm -f a.txt`} {
-		cs, err := shell.Parse(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		for _, c := range cs {
-			if c.Destructive != "" {
-				t.Errorf("%s: destructive: %s", src, c.Destructive)
-			}
+		if why := destructive(t, src); why != "" {
+			t.Errorf("%s: destructive: %s", src, why)
 		}
 	}
 }

@@ -1,10 +1,7 @@
 package shell_test
 
 import (
-	"slices"
 	"testing"
-
-	"github.com/charter-dev/charter/internal/enforce/shell"
 )
 
 // TestPushDestroys: a push that deletes a remote branch (--delete, -d,
@@ -22,13 +19,8 @@ func TestPushDestroys(t *testing.T) {
 		`git -c remote.origin.mirror=true push`, `git config remote.origin.push '+refs/heads/*:refs/heads/*'`,
 		`git config --add remote.origin.push +main:main`, `git config remote.origin.mirror true`,
 	} {
-		cs, err := shell.Parse(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		if !slices.ContainsFunc(cs, func(c shell.Command) bool { return c.Destructive != "" }) {
-			t.Errorf("%s: not destructive: %+v", src, cs)
+		if destructive(t, src) == "" {
+			t.Errorf("%s: not destructive", src)
 		}
 	}
 	for _, src := range []string{
@@ -36,15 +28,8 @@ func TestPushDestroys(t *testing.T) {
 		`git push --dry-run --delete origin topic`, `git push -n origin :topic`, `git push --tags`,
 		`git config remote.origin.push refs/heads/main:refs/heads/main`, `git config --get remote.origin.push`,
 	} {
-		cs, err := shell.Parse(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		for _, c := range cs {
-			if c.Destructive != "" {
-				t.Errorf("%s: destructive: %s", src, c.Destructive)
-			}
+		if why := destructive(t, src); why != "" {
+			t.Errorf("%s: destructive: %s", src, why)
 		}
 	}
 }

@@ -99,16 +99,7 @@ func TestDestructive(t *testing.T) {
 		"git clean -dx", "git -c clean.requireForce=false clean -d", "Remove-Item -Recurse:1 C:/x",
 	}
 	for _, src := range caught {
-		cs, err := shell.Parse(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		found := false
-		for _, c := range cs {
-			found = found || c.Destructive != ""
-		}
-		if !found {
+		if destructive(t, src) == "" {
 			t.Errorf("%s: not caught", src)
 		}
 	}
@@ -119,15 +110,8 @@ func TestDestructive(t *testing.T) {
 		`psql -c "SELECT 'drop table x'"`, "rm $opts dir",
 	}
 	for _, src := range notCaught {
-		cs, err := shell.Parse(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		for _, c := range cs {
-			if c.Destructive != "" {
-				t.Errorf("%s: caught (%s), which the doc says it is not", src, c.Destructive)
-			}
+		if why := destructive(t, src); why != "" {
+			t.Errorf("%s: caught (%s), which the doc says it is not", src, why)
 		}
 	}
 }
@@ -143,6 +127,24 @@ func TestUnknown(t *testing.T) {
 			t.Errorf("%s: every command known: %+v", src, cs)
 		}
 	}
+}
+
+// destructive parses src and returns the first of its commands'
+// Destructive reasons, "" when none is destructive (and when src does not
+// parse, which fails the test).
+func destructive(t *testing.T, src string) string {
+	t.Helper()
+	cs, err := shell.Parse(src)
+	if err != nil {
+		t.Errorf("%s: %v", src, err)
+		return ""
+	}
+	for _, c := range cs {
+		if c.Destructive != "" {
+			return c.Destructive
+		}
+	}
+	return ""
 }
 
 // hasUnknown reports whether a command of cs is unknown, and fails the

@@ -277,20 +277,7 @@ func evalCall(g *globals, o *evalOptions, e *rules.Engine, stdin io.Reader) erro
 // Code hook, read from the words themselves: a flag error stops parsing
 // before --protocol is set.
 func claudeCodeHook(args []string) bool {
-	return slices.Contains(args, "eval") && flagWord(args, "--protocol") == "claude-code"
-}
-
-// flagWord is the value the words give flag (--flag=v or --flag v).
-func flagWord(args []string, flag string) string {
-	v := ""
-	for i, a := range args {
-		if val, ok := strings.CutPrefix(a, flag+"="); ok {
-			v = val
-		} else if a == flag && i+1 < len(args) {
-			v = args[i+1]
-		}
-	}
-	return v
+	return slices.Contains(args, "eval") && hook.FlagWord(args, "--protocol") == "claude-code"
 }
 
 // hookFailure answers, on stdout, a Claude Code hook call that failed

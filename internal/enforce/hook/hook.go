@@ -145,20 +145,25 @@ func Failure(stdout io.Writer, onError rules.OnError, err error) error {
 }
 
 // OnErrorOf is the --on-error a command line asks for, read from its
-// words (--on-error=allow or --on-error allow): for a failure to parse
-// the command line, which stops before the flag is set. Anything but
-// allow is deny.
+// words: for a failure to parse the command line, which stops before the
+// flag is set. Anything but allow is deny.
 func OnErrorOf(args []string) rules.OnError {
-	v := ""
-	for i, a := range args {
-		if val, ok := strings.CutPrefix(a, "--on-error="); ok {
-			v = val
-		} else if a == "--on-error" && i+1 < len(args) {
-			v = args[i+1]
-		}
-	}
-	if v == "allow" {
+	if FlagWord(args, "--on-error") == "allow" {
 		return rules.OnErrorAllow
 	}
 	return rules.OnErrorDeny
+}
+
+// FlagWord is the value the words give flag (--flag=v or --flag v; the
+// last, as a flag parser takes it), "" when none does.
+func FlagWord(args []string, flag string) string {
+	v := ""
+	for i, a := range args {
+		if val, ok := strings.CutPrefix(a, flag+"="); ok {
+			v = val
+		} else if a == flag && i+1 < len(args) {
+			v = args[i+1]
+		}
+	}
+	return v
 }
